@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { AppDeps } from './deps.js';
+import authPlugin from './plugins/auth.js';
+import clientApp from './plugins/client-app.js';
+import csrf from './plugins/csrf.js';
+import health from './plugins/health.js';
+import { loggerOptions } from './lib/logger.js';
+import rest from './rest/index.js';
+import { sendError } from './rest/reply.js';
+import { createTrpcContextFactory } from './trpc/context.js';
+import { appRouter, type AppRouter } from './trpc/router.js';
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pingDb(): Promise<void>;
+  }
+}
+
+export interface BuildAppOptions {
+  deps: AppDeps;
+  pingDb: () => Promise<void>;
+  /** Pino logger options or false; tests usually pass false. */
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the HTTP app from already-opened dependencies (see open-deps.ts). Plugins in order:
+ * security headers, cookies, rate limit, CSRF, auth, then routes. Tests call this and use
+ * app.inject(); server.ts adds listening and shutdown.
+ */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { deps } = opts;
+  const { config } = deps;
+  const https = config.PUBLIC_URL.startsWith('https:');
+  const app = Fastify({
+    logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
+    genReqId: () => randomUUID(),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Upload routes set their own limit; JSON bodies are small.
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.decorate('deps', deps);
+  app.decorate('pingDb', opts.pingDb);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'form-action': ["'self'"],
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    hsts: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: true,
+    max: 600,
+    timeWindow: 60_000,
+    redis: deps.redis,
+    nameSpace: `${config.QUEUE_PREFIX}:rl:`,
+    skipOnError: true,
+    enableDraftSpec: false,
+    keyGenerator: (req) => req.ip,
+    allowList: () => config.RATE_LIMIT_DISABLED,
+    errorResponseBuilder: () => ({
+      statusCode: 429,
+      success: false,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many requests. Please wait a moment and try again.',
+    }),
+  });
+  // A form post arrives as text/plain or urlencoded; we accept neither anywhere.
+  app.removeContentTypeParser('text/plain');
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  await app.register(csrf);
+  await app.register(authPlugin);
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string; code?: string }, _req, reply) => {
+    const status = err.statusCode;
+    if (status && status >= 400 && status < 500) {
+      const message = status === 415 ? 'Unsupported content type' : status === 413 ? 'Request too large' : err.message;
+      return reply.status(status).send({ success: false, message, code: err.code ?? 'BAD_REQUEST' });
+    }
+    return sendError(reply, err);
+  });
+
+  await app.register(health);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: createTrpcContextFactory(deps),
+      onError({ error, path }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'trpc error');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+  await app.register(rest, { prefix: '/api' });
+  await app.register(clientApp, { distDir: config.CLIENT_DIST_DIR });
+  return app;
+}

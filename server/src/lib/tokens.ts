@@ -1,0 +1,21 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** 256 random bits, URL-safe: session tokens, reset tokens and API keys. */
+export function newToken(prefix = ''): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+/** Tokens are stored only as this hash; a stolen table yields nothing that logs in. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function sha256Hex(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

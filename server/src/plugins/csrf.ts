@@ -1,0 +1,29 @@
+import fp from 'fastify-plugin';
+import { SESSION_COOKIE } from '../lib/request-auth.js';
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cookie-authenticated mutations must come from our own pages. Browsers send Origin and
+ * Sec-Fetch-Site on cross-site posts, and a plain HTML form cannot send JSON, so: JSON (or the
+ * upload's multipart) only, and no foreign Origin / cross-site fetch. Bearer clients are not
+ * exposed to CSRF (the browser never attaches that header by itself), so they skip the check.
+ */
+export default fp(async (app) => {
+  const ownOrigin = new URL(app.deps.config.PUBLIC_URL).origin;
+  app.addHook('onRequest', async (req, reply) => {
+    if (SAFE.has(req.method)) return;
+    if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
+    if (req.headers.authorization || !req.cookies[SESSION_COOKIE]) return;
+    const type = (req.headers['content-type'] ?? '').toLowerCase();
+    const typeOk = type.startsWith('application/json') || type.startsWith('multipart/form-data');
+    const site = req.headers['sec-fetch-site'];
+    const origin = req.headers.origin;
+    const hostOrigin = `${req.protocol}://${req.headers.host ?? ''}`;
+    const originOk = !origin || origin === ownOrigin || origin === hostOrigin;
+    const siteOk = !site || site === 'same-origin' || site === 'none';
+    if (!typeOk || !originOk || !siteOk) {
+      return reply.status(403).send({ success: false, message: 'Cross-site request refused', code: 'FORBIDDEN' });
+    }
+  });
+});

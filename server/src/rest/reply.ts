@@ -1,0 +1,23 @@
+import type { FastifyReply } from 'fastify';
+import { ZodError, type z } from 'zod';
+import { AppError, isAppError } from '../lib/app-error.js';
+import { httpStatusOf } from '../lib/error-status.js';
+
+/** Parses a body with the shared zod schema; failures become the spec's first message. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
+
+/** The spec's error envelope: `{ success: false, message }`; 5xx never carries details. */
+export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (isAppError(err)) {
+    return reply.status(httpStatusOf[err.code]).send({ success: false, message: err.message, code: err.code });
+  }
+  if (err instanceof ZodError) {
+    return reply.status(400).send({ success: false, message: err.issues[0]?.message ?? 'Invalid request', code: 'BAD_REQUEST' });
+  }
+  reply.log.error({ err }, 'unhandled error');
+  return reply.status(500).send({ success: false, message: 'Internal server error', code: 'INTERNAL' });
+}

@@ -1,0 +1,23 @@
+import { router } from './trpc.js';
+import { analysisRouter } from './routers/analysis/router.js';
+import { apiKeyRouter } from './routers/api-key/router.js';
+import { authRouter } from './routers/auth/router.js';
+import { chatRouter } from './routers/chat/router.js';
+import { exportRouter } from './routers/export/router.js';
+import { historyRouter } from './routers/history/router.js';
+import { profileRouter } from './routers/profile/router.js';
+import { settingsRouter } from './routers/settings/router.js';
+
+/** One router per domain; procedures are thin and call services. */
+export const appRouter = router({
+  auth: authRouter,
+  settings: settingsRouter,
+  profile: profileRouter,
+  history: historyRouter,
+  analysis: analysisRouter,
+  chat: chatRouter,
+  export: exportRouter,
+  apiKey: apiKeyRouter,
+});
+
+export type AppRouter = typeof appRouter;
