@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { Providers } from './app/providers';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing');
+createRoot(root).render(
+  <StrictMode>
+    <Providers>
+      <App />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The README's second command (and what CI runs): install what is needed, make sure Redis and
+# PostgreSQL run, then lint, typecheck, build the client and run every test file (unit,
+# integration on PGlite and PostgreSQL, end-to-end in Chromium) under node's test runner.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+bash scripts/ensure-deps.sh redis-server chromium poppler-utils postgresql
+
+# Redis: the tests' shared instance (fault-injection tests start their own on other ports).
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "Starting Redis on 127.0.0.1:6379"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+  for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+
+# PostgreSQL: the server-mode backend. Without it the DB tests still run on PGlite, loudly.
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && command -v pg_ctlcluster >/dev/null; then
+  echo "Starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
+  for _ in $(seq 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
+fi
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+if ! psql "$TEST_DATABASE_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  # A fresh Debian install authenticates TCP logins by password: give postgres a known one.
+  if [ "$(id -u)" = 0 ] && command -v su >/dev/null; then
+    su postgres -c "psql -qc \"alter user postgres password 'postgres'\"" >/dev/null 2>&1 || true
+    TEST_DATABASE_URL="postgres://postgres:postgres@127.0.0.1:5432/postgres"
+  fi
+fi
+if ! psql "$TEST_DATABASE_URL" -qtAc 'select 1' >/dev/null 2>&1; then
+  echo "WARNING: PostgreSQL unreachable at $TEST_DATABASE_URL: database tests run on PGlite only" >&2
+  unset TEST_DATABASE_URL
+fi
+
+echo "== lint"; npx eslint . --max-warnings=0
+echo "== typecheck"; npx tsc -p .
+echo "== build client"; npm run --silent build
+
+echo "== tests"
+export PGLITE_DIR=memory://
+mapfile -t files < <(find tests -name '*.test.ts' | sort)
+node --import tsx --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 "${files[@]}"

@@ -1,0 +1,65 @@
+import { hostname } from 'node:os';
+import { Queue, Worker } from 'bullmq';
+import pino from 'pino';
+import { loadConfig } from '../../server/src/env.js';
+import { loggerOptions } from '../../server/src/lib/logger.js';
+import { createRedis } from '../../server/src/lib/redis.js';
+import { DEFAULT_REDIS_URL } from '../../server/src/open-deps.js';
+import { QueueName } from '../../server/src/queue/queues.js';
+import { createImageStore } from '../../server/src/storage/create-image-store.js';
+import { createAnalysisProcessor } from './jobs/process-analysis.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+const HEARTBEAT_MS = 10_000;
+
+/**
+ * The analysis worker process. Liveness: a Redis key per worker with a short TTL, refreshed while
+ * the event loop is healthy (GET it, or count `<prefix>:workers:*`). SIGTERM lets the current
+ * job finish before exiting.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = pino({ ...loggerOptions(config), name: 'worker' });
+  const redisUrl = config.REDIS_URL ?? DEFAULT_REDIS_URL;
+  const redis = createRedis(redisUrl);
+  const resultQueue = new Queue(QueueName.AnalysisResult, { connection: redis, prefix: config.QUEUE_PREFIX });
+  resultQueue.on('error', () => undefined);
+  const deps: WorkerDeps = { config, redis, images: await createImageStore(config), resultQueue, log };
+  const worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
+    connection: createRedis(redisUrl),
+    prefix: config.QUEUE_PREFIX,
+    concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+    // A job whose worker died is handed to another after this long without a lock renewal.
+    lockDuration: Number(process.env.WORKER_LOCK_MS ?? 30_000),
+    stalledInterval: Number(process.env.WORKER_STALLED_MS ?? 30_000),
+    maxStalledCount: 2,
+  });
+  worker.on('error', (err) => log.warn({ err: err.message }, 'worker connection error'));
+  worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'analysis job failed'));
+
+  const id = `${hostname()}-${process.pid}`;
+  const beat = () => redis.set(`${config.QUEUE_PREFIX}:workers:${id}`, new Date().toISOString(), 'PX', HEARTBEAT_MS * 3).catch(() => undefined);
+  void beat();
+  const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'worker finishing current job, then exiting');
+    clearInterval(heartbeat);
+    await worker.close();
+    await redis.del(`${config.QUEUE_PREFIX}:workers:${id}`).catch(() => undefined);
+    await resultQueue.close().catch(() => undefined);
+    redis.disconnect();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  log.info({ queue: QueueName.Analysis }, 'worker ready');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
