@@ -34,7 +34,7 @@ if ! psql "$TEST_DATABASE_URL" -qtAc 'select 1' >/dev/null 2>&1; then
 fi
 
 echo "== lint"; npx eslint . --max-warnings=0
-echo "== typecheck"; npx tsc -p .
+echo "== typecheck"; npx tsc -p . && npx tsc -p client
 echo "== build client"; npm run --silent build
 
 echo "== tests"

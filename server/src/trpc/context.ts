@@ -1,3 +1,4 @@
+/// <reference path="../types/fastify.d.ts" />
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps, RequestMeta } from '../deps.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
