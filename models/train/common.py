@@ -110,19 +110,18 @@ def area_weights(n_in: int, n_out: int) -> np.ndarray:
 
 
 def resize_area(gray: np.ndarray, size: int = INPUT_SIZE) -> np.ndarray:
-    """Stretch a HxW uint8 image to size x size with the box filter. float32 0..255."""
+    """Stretch a HxW uint8 image to size x size with the box filter. float64 0..255."""
     h, w = gray.shape
     wy = area_weights(h, size)
     wx = area_weights(w, size)
-    out = wy @ gray.astype(np.float64) @ wx.T
-    return out.astype(np.float32)
+    return (wy @ gray.astype(np.float64)) @ wx.T
 
 
 def load_image_gray(path: Path) -> np.ndarray:
-    from PIL import Image
+    from PIL import Image, ImageOps
 
     with Image.open(path) as im:
-        im.load()
+        im = ImageOps.exif_transpose(im)
         if im.mode in ("L", "RGB", "RGBA", "LA"):
             arr = np.asarray(im)
         elif im.mode in ("I;16", "I;16B", "I"):

@@ -1,0 +1,80 @@
+import { calibrate } from './calibrate.js';
+import type { OutputTensor } from './infer.js';
+import type { FindingCall, FindingResult, Heatmap, LoadedModel, ManifestHead } from './types.js';
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/** 'uncertain' within `margin` log-odds of the threshold (models/train/pipeline.py call_of). */
+export function callOf(p: number, threshold: number, margin: number): FindingCall {
+  const t = logit(threshold);
+  const lo = 1 / (1 + Math.exp(-(t - margin)));
+  const hi = 1 / (1 + Math.exp(-(t + margin)));
+  return p >= hi ? 'positive' : p < lo ? 'negative' : 'uncertain';
+}
+
+function headOutput(outputs: Record<string, OutputTensor>, head: ManifestHead): Float32Array {
+  const t = outputs[head.output];
+  if (!t) throw new Error(`model output ${head.output} missing`);
+  return t.data.subarray(0, head.labels.length);
+}
+
+/** Calibrated probability per finding (batch item 0), following the manifest. */
+export function findingProbabilities(model: LoadedModel, outputs: Record<string, OutputTensor>): Map<string, number> {
+  const heads = new Map(model.manifest.heads.map((h) => [h.name, h]));
+  const probs = new Map<string, number[]>();
+  for (const h of model.manifest.heads) probs.set(h.name, calibrate(h, headOutput(outputs, h)));
+  const prob = (head: string, label: string): number => {
+    const h = heads.get(head)!;
+    return probs.get(head)![h.labels.indexOf(label)]!;
+  };
+  const out = new Map<string, number>();
+  for (const f of model.findings) {
+    const { head, label, complementOf } = f.source;
+    let p = complementOf !== undefined ? 1 - prob(head, complementOf) : prob(head, label!);
+    const cond = heads.get(head)!.conditionalOn;
+    if (cond) p *= prob(cond.head, cond.label);
+    out.set(f.label, p);
+  }
+  return out;
+}
+
+export function composeFindings(model: LoadedModel, probs: Map<string, number>): { findings: FindingResult[]; topFinding: string | null } {
+  const margin = model.manifest.uncertainMargin ?? 0;
+  const findings = model.findings.map((f) => {
+    const probability = probs.get(f.label)!;
+    return { label: f.label, display: f.display, probability, threshold: f.threshold, call: callOf(probability, f.threshold, margin) };
+  });
+  // The top finding: the most probable positive non-summary finding, else none.
+  let top: FindingResult | null = null;
+  for (const r of findings) {
+    const summary = model.findings.find((f) => f.label === r.label)?.summary === true;
+    if (!summary && r.call === 'positive' && (!top || r.probability > top.probability)) top = r;
+  }
+  return { findings, topFinding: top?.label ?? null };
+}
+
+/** CAM channels named by findings, each min-max scaled to 0..1. */
+export function composeHeatmaps(model: LoadedModel, outputs: Record<string, OutputTensor>): Heatmap[] {
+  const cams = model.manifest.cams;
+  if (!cams) return [];
+  const t = outputs[cams.output];
+  if (!t || t.dims.length !== 4) return [];
+  const h = t.dims[2]!;
+  const w = t.dims[3]!;
+  const maps: Heatmap[] = [];
+  for (const f of model.findings) {
+    if (!f.heatmap) continue;
+    const c = cams.channels.indexOf(f.heatmap);
+    const raw = t.data.subarray(c * h * w, (c + 1) * h * w);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of raw) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    const data = new Float32Array(h * w);
+    for (let i = 0; i < raw.length; i++) data[i] = hi > lo ? (raw[i]! - lo) / (hi - lo) : 0;
+    maps.push({ label: f.label, width: w, height: h, data });
+  }
+  return maps;
+}

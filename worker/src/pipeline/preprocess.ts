@@ -1,0 +1,96 @@
+import type { DecodedImage } from './decode.js';
+import type { ManifestInput } from './types.js';
+
+/*
+ * Exactly what models/train/common.py does (the parity test holds the two together):
+ * 8-bit luma with integer BT.601 weights, then a box-filter stretch to the network size
+ * in float64, then (x/255 - mean) / std as float32.
+ */
+
+/** Luma: (299 R + 587 G + 114 B + 500) / 1000, integer division; alpha is ignored. */
+export function toGray(img: DecodedImage): Uint8Array {
+  const { width, height, channels, data } = img;
+  const n = width * height;
+  const out = new Uint8Array(n);
+  if (channels <= 2) {
+    for (let i = 0; i < n; i++) out[i] = data[i * channels]!;
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    const o = i * channels;
+    out[i] = Math.floor((data[o]! * 299 + data[o + 1]! * 587 + data[o + 2]! * 114 + 500) / 1000);
+  }
+  return out;
+}
+
+interface Span {
+  start: number;
+  weights: Float64Array;
+}
+
+/** Output pixel i averages input span [i*n/size, (i+1)*n/size), weighted by overlap. */
+export function areaWeights(nIn: number, nOut: number): Span[] {
+  const scale = nIn / nOut;
+  const spans: Span[] = [];
+  for (let i = 0; i < nOut; i++) {
+    const lo = i * scale;
+    const hi = (i + 1) * scale;
+    const j0 = Math.floor(lo);
+    const j1 = Math.min(Math.ceil(hi), nIn);
+    const w = new Float64Array(Math.max(j1 - j0, 0));
+    let sum = 0;
+    for (let j = j0; j < j1; j++) {
+      const ov = Math.min(hi, j + 1) - Math.max(lo, j);
+      if (ov > 0) {
+        w[j - j0] = ov;
+        sum += ov;
+      }
+    }
+    for (let k = 0; k < w.length; k++) w[k]! /= sum;
+    spans.push({ start: j0, weights: w });
+  }
+  return spans;
+}
+
+/** Box-filter stretch of a gray image to outW x outH; float64 values 0..255. */
+export function resizeArea(gray: Uint8Array, width: number, height: number, outW: number, outH: number): Float64Array {
+  const wy = areaWeights(height, outH);
+  const wx = areaWeights(width, outW);
+  const rows = new Float64Array(outH * width); // rows first, like (wy @ img) @ wx.T
+  for (let i = 0; i < outH; i++) {
+    const { start, weights } = wy[i]!;
+    const dst = i * width;
+    for (let k = 0; k < weights.length; k++) {
+      const w = weights[k]!;
+      const src = (start + k) * width;
+      for (let x = 0; x < width; x++) rows[dst + x]! += w * gray[src + x]!;
+    }
+  }
+  const out = new Float64Array(outH * outW);
+  for (let i = 0; i < outH; i++) {
+    for (let j = 0; j < outW; j++) {
+      const { start, weights } = wx[j]!;
+      let s = 0;
+      for (let k = 0; k < weights.length; k++) s += weights[k]! * rows[i * width + start + k]!;
+      out[i * outW + j] = s;
+    }
+  }
+  return out;
+}
+
+/** The network's input tensor data (NCHW, batch 1) from resized 0..255 pixels. */
+export function normalise(x255: Float64Array, input: ManifestInput): Float32Array {
+  const n = x255.length;
+  const out = new Float32Array(n * input.channels);
+  for (let c = 0; c < input.channels; c++) {
+    const mean = input.mean[c] ?? input.mean[0] ?? 0;
+    const std = input.std[c] ?? input.std[0] ?? 1;
+    for (let i = 0; i < n; i++) out[c * n + i] = (x255[i]! * input.scale - mean) / std;
+  }
+  return out;
+}
+
+/** Decoded image -> resized gray 0..255 at the manifest's input size. */
+export function preprocess(img: DecodedImage, input: ManifestInput): Float64Array {
+  return resizeArea(toGray(img), img.width, img.height, input.width, input.height);
+}

@@ -1,0 +1,63 @@
+import { composeFindings, composeHeatmaps, findingProbabilities } from './compose.js';
+import { decodeImage } from './decode.js';
+import { modelGate, postChecks, preChecks, refuse } from './gate.js';
+import { infer } from './infer.js';
+import { normalise, preprocess } from './preprocess.js';
+import type { AnalysisResult, GateVerdict, LoadedModel } from './types.js';
+
+export { loadModel } from './load-model.js';
+export { renderHeatmapOverlay } from './explain.js';
+export type * from './types.js';
+
+/**
+ * One image in, one structured result out: decode, gate, preprocess, infer, calibrate,
+ * compose. A refused image comes back with the gate's reason and no findings; only a broken
+ * model makes this throw.
+ */
+export async function runPipeline(image: Buffer, model: LoadedModel): Promise<AnalysisResult> {
+  const t0 = performance.now();
+  const timingsMs: Record<string, number> = {};
+  const lap = (name: string, since: number): number => {
+    const now = performance.now();
+    timingsMs[name] = Math.round((now - since) * 100) / 100;
+    return now;
+  };
+  const { manifest } = model;
+  const base = { modelVersion: manifest.modelVersion, modelName: manifest.modelName };
+  const refused = (gate: GateVerdict, width = 0, height = 0): AnalysisResult => {
+    lap('total', t0);
+    return { ...base, gate, findings: [], topFinding: null, heatmaps: [], image: { width, height }, timingsMs };
+  };
+
+  const decoded = await decodeImage(image);
+  let t = lap('decode', t0);
+  if (!decoded.ok) return refused(refuse('undecodable', model.checks));
+  const img = decoded.image;
+  const pre = preChecks(img, model.checks);
+  if (pre) return refused(refuse(pre, model.checks), img.width, img.height);
+
+  let x255 = preprocess(img, manifest.input);
+  const post = postChecks(x255, model.checks);
+  t = lap('preprocess', t);
+  if (post.code) return refused(refuse(post.code, model.checks, post.flags), img.width, img.height);
+
+  let outputs = await infer(model, normalise(x255, manifest.input));
+  let gate: GateVerdict = { accepted: true, reason: null, flags: post.flags, code: null };
+  const gateOut = manifest.gate ? outputs[manifest.gate.output] : undefined;
+  if (manifest.gate && gateOut) gate = modelGate(manifest.gate, gateOut.data, model.checks, post.flags);
+  if (!gate.accepted) {
+    lap('inference', t);
+    return refused(gate, img.width, img.height);
+  }
+  if (gate.flags.includes('inverted')) {
+    // Classify the film the right way round; the flag tells the reader it was inverted.
+    x255 = x255.map((v) => 255 - v);
+    outputs = await infer(model, normalise(x255, manifest.input));
+  }
+  t = lap('inference', t);
+  const { findings, topFinding } = composeFindings(model, findingProbabilities(model, outputs));
+  const heatmaps = composeHeatmaps(model, outputs);
+  lap('compose', t);
+  lap('total', t0);
+  return { ...base, gate, findings, topFinding, heatmaps, image: { width: img.width, height: img.height }, timingsMs };
+}
