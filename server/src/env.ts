@@ -37,6 +37,21 @@ export const ZConfig = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_API_KEY: z.string().optional(),
   RATE_LIMIT_DISABLED: zBool.default(false),
+  // Password hashing (argon2id). The defaults are OWASP's minimum; tests lower them for speed,
+  // and production refuses anything weaker (server/src/lib/password.ts).
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+  ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+  /** How many hashes may run at once: each holds ARGON2_MEMORY_KIB, so this bounds memory. */
+  ARGON2_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  // Security rate limits (always on, unlike RATE_LIMIT_DISABLED's global limiter).
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  SIGNUPS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  RESET_REQUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  RESET_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
 });
 
 export type TConfig = z.infer<typeof ZConfig>;

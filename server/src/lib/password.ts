@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import argon2, { type HashOptions } from 'argon2';
+import type { TConfig } from '../env.js';
+
+/** OWASP's minimum for argon2id; production refuses to run below it. */
+export const ARGON2_MINIMUM = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export interface TArgon2Params {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+export interface PasswordHasher {
+  readonly params: TArgon2Params;
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a malformed stored hash (never throws for those). */
+  verify(storedHash: string, password: string): Promise<boolean>;
+  /**
+   * Burns one verification against a throwaway hash with the current parameters, so a login for
+   * an unknown email costs the same time as one for a known email.
+   */
+  verifyDummy(password: string): Promise<void>;
+  needsRehash(storedHash: string): boolean;
+  /** Counters for tests and metrics: calls so far and the highest number ever running at once. */
+  readonly stats: { hashes: number; verifies: number; inFlight: number; peakInFlight: number };
+}
+
+/**
+ * Each argon2 call holds `memoryCost` KiB for its duration, so a burst of logins could exhaust
+ * memory; a semaphore lets at most `limit` run and queues the rest.
+ */
+function semaphore(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      // Hand the slot straight to the next waiter (active stays the same) or release it.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+export function paramsOf(config: Pick<TConfig, 'ARGON2_MEMORY_KIB' | 'ARGON2_TIME_COST' | 'ARGON2_PARALLELISM'>): TArgon2Params {
+  return { memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, parallelism: config.ARGON2_PARALLELISM };
+}
+
+export function createPasswordHasher(params: TArgon2Params, concurrency: number): PasswordHasher {
+  const limit = semaphore(concurrency);
+  const stats = { hashes: 0, verifies: 0, inFlight: 0, peakInFlight: 0 };
+  const counted = <T>(fn: () => Promise<T>) =>
+    limit(async () => {
+      stats.inFlight++;
+      stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+      try {
+        return await fn();
+      } finally {
+        stats.inFlight--;
+      }
+    });
+  const options: HashOptions = { type: argon2.argon2id, ...params };
+  let dummy: Promise<string> | null = null;
+
+  const hasher: PasswordHasher = {
+    params,
+    stats,
+    hash(password) {
+      stats.hashes++;
+      return counted(() => argon2.hash(password, options));
+    },
+    verify(storedHash, password) {
+      stats.verifies++;
+      return counted(() => argon2.verify(storedHash, password).catch(() => false));
+    },
+    async verifyDummy(password) {
+      dummy ??= hasher.hash(randomBytes(24).toString('base64'));
+      await hasher.verify(await dummy, password);
+    },
+    needsRehash(storedHash) {
+      try {
+        return !storedHash.startsWith('$argon2id$') || argon2.needsRehash(storedHash, params);
+      } catch {
+        return true;
+      }
+    },
+  };
+  return hasher;
+}
+
+const byConfig = new WeakMap<TConfig, PasswordHasher>();
+
+/**
+ * The process's hasher for this configuration (one semaphore per process in production; each
+ * test app has its own config and so its own). Refuses weak parameters in production.
+ */
+export function passwordHasherFor(config: TConfig): PasswordHasher {
+  let hasher = byConfig.get(config);
+  if (!hasher) {
+    const params = paramsOf(config);
+    if (config.NODE_ENV === 'production' && isWeak(params)) {
+      throw new Error('ARGON2_* settings are below the minimum (m=19456 KiB, t=2, p=1); refusing to hash passwords');
+    }
+    hasher = createPasswordHasher(params, config.ARGON2_CONCURRENCY);
+    byConfig.set(config, hasher);
+  }
+  return hasher;
+}
+
+export function isWeak(p: TArgon2Params): boolean {
+  return p.memoryCost < ARGON2_MINIMUM.memoryCost || p.timeCost < ARGON2_MINIMUM.timeCost || p.parallelism < ARGON2_MINIMUM.parallelism;
+}

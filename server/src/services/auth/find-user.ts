@@ -1,0 +1,25 @@
+import { eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import type { TAuthUser } from '../../schemas/auth.js';
+
+export interface TUserWithHash extends TAuthUser {
+  passwordHash: string;
+}
+
+const columns = { id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash };
+
+/** Emails are stored lower-cased (ZEmail normalises input the same way). */
+export async function findUserByEmail(db: TDb, email: string): Promise<TUserWithHash | null> {
+  const [row] = await db.select(columns).from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserById(db: TDb, id: string): Promise<TUserWithHash | null> {
+  const [row] = await db.select(columns).from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export function toAuthUser(u: TAuthUser): TAuthUser {
+  return { id: u.id, name: u.name, email: u.email };
+}

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
+import { passwordHasherFor } from '../../lib/password.js';
+import { AUTH_MESSAGES, type TAuthUser, type TLoginInput } from '../../schemas/auth.js';
+import { auditAccount } from './audit-auth.js';
+import { authLimits } from './auth-limits.js';
+import { createSession } from './create-session.js';
+import { findUserByEmail, toAuthUser } from './find-user.js';
+
+type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
+
+/**
+ * Checks the password and opens a new session. An unknown email and a wrong password take the
+ * same path: one argon2 verification (against a dummy hash when there is no account), one failed
+ * attempt counted for that email and IP, and the same 401 body.
+ */
+export async function logIn(deps: TLoginDeps, meta: RequestMeta, input: TLoginInput): Promise<{ token: string; user: TAuthUser }> {
+  const { db, config } = deps;
+  const limits = authLimits(deps);
+  const hasher = passwordHasherFor(config);
+  try {
+    await limits.assertLoginAllowed(input.email, meta.ip);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'TOO_MANY_REQUESTS') {
+      await auditAccount(db, meta, 'auth.login', null, 'failure', { reason: 'rate_limited' });
+    }
+    throw err;
+  }
+
+  const user = await findUserByEmail(db, input.email);
+  const ok = user ? await hasher.verify(user.passwordHash, input.password) : (await hasher.verifyDummy(input.password), false);
+  if (!user || !ok) {
+    await limits.recordLoginFailure(input.email, meta.ip);
+    await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', { reason: user ? 'wrong_password' : 'unknown_account' });
+    throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.badCredentials);
+  }
+
+  await limits.clearLoginFailures(input.email);
+  if (hasher.needsRehash(user.passwordHash)) {
+    // The cost settings changed since this hash was made: upgrade it while we hold the password.
+    const passwordHash = await hasher.hash(input.password);
+    await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+  }
+  const token = await createSession(db, user.id, meta);
+  await auditAccount(db, meta, 'auth.login', user.id, 'success');
+  return { token, user: toAuthUser(user) };
+}

@@ -1,0 +1,41 @@
+import { passwordResetTokens } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import type { TForgotPasswordInput } from '../../schemas/auth.js';
+import { passwordResetMail } from '../mail/password-reset-mail.js';
+import { sendMail } from '../mail/send-mail.js';
+import { auditAccount } from './audit-auth.js';
+import { authLimits } from './auth-limits.js';
+import { findUserByEmail } from './find-user.js';
+
+export const RESET_TOKEN_TTL_MINUTES = 60;
+
+type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
+
+/**
+ * Mails a single-use reset link when the email has an account. The caller answers the same
+ * whether or not it does, and the mail goes out after the answer (delivery time would otherwise
+ * tell an attacker which emails exist). The request is counted per IP and per email first.
+ */
+export async function requestPasswordReset(deps: TResetDeps, meta: RequestMeta, input: TForgotPasswordInput): Promise<void> {
+  const { db, config, log } = deps;
+  await authLimits(deps).countResetRequest(input.email, meta.ip);
+  const user = await findUserByEmail(db, input.email);
+  if (!user) {
+    await auditAccount(db, meta, 'auth.password_reset_request', null, 'failure', { reason: 'unknown_account' });
+    return;
+  }
+  const token = newToken();
+  const now = new Date();
+  await db.insert(passwordResetTokens).values({
+    userId: user.id,
+    tokenHash: hashToken(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000),
+  });
+  await auditAccount(db, meta, 'auth.password_reset_request', user.id, 'success');
+  const mail = passwordResetMail(config, user.email, token, RESET_TOKEN_TTL_MINUTES);
+  sendMail(deps, mail).catch((err: unknown) => {
+    log.error({ err, userId: user.id }, 'password reset email could not be sent');
+  });
+}

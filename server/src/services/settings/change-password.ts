@@ -1,0 +1,42 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import { sessions, users } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { passwordHasherFor } from '../../lib/password.js';
+import { SETTINGS_MESSAGES, type TChangePasswordInput } from '../../schemas/settings.js';
+import { auditAccount } from '../auth/audit-auth.js';
+import { authLimits } from '../auth/auth-limits.js';
+import type { TAuth } from '../auth/resolve-session.js';
+import { confirmPassword } from './confirm-password.js';
+
+const ACTION = 'settings.change_password';
+
+/**
+ * Sets a new password after checking the current one. Every other session of the user ends (a
+ * password change is what people do when they fear someone else is signed in); this one stays.
+ */
+export async function changePassword(
+  deps: Pick<AppDeps, 'db' | 'redis' | 'config'>,
+  meta: RequestMeta,
+  auth: TAuth & { sessionId: string },
+  input: TChangePasswordInput,
+): Promise<{ otherSessionsEnded: number }> {
+  const { db } = deps;
+  const user = await confirmPassword(deps, meta, auth, input.current_password, {
+    action: ACTION,
+    wrongMessage: SETTINGS_MESSAGES.wrongCurrentPassword,
+  });
+  const passwordHash = await passwordHasherFor(deps.config).hash(input.new_password);
+  const ended = await db.transaction(async (tx) => {
+    const now = new Date();
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+    const revoked = await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), ne(sessions.id, auth.sessionId)))
+      .returning({ id: sessions.id });
+    return revoked.length;
+  });
+  await authLimits(deps).clearLoginFailures(user.email);
+  await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended });
+  return { otherSessionsEnded: ended };
+}

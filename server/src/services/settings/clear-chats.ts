@@ -1,0 +1,41 @@
+import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { analyses, chats, messages, storedImages } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { deleteImageFiles } from './delete-image-files.js';
+
+type TDeps = Pick<AppDeps, 'db' | 'images' | 'log'>;
+
+/**
+ * Deletes every chat of the user with its messages and analyses (foreign keys cascade), and the
+ * images those chats used: rows inside one transaction, then the files once it has committed.
+ */
+export async function clearChats(deps: TDeps, meta: RequestMeta, userId: string): Promise<{ chats: number; images: number }> {
+  const { db } = deps;
+  const userChats = db.select({ id: chats.id }).from(chats).where(eq(chats.userId, userId));
+  const imageIds = [
+    db.select({ id: chats.imageId }).from(chats).where(and(eq(chats.userId, userId), isNotNull(chats.imageId))),
+    db.select({ id: messages.imageId }).from(messages).where(and(inArray(messages.chatId, userChats), isNotNull(messages.imageId))),
+    db.select({ id: analyses.imageId }).from(analyses).where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.imageId))),
+    db.select({ id: analyses.heatmapImageId }).from(analyses).where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.heatmapImageId))),
+  ];
+  const { keys, chatCount } = await db.transaction(async (tx) => {
+    // Images first, while the chats that point at them still exist to be found.
+    const images = await tx
+      .delete(storedImages)
+      .where(and(eq(storedImages.userId, userId), or(...imageIds.map((q) => inArray(storedImages.id, q)))))
+      .returning({ key: storedImages.storageKey });
+    const deleted = await tx.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
+    await recordAudit(tx, meta, {
+      actorUserId: userId,
+      action: 'settings.clear_chats',
+      objectType: 'user',
+      objectId: userId,
+      outcome: 'success',
+      details: { chats: deleted.length, images: images.length },
+    });
+    return { keys: images.map((i) => i.key), chatCount: deleted.length };
+  });
+  await deleteImageFiles(deps, keys);
+  return { chats: chatCount, images: keys.length };
+}

@@ -1,0 +1,24 @@
+import { eq } from 'drizzle-orm';
+import { patientProfiles } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { recordAudit } from '../audit/record-audit.js';
+
+/**
+ * Deletes every patient profile of the user. Chats made from a profile stay (they carry their
+ * own patient snapshot; the foreign key sets their profile_id to null). Profiles have no image
+ * files of their own, so there is nothing to remove from storage.
+ */
+export async function clearProfiles(deps: Pick<AppDeps, 'db'>, meta: RequestMeta, userId: string): Promise<{ profiles: number }> {
+  return deps.db.transaction(async (tx) => {
+    const deleted = await tx.delete(patientProfiles).where(eq(patientProfiles.userId, userId)).returning({ id: patientProfiles.id });
+    await recordAudit(tx, meta, {
+      actorUserId: userId,
+      action: 'settings.clear_profiles',
+      objectType: 'user',
+      objectId: userId,
+      outcome: 'success',
+      details: { profiles: deleted.length },
+    });
+    return { profiles: deleted.length };
+  });
+}

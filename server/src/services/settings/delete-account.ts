@@ -1,0 +1,39 @@
+import { eq } from 'drizzle-orm';
+import { storedImages, users } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { SETTINGS_MESSAGES } from '../../schemas/settings.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { TAuth } from '../auth/resolve-session.js';
+import { confirmPassword } from './confirm-password.js';
+import { deleteImageFiles } from './delete-image-files.js';
+
+const ACTION = 'account.delete';
+
+/**
+ * Deletes the account for real: the user row goes, and with it (foreign keys cascade) sessions,
+ * reset links, API keys, profiles, chats, messages, analyses and image rows; then the image files.
+ * What remains is the audit entry, which holds ids and counts only.
+ */
+export async function deleteAccount(
+  deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'images' | 'log'>,
+  meta: RequestMeta,
+  auth: TAuth,
+  password: string,
+): Promise<void> {
+  const user = await confirmPassword(deps, meta, auth, password, { action: ACTION, wrongMessage: SETTINGS_MESSAGES.wrongPassword });
+  const keys = await deps.db.transaction(async (tx) => {
+    const images = await tx.delete(storedImages).where(eq(storedImages.userId, user.id)).returning({ key: storedImages.storageKey });
+    await tx.delete(users).where(eq(users.id, user.id));
+    // In the same transaction: the deletion and its record commit together or not at all.
+    await recordAudit(tx, meta, {
+      actorUserId: user.id,
+      action: ACTION,
+      objectType: 'user',
+      objectId: user.id,
+      outcome: 'success',
+      details: { images: images.length },
+    });
+    return images.map((i) => i.key);
+  });
+  await deleteImageFiles(deps, keys);
+}

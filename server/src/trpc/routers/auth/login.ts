@@ -1,0 +1,13 @@
+import { AUTH_MESSAGES, ZAuthResult, ZLoginInput } from '../../../schemas/auth.js';
+import { logIn } from '../../../services/auth/log-in.js';
+import { setSessionCookie } from '../../../services/auth/session-cookie.js';
+import { publicProcedure } from '../../trpc.js';
+
+export const loginProcedure = publicProcedure
+  .input(ZLoginInput)
+  .output(ZAuthResult)
+  .mutation(async ({ ctx, input }) => {
+    const { token, user } = await logIn(ctx.deps, ctx.meta, input);
+    if (ctx.reply) setSessionCookie(ctx.reply, token, ctx.deps.config);
+    return { success: true as const, message: AUTH_MESSAGES.loggedIn, token, user };
+  });

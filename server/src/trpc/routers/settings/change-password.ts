@@ -1,0 +1,13 @@
+import { ZMessageResult } from '../../../schemas/auth.js';
+import { SETTINGS_MESSAGES, ZChangePasswordInput } from '../../../schemas/settings.js';
+import { requirePasswordSession } from '../../../services/auth/require-auth.js';
+import { changePassword } from '../../../services/settings/change-password.js';
+import { protectedProcedure } from '../../trpc.js';
+
+export const changePasswordProcedure = protectedProcedure
+  .input(ZChangePasswordInput)
+  .output(ZMessageResult)
+  .mutation(async ({ ctx, input }) => {
+    await changePassword(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth), input);
+    return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
+  });

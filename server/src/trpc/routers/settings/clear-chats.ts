@@ -1,0 +1,13 @@
+import { ZMessageResult } from '../../../schemas/auth.js';
+import { SETTINGS_MESSAGES, ZClearInput } from '../../../schemas/settings.js';
+import { requirePasswordSession } from '../../../services/auth/require-auth.js';
+import { clearChats } from '../../../services/settings/clear-chats.js';
+import { protectedProcedure } from '../../trpc.js';
+
+export const clearChatsProcedure = protectedProcedure
+  .input(ZClearInput)
+  .output(ZMessageResult)
+  .mutation(async ({ ctx }) => {
+    await clearChats(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth).userId);
+    return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
+  });

@@ -1,0 +1,15 @@
+import { ZMessageResult } from '../../../schemas/auth.js';
+import { SETTINGS_MESSAGES, ZDeleteAccountInput } from '../../../schemas/settings.js';
+import { requirePasswordSession } from '../../../services/auth/require-auth.js';
+import { clearSessionCookie } from '../../../services/auth/session-cookie.js';
+import { deleteAccount } from '../../../services/settings/delete-account.js';
+import { protectedProcedure } from '../../trpc.js';
+
+export const deleteAccountProcedure = protectedProcedure
+  .input(ZDeleteAccountInput)
+  .output(ZMessageResult)
+  .mutation(async ({ ctx, input }) => {
+    await deleteAccount(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth), input.password);
+    if (ctx.reply) clearSessionCookie(ctx.reply, ctx.deps.config);
+    return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
+  });

@@ -1,0 +1,11 @@
+import { AUTH_MESSAGES, ZMessageResult } from '../../../schemas/auth.js';
+import { logOut } from '../../../services/auth/log-out.js';
+import { clearSessionCookie } from '../../../services/auth/session-cookie.js';
+import { publicProcedure } from '../../trpc.js';
+
+/** Public on purpose: logging out without (or with an expired) session still clears the cookie. */
+export const logoutProcedure = publicProcedure.output(ZMessageResult).mutation(async ({ ctx }) => {
+  await logOut(ctx.deps.db, ctx.meta, ctx.auth);
+  if (ctx.reply) clearSessionCookie(ctx.reply, ctx.deps.config);
+  return { success: true as const, message: AUTH_MESSAGES.loggedOut };
+});
