@@ -4,6 +4,7 @@ import authRoutes from './auth.js';
 import chatRoutes from './chat.js';
 import exportRoutes from './export.js';
 import historyRoutes from './history.js';
+import imageRoutes from './images.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
 
@@ -13,6 +14,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(settingsRoutes, { prefix: '/settings' });
   await app.register(profileRoutes, { prefix: '/profile' });
   await app.register(historyRoutes, { prefix: '/history' });
+  await app.register(imageRoutes, { prefix: '/images' });
   await app.register(chatRoutes, { prefix: '/chat' });
   await app.register(exportRoutes, { prefix: '/export' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });

@@ -1,3 +1,58 @@
-import { router } from '../../trpc.js';
+import {
+  ZProfile,
+  ZProfileDeleteOutput,
+  ZProfileIdInput,
+  ZProfileInput,
+  ZProfileListInput,
+  ZProfileListOutput,
+  ZProfileUpdateInput,
+} from '../../../schemas/profile.js';
+import { createProfile } from '../../../services/profile/create-profile.js';
+import { deleteProfile } from '../../../services/profile/delete-profile.js';
+import { getProfile } from '../../../services/profile/get-profile.js';
+import { listProfiles } from '../../../services/profile/list-profiles.js';
+import { toProfileView } from '../../../services/profile/profile-view.js';
+import { updateProfile } from '../../../services/profile/update-profile.js';
+import { protectedProcedure, router } from '../../trpc.js';
 
-export const profileRouter = router({});
+/** Patient profiles of the signed-in user; every call is scoped by ctx.auth, never by input. */
+export const profileRouter = router({
+  list: protectedProcedure
+    .input(ZProfileListInput)
+    .output(ZProfileListOutput)
+    .query(async ({ ctx, input }) => {
+      const page = await listProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, cursor: input.cursor, limit: input.limit });
+      return { items: page.rows.map(toProfileView), nextCursor: page.nextCursor };
+    }),
+
+  get: protectedProcedure
+    .input(ZProfileIdInput)
+    .output(ZProfile)
+    .query(async ({ ctx, input }) =>
+      toProfileView(await getProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId })),
+    ),
+
+  create: protectedProcedure
+    .input(ZProfileInput)
+    .output(ZProfile)
+    .mutation(async ({ ctx, input }) =>
+      toProfileView(await createProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, values: input })),
+    ),
+
+  update: protectedProcedure
+    .input(ZProfileUpdateInput)
+    .output(ZProfile)
+    .mutation(async ({ ctx, input }) =>
+      toProfileView(
+        await updateProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId, values: input.profile }),
+      ),
+    ),
+
+  delete: protectedProcedure
+    .input(ZProfileIdInput)
+    .output(ZProfileDeleteOutput)
+    .mutation(async ({ ctx, input }) => {
+      await deleteProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId });
+      return { profileId: input.profileId };
+    }),
+});

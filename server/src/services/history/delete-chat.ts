@@ -1,0 +1,42 @@
+import { and, eq } from 'drizzle-orm';
+import { chats } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { HISTORY_MESSAGES } from '../../schemas/history.js';
+import { deleteUnreferencedImages, imageIdsOfChats } from '../images/delete-unreferenced-images.js';
+import { auditedAccess } from './audited-access.js';
+import { isUuid } from './keyset-cursor.js';
+
+/**
+ * Deletes one of userId's chats: its messages and analyses go with it (foreign keys cascade),
+ * then its images, rows and files, unless something else still references them.
+ */
+export async function deleteChat(opts: {
+  deps: Pick<AppDeps, 'db' | 'images' | 'log'>;
+  meta: RequestMeta | null;
+  userId: string;
+  chatId: string;
+}): Promise<void> {
+  const { deps, userId, chatId } = opts;
+  const { db } = deps;
+  await auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'history.delete', objectType: 'chat', objectId: chatId },
+    async () => {
+      if (!isUuid(chatId)) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
+      const imageIds = await db.transaction(async (tx) => {
+        const [owned] = await tx
+          .select({ id: chats.id })
+          .from(chats)
+          .where(and(eq(chats.id, chatId), eq(chats.userId, userId)))
+          .for('update');
+        if (!owned) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
+        const ids = await imageIdsOfChats(tx as unknown as typeof db, [chatId]);
+        await tx.delete(chats).where(eq(chats.id, chatId));
+        return ids;
+      });
+      return { images: await deleteUnreferencedImages(deps, imageIds) };
+    },
+    (out) => ({ images: out.images }),
+  );
+}

@@ -1,0 +1,56 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { chats } from '../../db/schema.js';
+import type { RequestMeta } from '../../deps.js';
+import type { THistoryListOutput } from '../../schemas/history.js';
+import { auditedAccess } from './audited-access.js';
+import { chatColumns, toChatSummary, type TChatRow } from './chat-view.js';
+import { decodeCursor, encodeCursor, type TKeysetPosition } from './keyset-cursor.js';
+import { latestAnalysesOf } from './latest-analyses.js';
+
+/**
+ * One keyset page of userId's chats, newest first: the order chats_user_created_idx stores
+ * (user_id, created_at desc, id desc), so the cost of a page does not grow with the account.
+ * bench/history/explain-history.ts prints this query's plan.
+ */
+export function chatPageQuery(db: TDb, userId: string, after: TKeysetPosition | null, take: number) {
+  return db
+    .select(chatColumns)
+    .from(chats)
+    .where(
+      and(
+        eq(chats.userId, userId),
+        after ? sql`(${chats.createdAt}, ${chats.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(desc(chats.createdAt), desc(chats.id))
+    .limit(take);
+}
+
+/** A page of rows plus the cursor of the next one (null when this was the last). */
+export async function chatPage(db: TDb, userId: string, cursor: string | null | undefined, limit: number) {
+  const rows: TChatRow[] = await chatPageQuery(db, userId, decodeCursor(cursor), limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null };
+}
+
+export async function listChats(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  cursor?: string | null;
+  limit: number;
+}): Promise<THistoryListOutput> {
+  const { db, userId } = opts;
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'history.list', objectType: 'chat' },
+    async () => {
+      const { page, nextCursor } = await chatPage(db, userId, opts.cursor, opts.limit);
+      const latest = await latestAnalysesOf(db, page.map((c) => c.id));
+      return { items: page.map((c) => toChatSummary(c, latest.get(c.id) ?? null)), nextCursor };
+    },
+    (out) => ({ count: out.items.length }),
+  );
+}

@@ -1,0 +1,53 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { analyses, chats, messages, storedImages } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import { withStorageKeyLock } from './storage-key-lock.js';
+
+/**
+ * After chats (and their messages and analyses) are deleted: removes the given stored_images
+ * rows that nothing references any more, then each file whose storage key no remaining row
+ * names. Returns how many rows were removed. File deletion failures are logged, not thrown: the
+ * chat is already gone and a leftover file holds no reference to anyone.
+ */
+export async function deleteUnreferencedImages(deps: Pick<AppDeps, 'db' | 'images' | 'log'>, imageIds: readonly string[]): Promise<number> {
+  const ids = [...new Set(imageIds)];
+  if (ids.length === 0) return 0;
+  const { db } = deps;
+  const removed = await db
+    .delete(storedImages)
+    .where(
+      and(
+        inArray(storedImages.id, ids),
+        sql`not exists (select 1 from ${chats} where ${chats.imageId} = ${storedImages.id})`,
+        sql`not exists (select 1 from ${messages} where ${messages.imageId} = ${storedImages.id})`,
+        sql`not exists (select 1 from ${analyses} where ${analyses.imageId} = ${storedImages.id} or ${analyses.heatmapImageId} = ${storedImages.id})`,
+      ),
+    )
+    .returning({ storageKey: storedImages.storageKey });
+  for (const key of new Set(removed.map((r) => r.storageKey))) {
+    try {
+      await withStorageKeyLock(db, key, async (tx) => {
+        const [still] = await tx.select({ id: storedImages.id }).from(storedImages).where(eq(storedImages.storageKey, key)).limit(1);
+        if (!still) await deps.images.delete(key);
+      });
+    } catch (err) {
+      deps.log.warn({ err }, 'could not delete an image file');
+    }
+  }
+  return removed.length;
+}
+
+/** Every image a set of chats points at: the chat's X-ray, message images, analysis inputs and heatmaps. */
+export async function imageIdsOfChats(db: TDb, chatIds: readonly string[]): Promise<string[]> {
+  if (chatIds.length === 0) return [];
+  const ids = [...chatIds];
+  const rows = await db
+    .select({ id: chats.imageId })
+    .from(chats)
+    .where(inArray(chats.id, ids))
+    .union(db.select({ id: messages.imageId }).from(messages).where(inArray(messages.chatId, ids)))
+    .union(db.select({ id: analyses.imageId }).from(analyses).where(inArray(analyses.chatId, ids)))
+    .union(db.select({ id: analyses.heatmapImageId }).from(analyses).where(inArray(analyses.chatId, ids)));
+  return rows.map((r) => r.id).filter((id): id is string => id !== null);
+}

@@ -1,0 +1,29 @@
+import type { TDb } from '../../db/client.js';
+import { patientProfiles } from '../../db/schema.js';
+import type { RequestMeta } from '../../deps.js';
+import { rowsToCustomFields, type TProfileValues } from '../../schemas/profile.js';
+import { auditedAccess } from '../history/audited-access.js';
+import { profileColumns, type TProfileRow } from './profile-view.js';
+
+/** Stores a new profile for userId. Ownership comes from the session only, never the body. */
+export async function createProfile(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  values: TProfileValues;
+}): Promise<TProfileRow> {
+  const { db, userId, values } = opts;
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'profile.create', objectType: 'patient_profile' },
+    async () => {
+      const [row] = await db
+        .insert(patientProfiles)
+        .values({ userId, fullName: values.patientName, age: values.age, customFields: rowsToCustomFields(values.additionalFields) })
+        .returning(profileColumns);
+      if (!row) throw new Error('insert returned no row');
+      return row;
+    },
+    (row) => ({ profileId: row.id }),
+  );
+}

@@ -1,0 +1,53 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { patientProfiles } from '../../db/schema.js';
+import type { RequestMeta } from '../../deps.js';
+import { auditedAccess } from '../history/audited-access.js';
+import { decodeCursor, encodeCursor } from '../history/keyset-cursor.js';
+import { profileColumns, type TProfileRow } from './profile-view.js';
+
+export interface TProfilePage {
+  rows: TProfileRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * userId's profiles, newest first, one keyset page at a time. The order (created_at desc, id asc)
+ * is the one patient_profiles_user_created_idx stores, so a page is an index range scan.
+ */
+export async function listProfiles(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  cursor?: string | null;
+  limit: number;
+}): Promise<TProfilePage> {
+  const { db, userId, limit } = opts;
+  const after = decodeCursor(opts.cursor);
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'profile.list', objectType: 'patient_profile' },
+    async () => {
+      const rows = await db
+        .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
+        .from(patientProfiles)
+        .where(
+          and(
+            eq(patientProfiles.userId, userId),
+            after
+              ? sql`(${patientProfiles.createdAt} < ${after.createdAt}::timestamptz or (${patientProfiles.createdAt} = ${after.createdAt}::timestamptz and ${patientProfiles.id} > ${after.id}::uuid))`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(patientProfiles.createdAt), patientProfiles.id)
+        .limit(limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        rows: page.map(({ cursorTs: _c, ...row }) => row),
+        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null,
+      };
+    },
+    (page) => ({ count: page.rows.length }),
+  );
+}
