@@ -73,16 +73,25 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     total = args.epochs * args.steps
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.1)
-    start, best = 0, None
+    start, best, sched_kind = 0, None, "onecycle"
     ck = args.run / "last.pt"
     if ck.exists():
         st = torch.load(ck)
         model.load_state_dict(st["model"])
         ema.load_state_dict(st["ema"])
         opt.load_state_dict(st["opt"])
-        sched.load_state_dict(st["sched"])
         start, best = st["epoch"] + 1, st["best"]
-        say({"resumed_from_epoch": st["epoch"]})
+        if st.get("epochs", args.epochs) == args.epochs and st.get("sched_kind", "onecycle") == "onecycle":
+            sched.load_state_dict(st["sched"])
+        else:
+            # Shortened (or lengthened) run: anneal from the current rate to zero over what is left.
+            lr_now = st["sched"]["_last_lr"][0]
+            left = max(1, (args.epochs - start) * args.steps)
+            for grp in opt.param_groups:
+                grp["lr"] = grp["initial_lr"] = lr_now
+            sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 0.5 * (1 + np.cos(np.pi * min(i, left) / left)))
+            sched_kind = "anneal"
+        say({"resumed_from_epoch": st["epoch"], "epochs": args.epochs})
     else:
         say({"start": time.strftime("%Y-%m-%dT%H:%M:%S"), "args": {k: str(v) for k, v in vars(args).items()},
              "versions": versions(), "data_version": meta["data_version"], "n_train": len(tr), "n_val": len(va)})
@@ -124,7 +133,8 @@ def main() -> None:
         res["best_epoch"] = best["epoch"]
         say(res)
         torch.save({"model": model.state_dict(), "ema": ema.state_dict(), "opt": opt.state_dict(),
-                    "sched": sched.state_dict(), "epoch": epoch, "best": best, "width": args.width}, ck.with_suffix(".tmp"))
+                    "sched": sched.state_dict(), "epoch": epoch, "best": best, "width": args.width,
+                    "epochs": args.epochs, "sched_kind": sched_kind}, ck.with_suffix(".tmp"))
         ck.with_suffix(".tmp").replace(ck)
     say({"done": True, "best": best})
 
