@@ -78,15 +78,26 @@ export function resizeArea(gray: Uint8Array, width: number, height: number, outW
   return out;
 }
 
-/** The network's input tensor data (NCHW, batch 1) from resized 0..255 pixels. */
-export function normalise(x255: Float64Array, input: ManifestInput): Float32Array {
-  const n = x255.length;
-  const out = new Float32Array(n * input.channels);
-  for (let c = 0; c < input.channels; c++) {
+/** One plane per input channel: the gray plane, or R, G, B for an 'rgb' model (gray images replicated). */
+export function inputPlanes(img: DecodedImage, gray255: Float64Array, input: ManifestInput): Float64Array[] {
+  if (input.channels === 1) return [gray255];
+  if (input.colour !== 'rgb' || img.channels < 3) return [gray255, gray255, gray255];
+  return [0, 1, 2].map((c) => {
+    const plane = new Uint8Array(img.width * img.height);
+    for (let i = 0; i < plane.length; i++) plane[i] = img.data[i * img.channels + c]!;
+    return resizeArea(plane, img.width, img.height, input.width, input.height);
+  });
+}
+
+/** The network's input tensor data (NCHW, batch 1) from resized 0..255 planes. */
+export function normalise(planes: Float64Array[], input: ManifestInput): Float32Array {
+  const n = input.width * input.height;
+  const out = new Float32Array(n * planes.length);
+  planes.forEach((x255, c) => {
     const mean = input.mean[c] ?? input.mean[0] ?? 0;
     const std = input.std[c] ?? input.std[0] ?? 1;
     for (let i = 0; i < n; i++) out[c * n + i] = (x255[i]! * input.scale - mean) / std;
-  }
+  });
   return out;
 }
 

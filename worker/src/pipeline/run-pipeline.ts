@@ -2,7 +2,7 @@ import { composeFindings, composeHeatmaps, findingProbabilities } from './compos
 import { decodeImage } from './decode.js';
 import { modelGate, postChecks, preChecks, refuse } from './gate.js';
 import { infer } from './infer.js';
-import { normalise, preprocess } from './preprocess.js';
+import { inputPlanes, normalise, preprocess } from './preprocess.js';
 import type { AnalysisResult, GateVerdict, LoadedModel } from './types.js';
 
 export { loadModel } from './load-model.js';
@@ -36,12 +36,13 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   const pre = preChecks(img, model.checks);
   if (pre) return refused(refuse(pre, model.checks), img.width, img.height);
 
-  let x255 = preprocess(img, manifest.input);
+  const x255 = preprocess(img, manifest.input);
   const post = postChecks(x255, model.checks);
   t = lap('preprocess', t);
   if (post.code) return refused(refuse(post.code, model.checks, post.flags), img.width, img.height);
 
-  let outputs = await infer(model, normalise(x255, manifest.input));
+  let planes = inputPlanes(img, x255, manifest.input);
+  let outputs = await infer(model, normalise(planes, manifest.input));
   let gate: GateVerdict = { accepted: true, reason: null, flags: post.flags, code: null };
   const gateOut = manifest.gate ? outputs[manifest.gate.output] : undefined;
   if (manifest.gate && gateOut) gate = modelGate(manifest.gate, gateOut.data, model.checks, post.flags);
@@ -51,8 +52,8 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   }
   if (gate.flags.includes('inverted')) {
     // Classify the film the right way round; the flag tells the reader it was inverted.
-    x255 = x255.map((v) => 255 - v);
-    outputs = await infer(model, normalise(x255, manifest.input));
+    planes = planes.map((p) => p.map((v) => 255 - v));
+    outputs = await infer(model, normalise(planes, manifest.input));
   }
   t = lap('inference', t);
   const { findings, topFinding } = composeFindings(model, findingProbabilities(model, outputs));
