@@ -1,0 +1,48 @@
+export interface TFindingView {
+  label: string;
+  display: string;
+  probability: number;
+  threshold: number;
+  call: 'positive' | 'negative' | 'uncertain';
+}
+
+const CALL_TEXT: Record<TFindingView['call'], string> = { positive: 'Likely', uncertain: 'Uncertain', negative: 'Unlikely' };
+const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
+
+/** The model's findings, highest probability first, as bars with the decision threshold marked. */
+export function FindingsBars({ findings, modelVersion }: { findings: readonly TFindingView[]; modelVersion?: string | null }) {
+  const sorted = [...findings].sort((a, b) => b.probability - a.probability);
+  return (
+    <section className="chat-findings" aria-labelledby="chat-findings-title">
+      <h3 id="chat-findings-title" className="chat-section-title">
+        Findings
+      </h3>
+      {sorted.length === 0 ? <p className="chat-hint">No findings reported.</p> : null}
+      <ul className="chat-findings-list">
+        {sorted.map((f) => (
+          <li key={f.label} className={`chat-finding is-${f.call}`} data-label={f.label}>
+            <div className="chat-finding-head">
+              <span className="chat-finding-name">{f.display}</span>
+              <span className="chat-finding-value">
+                {pct(f.probability)} <span className="chat-finding-call">{CALL_TEXT[f.call]}</span>
+              </span>
+            </div>
+            <div
+              className="chat-finding-bar"
+              role="meter"
+              aria-label={`${f.display} probability`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(f.probability * 100)}
+              aria-valuetext={`${pct(f.probability)}, ${CALL_TEXT[f.call].toLowerCase()}`}
+            >
+              <span className="chat-finding-fill" style={{ width: pct(f.probability) }} />
+              <span className="chat-finding-threshold" style={{ left: pct(f.threshold) }} title={`Threshold ${pct(f.threshold)}`} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      {modelVersion ? <p className="chat-hint">Model {modelVersion}. Assistive output only: not a substitute for professional judgement.</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+
+const MIN_ZOOM = 1;
+const MAX_ZOOM = 8;
+const clampZoom = (z: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.round(z * 100) / 100));
+
+interface TView {
+  zoom: number;
+  x: number;
+  y: number;
+}
+const HOME: TView = { zoom: 1, x: 0, y: 0 };
+
+/**
+ * The X-ray with zoom (buttons, wheel, +/-), pan (drag, arrow keys), a window control as
+ * brightness and contrast, and the model's heatmap as a toggled overlay.
+ */
+export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: string | null; alt: string }) {
+  const [view, setView] = useState<TView>(HOME);
+  const [brightness, setBrightness] = useState(100);
+  const [contrast, setContrast] = useState(100);
+  const [overlay, setOverlay] = useState(false);
+  const [opacity, setOpacity] = useState(45);
+  const drag = useRef<{ x: number; y: number; startX: number; startY: number } | null>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const ids = useId();
+
+  const zoomBy = (factor: number) => setView((v) => ({ ...v, zoom: clampZoom(v.zoom * factor) }));
+  const pan = (dx: number, dy: number) => setView((v) => ({ ...v, x: v.x + dx, y: v.y + dy }));
+
+  // React's wheel listener is passive; zooming must stop the page from scrolling.
+  useEffect(() => {
+    const el = stageRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      setView((v) => ({ ...v, zoom: clampZoom(v.zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15)) }));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    e.currentTarget.setPointerCapture(e.pointerId);
+    drag.current = { x: e.clientX, y: e.clientY, startX: view.x, startY: view.y };
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    setView((v) => ({ ...v, x: d.startX + (e.clientX - d.x) / v.zoom, y: d.startY + (e.clientY - d.y) / v.zoom }));
+  };
+  const endDrag = () => {
+    drag.current = null;
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = 20 / view.zoom;
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => pan(step, 0),
+      ArrowRight: () => pan(-step, 0),
+      ArrowUp: () => pan(0, step),
+      ArrowDown: () => pan(0, -step),
+      '+': () => zoomBy(1.25),
+      '=': () => zoomBy(1.25),
+      '-': () => zoomBy(0.8),
+      '0': () => setView(HOME),
+    };
+    const act = keys[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+  const reset = () => {
+    setView(HOME);
+    setBrightness(100);
+    setContrast(100);
+  };
+
+  const transform = `scale(${view.zoom}) translate(${view.x}px, ${view.y}px)`;
+  return (
+    <section className="chat-viewer" aria-label="X-ray viewer">
+      <div
+        ref={stageRef}
+        className="chat-viewer-stage"
+        tabIndex={0}
+        role="img"
+        aria-label={`${alt}. Drag or use the arrow keys to pan, plus and minus to zoom, 0 to reset.`}
+        aria-describedby={`${ids}-zoom`}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={endDrag}
+        onPointerCancel={endDrag}
+        onKeyDown={onKeyDown}
+      >
+        <div className="chat-viewer-layer" style={{ transform }}>
+          <img src={src} alt="" draggable={false} style={{ filter: `brightness(${brightness}%) contrast(${contrast}%)` }} />
+          {overlay && overlaySrc ? (
+            <img className="chat-viewer-overlay" src={overlaySrc} alt="" draggable={false} style={{ opacity: opacity / 100 }} data-testid="heatmap-overlay" />
+          ) : null}
+        </div>
+      </div>
+      <div className="chat-viewer-controls">
+        <div className="chat-viewer-row" role="group" aria-label="Zoom">
+          <button type="button" className="chat-icon-btn" onClick={() => zoomBy(0.8)} aria-label="Zoom out" disabled={view.zoom <= MIN_ZOOM}>
+            −
+          </button>
+          <output id={`${ids}-zoom`} className="chat-viewer-zoom" aria-live="polite">
+            {Math.round(view.zoom * 100)}%
+          </output>
+          <button type="button" className="chat-icon-btn" onClick={() => zoomBy(1.25)} aria-label="Zoom in" disabled={view.zoom >= MAX_ZOOM}>
+            +
+          </button>
+          <button type="button" className="chat-btn chat-btn-ghost" onClick={reset}>
+            Reset view
+          </button>
+          {overlaySrc ? (
+            <label className="chat-viewer-toggle">
+              <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} /> Heatmap overlay
+            </label>
+          ) : null}
+        </div>
+        <div className="chat-viewer-row">
+          <label className="chat-viewer-slider">
+            Brightness
+            <input type="range" min={30} max={250} value={brightness} onChange={(e) => setBrightness(Number(e.target.value))} />
+          </label>
+          <label className="chat-viewer-slider">
+            Contrast
+            <input type="range" min={30} max={300} value={contrast} onChange={(e) => setContrast(Number(e.target.value))} />
+          </label>
+          {overlay && overlaySrc ? (
+            <label className="chat-viewer-slider">
+              Overlay opacity
+              <input type="range" min={10} max={90} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} />
+            </label>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

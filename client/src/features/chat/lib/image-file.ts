@@ -1,0 +1,30 @@
+/** The analysis form's upload rules (spec section 5); the server re-checks the real content. */
+export const ANALYSIS_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const IMAGE_MESSAGES = {
+  type: 'Please upload a valid image file (JPEG, PNG, WebP)',
+  size: 'Image size should be less than 10MB',
+  uploaded: 'Image uploaded successfully',
+  readFailed: 'Failed to upload image',
+} as const;
+
+/** What the file picker offers; keep in step with isAcceptedImageType. */
+export const ACCEPTED_IMAGE_INPUT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
+
+const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/webp']);
+
+/**
+ * The one place that decides which files the form accepts (a DICOM `.dcm` accept belongs here
+ * too, with ACCEPTED_IMAGE_INPUT). Browsers report the type from the extension; the server
+ * checks magic bytes and decodes, so this is only the early, friendly refusal.
+ */
+export function isAcceptedImageType(file: Pick<File, 'type' | 'name'>): boolean {
+  return ACCEPTED_TYPES.has(file.type.toLowerCase());
+}
+
+/** The spec's message for a refused file, or null when it may be uploaded. */
+export function checkImageFile(file: Pick<File, 'type' | 'name' | 'size'>): string | null {
+  if (!isAcceptedImageType(file)) return IMAGE_MESSAGES.type;
+  if (file.size >= ANALYSIS_IMAGE_MAX_BYTES) return IMAGE_MESSAGES.size;
+  return null;
+}

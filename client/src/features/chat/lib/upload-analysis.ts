@@ -1,0 +1,50 @@
+import { ANALYSIS_MESSAGES } from './analysis-stages';
+import type { TPatientInfo } from './patient-fields';
+
+export interface TUploadAnswer {
+  chatId: string;
+  analysisId: string;
+}
+
+/** Error whose message is safe to show as a toast (the server's message or the spec's fallback). */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
+
+/**
+ * Sends the X-ray and patient information as the spec's multipart (`image`, `profile` JSON text)
+ * and returns at once with the ids; progress then arrives over the analysis.onProgress
+ * subscription. The session cookie authenticates it (same origin).
+ */
+export async function uploadAnalysis(file: File, patient: TPatientInfo, profileId: string | null): Promise<TUploadAnswer> {
+  const body = new FormData();
+  body.append('profile', JSON.stringify(patient));
+  if (profileId) body.append('profile_id', profileId);
+  // The file goes last: the server reads the fields before streaming the image.
+  body.append('image', file, file.name);
+  let res: Response;
+  try {
+    res = await fetch('/api/chat/upload', { method: 'POST', body, credentials: 'same-origin' });
+  } catch {
+    throw new UploadError(NETWORK_ERROR, 0);
+  }
+  const json = (await res.json().catch(() => null)) as {
+    success?: boolean;
+    message?: string;
+    detail?: string;
+    data?: { chat_id?: string; analysis_id?: string };
+  } | null;
+  const chatId = json?.data?.chat_id;
+  const analysisId = json?.data?.analysis_id;
+  if (!res.ok || !json?.success || !chatId || !analysisId) {
+    throw new UploadError(json?.message || json?.detail || ANALYSIS_MESSAGES.failed, res.status);
+  }
+  return { chatId, analysisId };
+}
