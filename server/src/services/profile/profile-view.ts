@@ -23,14 +23,18 @@ export interface TProfileRow {
   updatedAt: Date;
 }
 
-/** Stored custom fields, defensively re-read: only non-blank text values survive. */
+/**
+ * Stored custom fields, defensively re-read: only non-blank text values survive. JSONB keeps
+ * keys in its own order (shortest first), which reads as random; alphabetical is predictable.
+ */
 export function cleanCustomFields(stored: unknown): Record<string, string> {
   if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
   return Object.fromEntries(
     Object.entries(stored as Record<string, unknown>)
       .filter((e): e is [string, string | number | boolean] => ['string', 'number', 'boolean'].includes(typeof e[1]))
       .map(([k, v]) => [k, String(v)] as const)
-      .filter(([k, v]) => k.trim() !== '' && v.trim() !== ''),
+      .filter(([k, v]) => k.trim() !== '' && v.trim() !== '')
+      .sort(([a], [b]) => a.localeCompare(b)),
   );
 }
 
