@@ -1,0 +1,66 @@
+import * as dicomParserNs from 'dicom-parser';
+import type { DataSet } from 'dicom-parser';
+
+/**
+ * dicom-parser ships a UMD bundle: Node's ESM loader exposes it only as `default`, bundlers as
+ * named exports. This picks whichever is there so the same module works on the server and in
+ * the browser (the analysis form reads patient tags client-side through read-dicom-patient.ts).
+ */
+const lib: typeof dicomParserNs =
+  (dicomParserNs as unknown as { default?: typeof dicomParserNs }).default ?? dicomParserNs;
+
+export const dicomParser = lib;
+export type { DataSet, Element } from 'dicom-parser';
+
+/** The 128-byte preamble is followed by the magic 'DICM' in every Part 10 file. */
+export function isDicomBytes(bytes: Uint8Array): boolean {
+  return bytes.length > 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d;
+}
+
+/** Parses a Part 10 file; null when it is not DICOM or too damaged to read a header from. */
+export function parseDicomBytes(bytes: Uint8Array): DataSet | null {
+  if (!isDicomBytes(bytes)) return null;
+  try {
+    return lib.parseDicom(bytes);
+  } catch {
+    // dicom-parser throws strings and plain objects; the caller only needs "unreadable".
+    return null;
+  }
+}
+
+/** A string tag, trimmed, or null when absent or blank. */
+export function textTag(ds: DataSet, tag: string): string | null {
+  const v = ds.string(tag);
+  const t = v?.trim();
+  return t ? t : null;
+}
+
+export const TAG = {
+  transferSyntax: 'x00020010',
+  modality: 'x00080060',
+  studyDate: 'x00080020',
+  seriesDate: 'x00080021',
+  acquisitionDate: 'x00080022',
+  contentDate: 'x00080023',
+  patientName: 'x00100010',
+  patientBirthDate: 'x00100030',
+  patientAge: 'x00101010',
+  samplesPerPixel: 'x00280002',
+  photometric: 'x00280004',
+  numberOfFrames: 'x00280008',
+  rows: 'x00280010',
+  columns: 'x00280011',
+  bitsAllocated: 'x00280100',
+  bitsStored: 'x00280101',
+  highBit: 'x00280102',
+  pixelRepresentation: 'x00280103',
+  windowCenter: 'x00281050',
+  windowWidth: 'x00281051',
+  rescaleIntercept: 'x00281052',
+  rescaleSlope: 'x00281053',
+  voiLutFunction: 'x00281056',
+  lutDescriptor: 'x00283002',
+  lutData: 'x00283006',
+  voiLutSequence: 'x00283010',
+  pixelData: 'x7fe00010',
+} as const;

@@ -1,0 +1,88 @@
+import sharp from 'sharp';
+import { Decoder } from 'jpeg-lossless-decoder-js';
+import { AppError } from '../../lib/app-error.js';
+import { dicomParser, TAG, type DataSet, type Element } from './dicom-lib.js';
+import type { TPixelEncoding } from './transfer-syntax.js';
+
+export interface TPixelLayout {
+  rows: number;
+  columns: number;
+  bitsAllocated: number;
+  bitsStored: number;
+  /** 1: two's complement signed values. */
+  pixelRepresentation: number;
+}
+
+const refuse = (message: string) => new AppError('UNSUPPORTED_MEDIA', message);
+
+/** The first frame's compressed bytes (multi-frame files: only frame 1 is analysed). */
+function encapsulatedFrame(ds: DataSet, el: Element): Uint8Array {
+  if (!el.encapsulatedPixelData || !el.fragments?.length) throw refuse('The DICOM pixel data is not encapsulated as its transfer syntax requires');
+  const frames = Number(ds.intString(TAG.numberOfFrames) ?? 1);
+  if (frames <= 1) return dicomParser.readEncapsulatedPixelDataFromFragments(ds, el, 0, el.fragments.length);
+  const table = el.basicOffsetTable?.length ? el.basicOffsetTable : dicomParser.createJPEGBasicOffsetTable(ds, el);
+  return dicomParser.readEncapsulatedImageFrame(ds, el, 0, table);
+}
+
+/** Masks to BitsStored and sign-extends, because bits above BitsStored may carry overlays. */
+function storedValue(raw: number, layout: TPixelLayout): number {
+  const bits = layout.bitsStored;
+  const v = bits >= 32 ? raw : raw & (2 ** bits - 1);
+  return layout.pixelRepresentation === 1 && v >= 2 ** (bits - 1) ? v - 2 ** bits : v;
+}
+
+function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: boolean): Int32Array {
+  const n = layout.rows * layout.columns;
+  const bytesPer = layout.bitsAllocated / 8;
+  if (el.length < n * bytesPer) throw refuse('The DICOM pixel data is shorter than its rows and columns say');
+  const bytes = ds.byteArray;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + el.dataOffset, n * bytesPer);
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const raw = bytesPer === 1 ? view.getUint8(i) : view.getUint16(i * 2, !bigEndian);
+    out[i] = storedValue(raw, layout);
+  }
+  return out;
+}
+
+async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<Int32Array> {
+  const jpeg = Buffer.from(encapsulatedFrame(ds, el));
+  const { data, info } = await sharp(jpeg, { failOn: 'error' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1 || info.width !== layout.columns || info.height !== layout.rows) throw refuse('The embedded JPEG does not match the DICOM image size');
+  return Int32Array.from(data.subarray(0, info.width * info.height));
+}
+
+function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int32Array {
+  const frame = encapsulatedFrame(ds, el);
+  const decoder = new Decoder();
+  const buffer = frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.length) as ArrayBuffer;
+  const decoded = decoder.decompress(buffer, 0, frame.length);
+  if (decoder.xDim !== layout.columns || decoder.yDim !== layout.rows || decoder.numComp !== 1) {
+    throw refuse('The embedded lossless JPEG does not match the DICOM image');
+  }
+  const raw = decoder.numBytes > 1 ? new Uint16Array(decoded) : new Uint8Array(decoded);
+  const out = new Int32Array(layout.rows * layout.columns);
+  for (let i = 0; i < out.length; i++) out[i] = storedValue(raw[i] ?? 0, layout);
+  return out;
+}
+
+/** Stored pixel values of frame 1, row-major, one sample per pixel. */
+export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: TPixelLayout): Promise<Int32Array> {
+  const el = ds.elements[TAG.pixelData];
+  if (!el || el.length === 0) throw new AppError('BAD_REQUEST', 'The DICOM file has no pixel data');
+  try {
+    switch (encoding) {
+      case 'native-le':
+        return nativeFrame(ds, el, layout, false);
+      case 'native-be':
+        return nativeFrame(ds, el, layout, true);
+      case 'jpeg-baseline':
+        return await jpegBaselineFrame(ds, el, layout);
+      case 'jpeg-lossless':
+        return jpegLosslessFrame(ds, el, layout);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('BAD_REQUEST', 'The DICOM pixel data could not be decoded', { cause: err });
+  }
+}
