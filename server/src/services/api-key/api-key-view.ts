@@ -1,0 +1,15 @@
+import { apiKeys } from '../../db/schema.js';
+import type { TApiKey } from '../../schemas/api-key.js';
+
+/** The columns a listing may read: never key_hash. */
+export const apiKeyColumns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
+export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null }): TApiKey {
+  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+}
