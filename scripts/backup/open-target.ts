@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase, type Database } from '../../server/src/db/client.js';
+import { loadConfig, type TConfig } from '../../server/src/env.js';
+import { pgliteDirOf } from '../../server/src/open-deps.js';
+import { createImageStore } from '../../server/src/storage/create-image-store.js';
+import type { ImageStore } from '../../server/src/storage/image-store.js';
+import { BackupError } from './backup-format.js';
+
+export interface BackupTarget {
+  config: TConfig;
+  database: Database;
+  images: ImageStore;
+  where: string;
+}
+
+/**
+ * Opens the configured database and image store, as the app would. Embedded PGlite allows one
+ * process only and takes no lock of its own, so a second opener would corrupt it: while a
+ * PGlite process runs (or after one crashed) its directory holds postmaster.pid, and we refuse.
+ */
+export async function openTarget(opts: { ignoreLock: boolean }): Promise<BackupTarget> {
+  const config = loadConfig();
+  const pgliteDir = pgliteDirOf(config);
+  if (!config.DATABASE_URL && !pgliteDir.startsWith('memory://')) {
+    if (existsSync(join(pgliteDir, 'postmaster.pid')) && !opts.ignoreLock) {
+      throw new BackupError(
+        `The embedded database at ${pgliteDir} is in use. Stop the Chest Doctor AI server and worker first ` +
+        '(the embedded database allows one process at a time). If they are certainly stopped and the app ' +
+        'last ended in a crash, rerun with --ignore-lock.',
+      );
+    }
+  }
+  const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir });
+  const where = config.DATABASE_URL ? new URL(config.DATABASE_URL).host + new URL(config.DATABASE_URL).pathname : pgliteDir;
+  return { config, database, images: await createImageStore(config), where };
+}
+
+/** Tiny flag parser: `--name value`, `--flag`, and positionals. */
+export function parseArgs(argv: string[]): { flags: Map<string, string | true>; positional: string[] } {
+  const flags = new Map<string, string | true>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (a === '--out' && next !== undefined) {
+      flags.set(a, next);
+      i++;
+    } else flags.set(a, true);
+  }
+  return { flags, positional };
+}
+
+export function exitWith(err: unknown): never {
+  const message = err instanceof BackupError ? err.message : `Failed: ${err instanceof Error ? err.message : String(err)}`;
+  console.error(message);
+  process.exit(err instanceof BackupError ? 2 : 1);
+}
