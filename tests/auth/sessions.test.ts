@@ -147,6 +147,13 @@ for (const backend of testBackends()) {
       assert.equal(r.body.message, 'Logged out successfully');
     });
 
+    test('logout takes no payload: an empty JSON-labelled body is fine', async () => {
+      const u = await signUpUser(t.app);
+      const res = await t.app.inject({ method: 'POST', url: '/api/settings/logout', headers: { 'content-type': 'application/json' }, cookies: { token: u.token } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);
+    });
+
     test('req 2: an idle session ends after SESSION_IDLE_HOURS; an active one slides', async () => {
       const idle = await signUpUser(t.app);
       const active = await signUpUser(t.app);

@@ -7,6 +7,7 @@ import {
   ZResetPasswordInput,
   ZSignupInput,
 } from '../schemas/auth.js';
+import { passwordHasherFor } from '../lib/password.js';
 import { logIn } from '../services/auth/log-in.js';
 import { requestPasswordReset } from '../services/auth/request-password-reset.js';
 import { requireAuth } from '../services/auth/require-auth.js';
@@ -21,6 +22,8 @@ import { parseWith } from './reply.js';
  */
 const routes: FastifyPluginAsync = async (app) => {
   const { deps } = app;
+  // Built now, so weak argon2 settings in production stop the server at boot, not at first login.
+  passwordHasherFor(deps.config);
 
   app.post('/check-email', async (req) => {
     parseWith(ZCheckEmailInput, req.body);
