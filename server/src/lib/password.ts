@@ -21,6 +21,8 @@ export interface PasswordHasher {
    * an unknown email costs the same time as one for a known email.
    */
   verifyDummy(password: string): Promise<void>;
+  /** Makes the dummy hash now (at boot), so not even the first unknown-email login is slower. */
+  prepare(): Promise<void>;
   needsRehash(storedHash: string): boolean;
   /** Counters for tests and metrics: calls so far and the highest number ever running at once. */
   readonly stats: { hashes: number; verifies: number; inFlight: number; peakInFlight: number };
@@ -66,6 +68,7 @@ export function createPasswordHasher(params: TArgon2Params, concurrency: number)
     });
   const options: HashOptions = { type: argon2.argon2id, ...params };
   let dummy: Promise<string> | null = null;
+  const dummyHash = () => (dummy ??= hasher.hash(randomBytes(24).toString('base64')));
 
   const hasher: PasswordHasher = {
     params,
@@ -79,8 +82,10 @@ export function createPasswordHasher(params: TArgon2Params, concurrency: number)
       return counted(() => argon2.verify(storedHash, password).catch(() => false));
     },
     async verifyDummy(password) {
-      dummy ??= hasher.hash(randomBytes(24).toString('base64'));
-      await hasher.verify(await dummy, password);
+      await hasher.verify(await dummyHash(), password);
+    },
+    async prepare() {
+      await dummyHash();
     },
     needsRehash(storedHash) {
       try {

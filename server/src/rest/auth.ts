@@ -22,8 +22,9 @@ import { parseWith } from './reply.js';
  */
 const routes: FastifyPluginAsync = async (app) => {
   const { deps } = app;
-  // Built now, so weak argon2 settings in production stop the server at boot, not at first login.
-  passwordHasherFor(deps.config);
+  // Built now, so weak argon2 settings in production stop the server at boot, not at first login,
+  // and the dummy hash for unknown emails exists before the first one arrives.
+  await passwordHasherFor(deps.config).prepare();
 
   app.post('/check-email', async (req) => {
     parseWith(ZCheckEmailInput, req.body);
