@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { sessions } from '../../server/src/db/schema.js';
+import { passwordResetTokens, sessions } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
+import { purgeExpiredAuth } from '../../server/src/services/auth/purge-expired-auth.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { FAST_HASH_ENV, PASSWORD, rest, signUpUser, trpc, uniqueEmail } from './auth-helpers.js';
@@ -176,6 +177,34 @@ for (const backend of testBackends()) {
     test('me requires authentication', async () => {
       assert.equal((await rest(t.app, 'GET', '/api/auth/me')).status, 401);
       assert.equal((await trpc(t.app, 'query', 'auth.me')).status, 401);
+    });
+  });
+}
+
+for (const backend of testBackends()) {
+  describe(`purging dead sessions on ${backend}`, () => {
+    test('revoked, expired and idle sessions and used or expired reset links are deleted; live ones stay', async () => {
+      const t = await createTestApp({ backend, env: FAST_HASH_ENV });
+      try {
+        const live = await signUpUser(t.app);
+        const loggedOut = await signUpUser(t.app);
+        const idle = await signUpUser(t.app);
+        await rest(t.app, 'POST', '/api/settings/logout', {}, { bearer: loggedOut.token });
+        await t.deps.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - 13 * HOUR) }).where(eq(sessions.userId, idle.id));
+        await t.deps.db.insert(passwordResetTokens).values([
+          { userId: live.id, tokenHash: hashToken('live-link'), expiresAt: new Date(Date.now() + HOUR) },
+          { userId: live.id, tokenHash: hashToken('old-link'), expiresAt: new Date(Date.now() - 1000) },
+          { userId: live.id, tokenHash: hashToken('used-link'), expiresAt: new Date(Date.now() + HOUR), usedAt: new Date() },
+        ]);
+        assert.deepEqual(await purgeExpiredAuth(t.deps.db, 12), { sessions: 2, resetTokens: 2 });
+        const left = await t.deps.db.select({ userId: sessions.userId }).from(sessions);
+        assert.deepEqual(left.map((s) => s.userId), [live.id]);
+        const links = await t.deps.db.select({ hash: passwordResetTokens.tokenHash }).from(passwordResetTokens);
+        assert.deepEqual(links.map((l) => l.hash), [hashToken('live-link')]);
+        assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: live.token })).status, 200);
+      } finally {
+        await t.close();
+      }
     });
   });
 }
