@@ -1,13 +1,56 @@
+import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { DocsPage } from '../features/docs/pages/docs-page';
+import { ErrorBoundary, RenderErrorProbe } from '../components/error-boundary';
+import { FullPageSpinner } from '../components/spinner';
+import { Toaster } from '../components/toast/toaster';
+import { ChatHome } from './chat-home';
 
+// Every page is its own chunk: a visitor of /login downloads no chat, profile or docs code.
+const DocsPage = lazy(() => import('../features/docs/pages/docs-page').then((m) => ({ default: m.DocsPage })));
+const LoginPage = lazy(() => import('../features/auth/pages/login-page').then((m) => ({ default: m.LoginPage })));
+const SignupPage = lazy(() => import('../features/auth/pages/signup-page').then((m) => ({ default: m.SignupPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/pages/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const ChatLayout = lazy(() => import('../features/shell/components/chat-layout').then((m) => ({ default: m.ChatLayout })));
+const ProfilesPage = lazy(() => import('../features/profiles/pages/profiles-page').then((m) => ({ default: m.ProfilesPage })));
+const SettingsPage = lazy(() => import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+
+/** Section 2's routes. `/` and unknown paths are replaced by /chat/profiles. */
 export function App() {
   return (
-    <Switch>
-      <Route path="/docs" component={DocsPage} />
-      <Route>
-        <Redirect to="/chat/profiles" replace />
-      </Route>
-    </Switch>
+    <>
+      <ErrorBoundary>
+      <RenderErrorProbe />
+      <Suspense fallback={<FullPageSpinner />}>
+        <Switch>
+          <Route path="/docs" component={DocsPage} />
+          <Route path="/login" component={LoginPage} />
+          <Route path="/signup" component={SignupPage} />
+          <Route path="/forgot-password" component={ForgotPasswordPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/chat" nest>
+            <ChatLayout>
+              <Switch>
+                <Route path="/" component={ChatHome} />
+                <Route path="/profiles" component={ProfilesPage} />
+                <Route path="/settings" component={SettingsPage} />
+                <Route>
+                  <Redirect to="~/chat/profiles" replace />
+                </Route>
+              </Switch>
+            </ChatLayout>
+          </Route>
+          <Route>
+            <Redirect to="/chat/profiles" replace />
+          </Route>
+        </Switch>
+      </Suspense>
+      </ErrorBoundary>
+      <Toaster />
+    </>
   );
 }

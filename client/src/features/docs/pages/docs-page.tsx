@@ -1,12 +1,94 @@
-/** The public page (/docs); the full marketing content comes with the web client issue. */
+import { useState, type KeyboardEvent } from 'react';
+import { Link } from 'wouter';
+import { FeaturesTab, GuideTab, OverviewTab } from '../components/docs-overview';
+import { FaqTab, PricingTab, TestimonialsTab } from '../components/docs-pricing';
+import '../../../styles/docs.css';
+
+const TABS = [
+  { key: 'overview', label: 'Overview', Panel: OverviewTab },
+  { key: 'features', label: 'Features', Panel: FeaturesTab },
+  { key: 'guide', label: 'Guide', Panel: GuideTab },
+  { key: 'pricing', label: 'Pricing', Panel: PricingTab },
+  { key: 'testimonials', label: 'Testimonials', Panel: TestimonialsTab },
+  { key: 'faq', label: 'FAQ', Panel: FaqTab },
+] as const;
+type TTab = (typeof TABS)[number]['key'];
+
+/** Support contact for the footer; a deployment sets its own with VITE_SUPPORT_EMAIL at build time. */
+const SUPPORT_EMAIL: string = (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) ?? 'support@chestdoctor.ai';
+
+/** The public page (/docs): marketing and documentation. */
 export function DocsPage() {
+  const [tab, setTab] = useState<TTab>('overview');
+  const active = TABS.find((t) => t.key === tab) ?? TABS[0];
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const i = TABS.findIndex((t) => t.key === tab);
+    const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
+    if (!next) return;
+    setTab(next.key);
+    document.getElementById(`docs-tab-${next.key}`)?.focus();
+  };
   return (
-    <main>
-      <h1>Chest Doctor AI</h1>
-      <p>AI-assisted chest X-ray analysis that runs on your own servers.</p>
-      <p>
-        <a href="/signup">Sign up</a> · <a href="/login">Log in</a>
-      </p>
-    </main>
+    <div className="docs">
+      <header className="docs-header">
+        <Link href="/docs" className="docs-logo">
+          <span className="logo-mark" aria-hidden="true">
+            +
+          </span>
+          Chest Doctor AI
+        </Link>
+        <nav className="docs-nav" aria-label="Account">
+          <Link href="/login" className="button button-link">
+            Log in
+          </Link>
+          <Link href="/signup" className="button button-primary">
+            Sign up
+          </Link>
+        </nav>
+      </header>
+      <main className="docs-main">
+        <section className="docs-hero">
+          <h1>Chest Doctor AI</h1>
+          <p className="docs-lead">
+            Chest X-ray analysis with a follow-up chat, running on your own hospital servers. Built to assist clinicians, not to
+            replace them.
+          </p>
+        </section>
+        <div className="tabs docs-tabs" role="tablist" aria-label="Documentation sections" onKeyDown={onKeyDown}>
+          {TABS.map((t) => (
+            <button
+              key={t.key}
+              id={`docs-tab-${t.key}`}
+              type="button"
+              role="tab"
+              className={`tab ${tab === t.key ? 'active' : ''}`}
+              aria-selected={tab === t.key}
+              aria-controls="docs-panel"
+              tabIndex={tab === t.key ? 0 : -1}
+              onClick={() => setTab(t.key)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="docs-panel" id="docs-panel" role="tabpanel" aria-labelledby={`docs-tab-${active.key}`}>
+          <active.Panel />
+        </div>
+        <aside className="disclaimer" aria-labelledby="disclaimer-heading">
+          <h2 id="disclaimer-heading">Medical disclaimer</h2>
+          <p>
+            Chest Doctor AI is an assistive tool only. Its output is not a diagnosis and is not a substitute for professional
+            medical judgement: a qualified clinician must review every image and result before any clinical decision.
+          </p>
+        </aside>
+      </main>
+      <footer className="docs-footer">
+        <p>
+          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+        </p>
+        <p className="muted">Chest Doctor AI · open-source, self-hosted chest X-ray analysis</p>
+      </footer>
+    </div>
   );
 }

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { ZCheckEmailInput, ZLoginInput } from '../../../../../server/src/schemas/auth';
+import { describedBy, Field } from '../../../components/field';
+import { PasswordInput } from '../../../components/password-input';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { validate } from '../../../lib/first-issue';
+import { trpc } from '../../../lib/trpc';
+import { AuthLayout } from '../components/auth-layout';
+import { useAfterAuth } from '../hooks/use-after-auth';
+
+const LOGIN_FAILED = 'Login failed. Please try again.';
+
+/** Two-step login (section 2): email, then password, with 'Back to email'. */
+export function LoginPage() {
+  const [step, setStep] = useState<'email' | 'password'>('email');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
+  const afterAuth = useAfterAuth();
+  const checkEmail = trpc.auth.checkEmail.useMutation();
+  const login = trpc.auth.login.useMutation();
+
+  const submitEmail = () => {
+    const parsed = validate(ZCheckEmailInput, { email });
+    if (!parsed.ok) return setError(parsed.message);
+    setError(null);
+    checkEmail.mutate(parsed.data, {
+      onSuccess: () => setStep('password'),
+      onError: (err) => toast.error(errorText(err, LOGIN_FAILED)),
+    });
+  };
+
+  const submitPassword = () => {
+    const parsed = validate(ZLoginInput, { email, password });
+    if (!parsed.ok) return setError(parsed.message);
+    setError(null);
+    login.mutate(parsed.data, {
+      onSuccess: (res) => {
+        if (!res.user) return toast.error(LOGIN_FAILED);
+        toast.success(res.message || 'Login successful!');
+        afterAuth(res.user);
+      },
+      onError: (err) => toast.error(errorText(err, LOGIN_FAILED, { '401': 'Invalid email or password' })),
+    });
+  };
+
+  return (
+    <AuthLayout
+      brandTitle="Welcome Back"
+      brandText="Sign in to continue your chest X-ray analyses and follow-up conversations."
+      title={step === 'email' ? 'Sign In' : 'Enter Your Password'}
+      subtitle={step === 'email' ? 'Enter your email address to continue' : `Signing in as ${email}`}
+    >
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (step === 'email') submitEmail();
+          else submitPassword();
+        }}
+      >
+        {step === 'email' ? (
+          <Field id="login-email" label="Email Address" error={error}>
+            <input
+              id="login-email"
+              className="input"
+              type="email"
+              autoComplete="email"
+              autoFocus
+              value={email}
+              aria-invalid={Boolean(error)}
+              aria-describedby={describedBy('login-email', { error: Boolean(error) })}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </Field>
+        ) : (
+          <Field id="login-password" label="Password" error={error}>
+            <PasswordInput
+              id="login-password"
+              autoComplete="current-password"
+              autoFocus
+              value={password}
+              aria-invalid={Boolean(error)}
+              aria-describedby={describedBy('login-password', { error: Boolean(error) })}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </Field>
+        )}
+        {step === 'email' ? (
+          <button type="submit" className="button button-primary button-block" disabled={checkEmail.isPending}>
+            {checkEmail.isPending ? 'Checking...' : 'Continue'}
+          </button>
+        ) : (
+          <>
+            <button type="submit" className="button button-primary button-block" disabled={login.isPending}>
+              {login.isPending ? 'Signing in...' : 'Sign In'}
+            </button>
+            <button
+              type="button"
+              className="button button-link"
+              onClick={() => {
+                setStep('email');
+                setPassword('');
+                setError(null);
+              }}
+            >
+              Back to email
+            </button>
+          </>
+        )}
+      </form>
+      <div className="auth-links">
+        <Link href="/forgot-password">Forgot password?</Link>
+        <p>
+          Don&apos;t have an account? <Link href="/signup">Sign up</Link>
+        </p>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { TChatSummary } from '../../../../../server/src/schemas/history';
+import { openChat } from '../current-chat';
+
+/** Section 9: titles show at most 28 characters, then an ellipsis. */
+export const TITLE_DISPLAY_LIMIT = 28;
+
+export function truncateTitle(title: string): string {
+  return title.length > TITLE_DISPLAY_LIMIT ? `${title.slice(0, TITLE_DISPLAY_LIMIT)}...` : title;
+}
+
+interface TItemProps {
+  chat: TChatSummary;
+  active: boolean;
+  /** Resolves when saved; rejects (after its own toast) to keep the editor open. */
+  onRename: (title: string) => Promise<void>;
+  onDelete: () => void;
+}
+
+export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(chat.title);
+  const [saving, setSaving] = useState(false);
+
+  const cancel = () => {
+    setEditing(false);
+    setDraft(chat.title);
+  };
+  const save = () => {
+    const title = draft.trim();
+    // Section 5: a title that is empty after trimming cancels the edit; an unchanged one too.
+    if (title === '' || title === chat.title) return cancel();
+    setSaving(true);
+    onRename(title).then(
+      () => {
+        setSaving(false);
+        setEditing(false);
+      },
+      () => setSaving(false),
+    );
+  };
+
+  if (editing) {
+    return (
+      <li className="history-item editing">
+        <input
+          className="input input-small"
+          aria-label="Chat title"
+          value={draft}
+          autoFocus
+          disabled={saving}
+          maxLength={200}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              save();
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              cancel();
+            }
+          }}
+        />
+        <button type="button" className="icon-button" aria-label="Save title" disabled={saving} onClick={save}>
+          ✓
+        </button>
+        <button type="button" className="icon-button" aria-label="Cancel editing" disabled={saving} onClick={cancel}>
+          ✕
+        </button>
+      </li>
+    );
+  }
+
+  return (
+    <li className={`history-item ${active ? 'active' : ''}`}>
+      <button
+        type="button"
+        className="history-open"
+        aria-current={active ? 'true' : undefined}
+        title={chat.title}
+        onClick={() => openChat(chat.id)}
+      >
+        <span className="history-title">{truncateTitle(chat.title)}</span>
+        <span className="history-patient">{chat.patientName}</span>
+      </button>
+      <div className="history-item-actions">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Rename chat ${chat.title}`}
+          onClick={() => {
+            setDraft(chat.title);
+            setEditing(true);
+          }}
+        >
+          ✎
+        </button>
+        <button type="button" className="icon-button" aria-label={`Delete chat ${chat.title}`} onClick={onDelete}>
+          🗑
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,111 @@
+import { Link } from 'wouter';
+import { MODEL_FACTS, percent } from '../model-facts';
+
+/** Measured figures only (model-facts.ts); without a model card the page states none. */
+export function ModelFigures() {
+  if (!MODEL_FACTS) {
+    return <p className="muted">Measured accuracy figures are published in the model card that ships with each model.</p>;
+  }
+  const f = MODEL_FACTS;
+  return (
+    <>
+      <dl className="stats">
+        <div className="stat">
+          <dt>Accuracy on held-out test images</dt>
+          <dd>{percent(f.accuracy)}</dd>
+        </div>
+        <div className="stat">
+          <dt>Macro ROC AUC</dt>
+          <dd>{f.macroAuc.toFixed(3)}</dd>
+        </div>
+        <div className="stat">
+          <dt>Findings reported per X-ray</dt>
+          <dd>{f.findings}</dd>
+        </div>
+      </dl>
+      <p className="muted small">
+        Measured on {f.testImages > 0 ? `${f.testImages.toLocaleString('en-US')} ` : ''}held-out test images
+        {f.classes.length ? ` (${f.classes.join(' / ')})` : ''} by {f.modelName} {f.modelVersion}; see the model card for
+        confidence intervals and limitations. Results on your patients may differ.
+      </p>
+    </>
+  );
+}
+
+export function OverviewTab() {
+  return (
+    <section aria-labelledby="overview-heading">
+      <h2 id="overview-heading">AI-assisted chest X-ray analysis on your own servers</h2>
+      <p>
+        Upload a chest X-ray with the patient&apos;s details and get the findings with their probabilities, a heatmap of the
+        regions that drove them and a written report. Then continue in a chat: ask follow-up questions about the analysis.
+      </p>
+      <ModelFigures />
+      <div className="cta-row">
+        <Link href="/signup" className="button button-primary">
+          Sign up
+        </Link>
+        <Link href="/login" className="button button-secondary">
+          Log in
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+const FEATURES = [
+  ['Findings with probabilities', 'Every analysis lists each finding the model reports with its probability, shown as bars.'],
+  ['Heatmap overlay', 'See which regions of the image drove a finding; zoom, pan and adjust brightness and contrast.'],
+  ['Live progress', 'Follow the analysis stage by stage while it runs on your own machine.'],
+  ['Follow-up chat', 'Ask questions about the report; the answer streams in as it is written.'],
+  ['Patient profiles', 'Keep reusable patient details (name, age, custom fields) to start analyses quickly.'],
+  ['Exports', 'Download a report as PDF, DOCX or JSON.'],
+  ['DICOM via API', 'Submit studies programmatically, including DICOM files, with an API key.'],
+  ['Private by design', 'Self-hosted: images and patient data stay on your infrastructure, with an append-only audit log.'],
+] as const;
+
+export function FeaturesTab() {
+  return (
+    <section aria-labelledby="features-heading">
+      <h2 id="features-heading">Features</h2>
+      <ul className="feature-grid">
+        {FEATURES.map(([title, text]) => (
+          <li key={title} className="feature-card">
+            <h3>{title}</h3>
+            <p>{text}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const STEPS = [
+  ['Create your account', 'Sign up with your name, email address and a password of at least 8 characters.'],
+  ['Add a patient profile', "Under Profiles, save the patient's name, age and any additional information."],
+  ['Start a new chat', 'Click New Chat in the sidebar and select the patient profile.'],
+  ['Upload the X-ray', 'Choose a JPEG, PNG or WebP image up to 10MB, check the patient information and submit.'],
+  ['Review the analysis', 'Read the findings, their probabilities and the heatmap once the analysis completes.'],
+  ['Ask follow-up questions', 'Continue the conversation about the X-ray, rename or delete chats, and export the report.'],
+] as const;
+
+export function GuideTab() {
+  return (
+    <section aria-labelledby="guide-heading">
+      <h2 id="guide-heading">Getting started in 6 steps</h2>
+      <ol className="guide-steps">
+        {STEPS.map(([title, text], i) => (
+          <li key={title} className="guide-step">
+            <span className="step-number" aria-hidden="true">
+              {i + 1}
+            </span>
+            <div>
+              <h3>{title}</h3>
+              <p>{text}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

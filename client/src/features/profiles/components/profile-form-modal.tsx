@@ -1,0 +1,133 @@
+import { useId, useState } from 'react';
+import { ZProfileInput, type TProfile, type TProfileValues } from '../../../../../server/src/schemas/profile';
+import { describedBy, Field } from '../../../components/field';
+import { Modal } from '../../../components/modal';
+import { validate } from '../../../lib/first-issue';
+
+interface TRow {
+  id: number;
+  key: string;
+  value: string;
+}
+
+let rowSeq = 0;
+const newRow = (key = '', value = ''): TRow => ({ id: ++rowSeq, key, value });
+
+interface TFormProps {
+  /** The profile being edited, or null to create one. */
+  editing: TProfile | null;
+  saving: boolean;
+  onSubmit: (values: TProfileValues) => void;
+  onClose: () => void;
+}
+
+/** The create/edit modal (section 2). Mounted only while open, so each opening starts fresh. */
+export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormProps) {
+  const uid = useId();
+  const [name, setName] = useState(editing?.patientName ?? '');
+  const [age, setAge] = useState(editing ? String(editing.age) : '');
+  const [rows, setRows] = useState<TRow[]>(() => Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)));
+  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
+
+  const submit = () => {
+    const parsed = validate(ZProfileInput, {
+      patientName: name,
+      age,
+      additionalFields: rows.map((r) => ({ key: r.key, value: r.value })),
+    });
+    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
+    setError(null);
+    onSubmit(parsed.data);
+  };
+  const setRow = (id: number, patch: Partial<TRow>) => setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  const nameError = error?.field === 'patientName' ? error.message : null;
+  const ageError = error?.field === 'age' ? error.message : null;
+  const rowsError = error?.field === 'additionalFields' ? error.message : null;
+
+  return (
+    <Modal open title={editing ? 'Edit Profile' : 'Create New Profile'} onClose={onClose} locked={saving} className="profile-modal">
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Field id={`${uid}-name`} label="Patient Name" required error={nameError}>
+          <input
+            id={`${uid}-name`}
+            className="input"
+            value={name}
+            autoFocus
+            autoComplete="off"
+            aria-invalid={Boolean(nameError)}
+            aria-describedby={describedBy(`${uid}-name`, { error: Boolean(nameError) })}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </Field>
+        <Field id={`${uid}-age`} label="Age" required error={ageError}>
+          <input
+            id={`${uid}-age`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={150}
+            step={1}
+            value={age}
+            aria-invalid={Boolean(ageError)}
+            aria-describedby={describedBy(`${uid}-age`, { error: Boolean(ageError) })}
+            onChange={(e) => setAge(e.target.value)}
+          />
+        </Field>
+        <fieldset className="fieldset">
+          <legend className="field-label">Additional Information</legend>
+          {rows.length === 0 ? <p className="muted">No additional fields. Add medical history, allergies, medications...</p> : null}
+          {rows.map((row, i) => (
+            <div className="kv-row" key={row.id}>
+              <input
+                className="input"
+                aria-label={`Field name ${i + 1}`}
+                placeholder="Field name (e.g. Allergies)"
+                value={row.key}
+                onChange={(e) => setRow(row.id, { key: e.target.value })}
+              />
+              <input
+                className="input"
+                aria-label={`Field description ${i + 1}`}
+                placeholder="Description"
+                value={row.value}
+                onChange={(e) => setRow(row.id, { value: e.target.value })}
+              />
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove field ${i + 1}`}
+                onClick={() => setRows((rs) => rs.filter((r) => r.id !== row.id))}
+              >
+                ✕
+              </button>
+            </div>
+          ))}
+          <button type="button" className="button button-link" onClick={() => setRows((rs) => [...rs, newRow()])}>
+            + Add Field
+          </button>
+        </fieldset>
+        {error && (rowsError || (!nameError && !ageError)) ? (
+          <p className="field-error" role="alert">
+            {error.message}
+          </p>
+        ) : null}
+        <div className="modal-actions">
+          <button type="button" className="button button-secondary" onClick={onClose} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? 'Saving...' : editing ? 'Update Profile' : 'Create Profile'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react';
+import { useHistoryState } from 'wouter/use-browser-location';
+import type { TProfile, TProfileValues } from '../../../../../server/src/schemas/profile';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Spinner } from '../../../components/spinner';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { trpc } from '../../../lib/trpc';
+import { ProfileCard } from '../components/profile-card';
+import { ProfileFormModal } from '../components/profile-form-modal';
+import '../../../styles/profiles.css';
+
+/** Section 9: the edit modal opens 50 ms after Edit (prefilled). */
+const EDIT_OPEN_DELAY_MS = 50;
+
+type TModal = { mode: 'create' } | { mode: 'edit'; profile: TProfile } | null;
+
+export function ProfilesPage() {
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const profiles = trpc.profile.list.useQuery({ limit: 200 });
+  const create = trpc.profile.create.useMutation();
+  const update = trpc.profile.update.useMutation();
+  const remove = trpc.profile.delete.useMutation();
+  const [modal, setModal] = useState<TModal>(null);
+  const [deleting, setDeleting] = useState<TProfile | null>(null);
+  const navState = useHistoryState<{ createProfile?: boolean } | null>();
+
+  // Arriving from the New Chat modal's 'Create Profile' opens the create form.
+  useEffect(() => {
+    if (!navState?.createProfile) return;
+    history.replaceState(null, '', location.pathname);
+    setModal({ mode: 'create' });
+  }, [navState]);
+
+  useEffect(() => {
+    // Section 8: a load failure is only logged (the 401 case is handled globally).
+    if (profiles.error) console.warn('profiles failed to load');
+  }, [profiles.error]);
+
+  const openEdit = (profile: TProfile) => setTimeout(() => setModal({ mode: 'edit', profile }), EDIT_OPEN_DELAY_MS);
+
+  const save = (values: TProfileValues) => {
+    const done = (text: string) => {
+      toast.success(text);
+      setModal(null);
+      void utils.profile.list.invalidate();
+    };
+    if (modal?.mode === 'edit') {
+      update.mutate(
+        { profileId: modal.profile.id, profile: values },
+        { onSuccess: () => done('Profile updated successfully'), onError: (err) => toast.error(errorText(err, 'Failed to save profile')) },
+      );
+    } else {
+      create.mutate(values, {
+        onSuccess: () => done('Profile created successfully'),
+        onError: (err) => toast.error(errorText(err, 'Failed to save profile')),
+      });
+    }
+  };
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(
+      { profileId: deleting.id },
+      {
+        onSuccess: () => {
+          toast.success('Profile deleted successfully');
+          setDeleting(null);
+          void utils.profile.list.invalidate();
+        },
+        onError: (err) => {
+          toast.error(errorText(err, 'Failed to delete profile'));
+          setDeleting(null);
+        },
+      },
+    );
+  };
+
+  const items = profiles.data?.items ?? [];
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Patient Profiles</h1>
+          <p className="muted">Reusable patient details to start new analyses quickly.</p>
+        </div>
+        {items.length > 0 ? (
+          <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'create' })}>
+            Create Profile
+          </button>
+        ) : null}
+      </header>
+      {profiles.isPending ? (
+        <Spinner label="Loading profiles..." />
+      ) : items.length === 0 ? (
+        <div className="empty-state">
+          <div className="empty-icon" aria-hidden="true">
+            +
+          </div>
+          <h2>No Profiles Yet</h2>
+          <p className="muted">Create a patient profile to reuse its details in new analyses.</p>
+          <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'create' })}>
+            Create Your First Profile
+          </button>
+        </div>
+      ) : (
+        <ul className="profile-grid">
+          {items.map((p) => (
+            <ProfileCard key={p.id} profile={p} onEdit={() => openEdit(p)} onDelete={() => setDeleting(p)} />
+          ))}
+        </ul>
+      )}
+      {modal ? (
+        <ProfileFormModal
+          key={modal.mode === 'edit' ? modal.profile.id : 'new'}
+          editing={modal.mode === 'edit' ? modal.profile : null}
+          saving={create.isPending || update.isPending}
+          onSubmit={save}
+          onClose={() => setModal(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        type="danger"
+        title="Delete Profile?"
+        message={`The profile of ${deleting?.patientName ?? ''} will be permanently deleted. Chats started from it are kept.`}
+        confirmLabel="Delete"
+        processing={remove.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { ZChangePasswordInput } from '../../../../../server/src/schemas/settings';
+import { describedBy, Field } from '../../../components/field';
+import { PasswordInput } from '../../../components/password-input';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { validate } from '../../../lib/first-issue';
+import { trpc } from '../../../lib/trpc';
+
+type TKey = 'current_password' | 'new_password' | 'confirm_password';
+const EMPTY: Record<TKey, string> = { current_password: '', new_password: '', confirm_password: '' };
+const FIELDS: { key: TKey; id: string; label: string; autoComplete: string; hint?: string }[] = [
+  { key: 'current_password', id: 'settings-current-password', label: 'Current Password', autoComplete: 'current-password' },
+  { key: 'new_password', id: 'settings-new-password', label: 'New Password', autoComplete: 'new-password', hint: 'At least 8 characters' },
+  { key: 'confirm_password', id: 'settings-confirm-password', label: 'Confirm New Password', autoComplete: 'new-password' },
+];
+
+export function PasswordTab() {
+  const [values, setValues] = useState(EMPTY);
+  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
+  const toast = useToast();
+  const change = trpc.settings.changePassword.useMutation();
+
+  const submit = () => {
+    const parsed = validate(ZChangePasswordInput, values);
+    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
+    setError(null);
+    change.mutate(parsed.data, {
+      onSuccess: () => {
+        toast.success('Password updated successfully!');
+        setValues(EMPTY);
+      },
+      onError: (err) => {
+        // 403 WRONG_PASSWORD (not 401, which would sign the user out).
+        const text = errorText(err, 'Failed to update password', { WRONG_PASSWORD: 'Current password is incorrect' });
+        toast.error(text);
+        if (text === 'Current password is incorrect') setError({ field: 'current_password', message: text });
+      },
+    });
+  };
+
+  return (
+    <form
+      className="form settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <h2 className="section-title">Change Password</h2>
+      {FIELDS.map((f) => {
+        const fieldError = error?.field === f.key ? error.message : null;
+        return (
+          <Field key={f.key} id={f.id} label={f.label} hint={f.hint} error={fieldError}>
+            <PasswordInput
+              id={f.id}
+              autoComplete={f.autoComplete}
+              value={values[f.key]}
+              aria-invalid={Boolean(fieldError)}
+              aria-describedby={describedBy(f.id, { hint: Boolean(f.hint), error: Boolean(fieldError) })}
+              onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))}
+            />
+          </Field>
+        );
+      })}
+      <button type="submit" className="button button-primary" disabled={change.isPending}>
+        {change.isPending ? 'Updating...' : 'Update Password'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { TAuthUser } from '../../../../../server/src/schemas/auth';
+import { ZChangeNameInput } from '../../../../../server/src/schemas/settings';
+import { describedBy, Field } from '../../../components/field';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { validate } from '../../../lib/first-issue';
+import { trpc } from '../../../lib/trpc';
+
+export function ProfileTab({ user }: { user: TAuthUser }) {
+  const [name, setName] = useState(user.name);
+  const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const change = trpc.settings.changeName.useMutation();
+
+  const submit = () => {
+    const parsed = validate(ZChangeNameInput, { name });
+    if (!parsed.ok) return setError(parsed.message);
+    setError(null);
+    change.mutate(parsed.data, {
+      onSuccess: (res) => {
+        toast.success('Name updated successfully!');
+        utils.auth.me.setData(undefined, { success: true, user: res.user });
+        setName(res.user.name);
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to update name')),
+    });
+  };
+
+  return (
+    <form
+      className="form settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <h2 className="section-title">Profile Information</h2>
+      <Field id="settings-name" label="Full Name" error={error}>
+        <input
+          id="settings-name"
+          className="input"
+          autoComplete="name"
+          value={name}
+          aria-invalid={Boolean(error)}
+          aria-describedby={describedBy('settings-name', { error: Boolean(error) })}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </Field>
+      <Field id="settings-email" label="Email Address" hint="Email cannot be changed">
+        <input
+          id="settings-email"
+          className="input"
+          type="email"
+          value={user.email}
+          readOnly
+          aria-readonly="true"
+          aria-describedby="settings-email-hint"
+        />
+      </Field>
+      <button type="submit" className="button button-primary" disabled={change.isPending}>
+        {change.isPending ? 'Saving...' : 'Save Changes'}
+      </button>
+    </form>
+  );
+}

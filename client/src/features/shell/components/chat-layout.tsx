@@ -1,0 +1,65 @@
+import { Suspense, useState, type ReactNode } from 'react';
+import { usePathname, useSearch } from 'wouter/use-browser-location';
+import { FullPageSpinner, Spinner } from '../../../components/spinner';
+import { MAIN_SCREEN_TOAST_MS } from '../../../components/toast/toast-store';
+import { ToastDurationContext } from '../../../components/toast/use-toast';
+import { errorText, isUnauthorized } from '../../../lib/error-text';
+import { trpc } from '../../../lib/trpc';
+import { Sidebar } from './sidebar';
+import '../../../styles/shell.css';
+
+/**
+ * The protected /chat layout (section 2): it needs a loaded user (`auth.me`). A 401 is handled
+ * globally (providers.tsx): caches cleared, then /login with this location remembered.
+ */
+export function ChatLayout({ children }: { children: ReactNode }) {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000 });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const pathname = usePathname();
+  const search = useSearch();
+  // Close the mobile menu whenever the location changes (a chat or page was picked).
+  const [lastLocation, setLastLocation] = useState(pathname + search);
+  if (lastLocation !== pathname + search) {
+    setLastLocation(pathname + search);
+    setMenuOpen(false);
+  }
+
+  if (me.isPending || (me.error && isUnauthorized(me.error))) return <FullPageSpinner label="Loading your account..." />;
+  if (me.error) {
+    return (
+      <div className="full-page-center">
+        <div className="error-card" role="alert">
+          <p>{errorText(me.error, 'Could not load your account. Please try again.')}</p>
+          <button type="button" className="button button-primary" onClick={() => void me.refetch()}>
+            Try again
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <ToastDurationContext.Provider value={MAIN_SCREEN_TOAST_MS}>
+      <div className={`shell ${menuOpen ? 'shell-menu-open' : ''}`}>
+        <header className="mobile-bar">
+          <button
+            type="button"
+            className="icon-button menu-toggle"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={menuOpen}
+            aria-controls="app-sidebar"
+            onClick={() => setMenuOpen((v) => !v)}
+          >
+            <span className="menu-icon" aria-hidden="true" />
+          </button>
+          <span className="mobile-title">Chest Doctor AI</span>
+        </header>
+        <Sidebar id="app-sidebar" user={me.data.user} />
+        {menuOpen ? <div className="sidebar-overlay" aria-hidden="true" onClick={() => setMenuOpen(false)} /> : null}
+        <main className="shell-content" id="main-content">
+          <Suspense fallback={<Spinner />}>{children}</Suspense>
+        </main>
+      </div>
+    </ToastDurationContext.Provider>
+  );
+}
