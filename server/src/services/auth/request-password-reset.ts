@@ -36,6 +36,8 @@ export async function requestPasswordReset(deps: TResetDeps, meta: RequestMeta, 
   await auditAccount(db, meta, 'auth.password_reset_request', user.id, 'success');
   const mail = passwordResetMail(config, user.email, token, RESET_TOKEN_TTL_MINUTES);
   sendMail(deps, mail).catch((err: unknown) => {
-    log.error({ err, userId: user.id }, 'password reset email could not be sent');
+    // Not the error itself: SMTP errors quote the rejected recipient address.
+    const e = err as { code?: unknown; responseCode?: unknown; command?: unknown };
+    log.error({ userId: user.id, code: e.code, responseCode: e.responseCode, command: e.command }, 'password reset email could not be sent');
   });
 }
