@@ -1,4 +1,5 @@
 import type { AppDeps } from './deps.js';
+import { startAnalysisConsumers } from './services/analysis/start-analysis-consumers.js';
 
 export interface BackgroundServices {
   close(): Promise<void>;
@@ -9,8 +10,7 @@ export interface BackgroundServices {
  * re-enqueues analyses stuck in `queued`. Registered here so main.ts and tests start the same set.
  */
 export function startBackgroundServices(deps: AppDeps): BackgroundServices {
-  const started: BackgroundServices[] = [];
-  void deps;
+  const started: BackgroundServices[] = [startAnalysisConsumers(deps)];
   return {
     close: async () => {
       await Promise.all(started.map((s) => s.close()));

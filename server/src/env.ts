@@ -26,6 +26,13 @@ export const ZConfig = z.object({
   EMAIL_OUTBOX_DIR: z.string().optional(),
   QUEUE_PREFIX: z.string().default('cxr'),
   ANALYSIS_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** A worker gives up on one attempt after this long (hung inference); BullMQ retries it. */
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Analyses still `queued` this long with no job in Redis are re-enqueued by the reconciler. */
+  ANALYSIS_STUCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  ANALYSIS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Follow-up replies: 'grounded' (built in) or 'openai' (needs LLM_BASE_URL); unset picks openai when LLM_BASE_URL is set. */
+  CHAT_RESPONDER: z.enum(['grounded', 'openai']).optional(),
   MODEL_DIR: z.string().default('./models/cxr'),
   CLIENT_DIST_DIR: z.string().default('./dist/client'),
   S3_ENDPOINT: z.string().optional(),

@@ -1,12 +1,115 @@
-import type { Job } from 'bullmq';
+import { createHash } from 'node:crypto';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { ZAnalysisJob, type TAnalysisResultJob, type TAnalysisStage } from '../../../server/src/queue/queues.js';
+import { publishAnalysisEvent } from '../../../server/src/services/analysis/analysis-events.js';
+import { resultJobId } from '../../../server/src/services/analysis/result-job-id.js';
+import { contentKey } from '../../../server/src/storage/image-store.js';
+import { loadModel, renderHeatmapOverlay, runPipeline, type AnalysisResult, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
+export type TProcessOutcome = { status: 'completed' | 'refused'; topFinding: string | null; timingsMs: Record<string, number> };
+
+/** Result jobs are small and matter: retry them generously, keep few. */
+export const resultJobOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 500 },
+  removeOnComplete: { count: 1000, age: 24 * 3600 },
+  removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
+} as const;
+
+class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`analysis timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
- * Runs one analysis job: image from storage → pipeline → result job for the server.
- * Filled in by the analysis pipeline (issue 6); until then jobs fail visibly.
+ * Runs one analysis job: image from storage → pipeline → heatmap overlay into storage → a result
+ * job for the server (the worker never opens the database). Stages are announced on Redis
+ * pub/sub and as job progress. A gate refusal is a normal result; an unreadable image is an
+ * UnrecoverableError (no retries); a hung inference fails the attempt after ANALYSIS_TIMEOUT_MS
+ * so the worker is free again and BullMQ retries. Running a job twice adds the same result job
+ * id, and the server's finalizer writes one report per analysis.
  */
-export function createAnalysisProcessor(_deps: WorkerDeps) {
-  return async (job: Job): Promise<{ status: 'failed' }> => {
-    throw new Error(`analysis pipeline not wired yet (job ${job.id ?? '?'})`);
+export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: string } = {}) {
+  let model: Promise<LoadedModel> | null = null;
+  const getModel = (): Promise<LoadedModel> => {
+    // Loaded once, lazily; a failed load (model not installed yet) is retried on the next job.
+    model ??= loadModel(opts.modelDir ?? deps.config.MODEL_DIR).catch((err: unknown) => {
+      model = null;
+      throw err;
+    });
+    return model;
   };
+
+  return async (job: Job): Promise<TProcessOutcome> => {
+    const parsed = ZAnalysisJob.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError('invalid analysis job payload');
+    const { analysisId, storageKey } = parsed.data;
+    const t0 = performance.now();
+    const timings: Record<string, number> = {};
+    const lap = (name: string, since: number) => {
+      const now = performance.now();
+      timings[name] = Math.round(now - since);
+      return now;
+    };
+    const stage = async (s: TAnalysisStage) => {
+      await job.updateProgress({ stage: s });
+      await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, stage: s }).catch(() => undefined);
+    };
+
+    await stage('checking');
+    let image: Buffer;
+    try {
+      image = await deps.images.get(storageKey);
+    } catch (err) {
+      if ((err as { code?: string; name?: string }).code === 'ENOENT' || (err as { name?: string }).name === 'NoSuchKey') {
+        throw new UnrecoverableError('image missing from storage');
+      }
+      throw err;
+    }
+    let t = lap('readMs', t0);
+    const loaded = await getModel();
+    await stage('analysing');
+    const result: AnalysisResult = await withTimeout(runPipeline(image, loaded), deps.config.ANALYSIS_TIMEOUT_MS);
+    t = lap('pipelineMs', t);
+    if (!result.gate.accepted && result.gate.code === 'undecodable') throw new UnrecoverableError('image could not be decoded');
+
+    await stage('writing');
+    const heatmap = result.topFinding ? result.heatmaps.find((h) => h.label === result.topFinding) : undefined;
+    let stored: TAnalysisResultJob['heatmap'] = null;
+    if (heatmap) {
+      const png = await renderHeatmapOverlay(image, heatmap);
+      const sha256 = createHash('sha256').update(png).digest('hex');
+      const key = contentKey(sha256);
+      if (!(await deps.images.exists(key))) await deps.images.put(key, png, 'image/png');
+      const size = pngSize(png);
+      stored = { storageKey: key, sha256, bytes: png.length, width: size.width, height: size.height };
+    }
+    lap('overlayMs', t);
+    lap('workerTotalMs', t0);
+    const payload: TAnalysisResultJob = {
+      analysisId,
+      result: {
+        ...result,
+        // The raw maps are large arrays; the overlay image carries them to the clinician.
+        heatmaps: heatmap ? [{ label: heatmap.label, width: heatmap.width, height: heatmap.height }] : [],
+        timingsMs: { ...result.timingsMs, ...timings },
+      },
+      heatmap: stored,
+    };
+    await deps.resultQueue.add('result', payload, { ...resultJobOptions, jobId: resultJobId(analysisId) });
+    return { status: result.gate.accepted ? 'completed' : 'refused', topFinding: result.topFinding, timingsMs: payload.result.timingsMs as Record<string, number> };
+  };
+}
+
+/** Width and height from a PNG's IHDR chunk (always the first chunk). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { AnalysisStage } from '../queue/queues.js';
+
+/**
+ * Analysis uploads and results: the refusal messages are the spec's exact strings (section 5),
+ * shared by the client form, the REST shims and the tRPC procedures.
+ */
+export const ANALYSIS_MESSAGES = {
+  invalidType: 'Please upload a valid image file (JPEG, PNG, WebP)',
+  tooLarge: 'Image size should be less than 10MB',
+  imageRequired: 'Please upload an X-ray image',
+  invalidAge: 'Please enter a valid age (1-150)',
+  invalidProfile: 'Patient information is invalid',
+  tooManyPixels: 'The image has too many pixels (at most 50 megapixels)',
+  queueDown: 'The analysis service is temporarily unavailable. Please try again in a minute.',
+  failed: 'Failed to analyze image. Please try again.',
+  analysisNotFound: 'Analysis not found',
+} as const;
+
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** Pixel cap against decompression bombs: far above any radiograph export (a 43 cm film at 100 µm is ~18 MP). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
+const ZText = (max: number) => z.string().max(max, ANALYSIS_MESSAGES.invalidProfile);
+
+/**
+ * The `profile` JSON text of the spec's multipart upload: full_name, age (number), medical_history.
+ * A missing name becomes 'Unknown' and a missing history 'None' (spec section 9); the age, when
+ * given, must be a whole number 1-150.
+ */
+export const ZAnalysisPatient = z.object({
+  full_name: ZText(200).nullish().transform((v) => (v && v.trim() ? v.trim() : 'Unknown')),
+  age: z
+    .union([z.number(), z.string()], { error: ANALYSIS_MESSAGES.invalidAge })
+    .nullish()
+    .transform((v, ctx) => {
+      if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) return '';
+      const n = typeof v === 'number' ? v : Number(v.trim());
+      if (!Number.isInteger(n) || n < 1 || n > 150) {
+        ctx.addIssue({ code: 'custom', message: ANALYSIS_MESSAGES.invalidAge });
+        return z.NEVER;
+      }
+      return String(n);
+    }),
+  medical_history: ZText(5000).nullish().transform((v) => (v && v.trim() ? v.trim() : 'None')),
+});
+export type TAnalysisPatient = z.output<typeof ZAnalysisPatient>;
+
+export const ZAnalysisStatus = z.enum(['queued', 'processing', 'completed', 'refused', 'failed']);
+export type TAnalysisStatus = z.infer<typeof ZAnalysisStatus>;
+export const TERMINAL_STATUSES: readonly TAnalysisStatus[] = ['completed', 'refused', 'failed'];
+
+/** What an upload answers at once (tRPC-style camelCase and the REST snake_case twin). */
+export const ZUploadOutput = z.object({ chatId: z.uuid(), analysisId: z.uuid(), status: ZAnalysisStatus });
+export type TUploadOutput = z.infer<typeof ZUploadOutput>;
+
+export const ZAnalysisIdInput = z.object({ analysisId: z.string().max(100) });
+export const ZChatIdInput = z.object({ chatId: z.string().max(100) });
+
+export const ZProgressEvent = z.object({
+  analysisId: z.uuid(),
+  stage: z.enum(AnalysisStage),
+  status: ZAnalysisStatus,
+});
+export type TProgressEvent = z.infer<typeof ZProgressEvent>;
+
+export const ZFinding = z.object({
+  label: z.string(),
+  display: z.string(),
+  probability: z.number(),
+  threshold: z.number(),
+  call: z.enum(['positive', 'negative', 'uncertain']),
+});
+export type TFinding = z.infer<typeof ZFinding>;
+
+/** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
+export const ZStoredResult = z.object({
+  modelVersion: z.string(),
+  modelName: z.string(),
+  gate: z.object({
+    accepted: z.boolean(),
+    reason: z.string().nullable(),
+    flags: z.array(z.string()),
+    code: z.string().nullish(),
+  }),
+  findings: z.array(ZFinding),
+  topFinding: z.string().nullable(),
+  heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
+  image: z.object({ width: z.number(), height: z.number() }),
+  timingsMs: z.record(z.string(), z.number()).default({}),
+});
+export type TStoredResult = z.infer<typeof ZStoredResult>;
+
+export const ZAnalysisView = z.object({
+  id: z.uuid(),
+  chatId: z.uuid(),
+  status: ZAnalysisStatus,
+  stage: z.string(),
+  modelVersion: z.string().nullable(),
+  result: ZStoredResult.nullable(),
+  heatmapUrl: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type TAnalysisView = z.infer<typeof ZAnalysisView>;

@@ -1,0 +1,118 @@
+import type { TPatientSnapshot } from '../../db/schema.js';
+import { CONDITION_NOTES, TRAINING_DATA_NOTE } from '../../knowledge/cxr-conditions.js';
+import type { TFinding, TStoredResult } from '../../schemas/analysis.js';
+
+export const DISCLAIMER =
+  'This analysis is assistive only and not a substitute for professional judgement. ' +
+  'It must be reviewed by a qualified clinician together with the patient\'s history and examination.';
+
+export const QUALITY_NOTES: Record<string, string> = {
+  inverted: 'The film appeared inverted (bones dark, air light); it was analysed the right way round.',
+  low_contrast: 'The image has low contrast; findings may be less reliable.',
+};
+
+export interface TReport {
+  content: string;
+  /** The top finding's display name, or null when nothing was called positive. */
+  disease: string | null;
+}
+
+export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
+
+const CALL_WORDS: Record<TFinding['call'], string> = { positive: 'positive', negative: 'negative', uncertain: 'uncertain (near threshold)' };
+
+/** The assistant's report for an accepted image, as markdown. Pure: same input, same text. */
+export function composeReport(result: TStoredResult, patient: TPatientSnapshot, opts: { heatmapLabel?: string | null } = {}): TReport {
+  if (!result.gate.accepted) return composeRefusal(result);
+  const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
+  const lines: string[] = ['## Chest X-ray analysis', ''];
+  lines.push('### Findings', '', '| Finding | Probability | Threshold | Model\'s call |', '|---|---|---|---|');
+  for (const f of result.findings) lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
+  lines.push('', '### Impression', '', impression(result, top), '');
+  lines.push('### Suggested next steps', '', ...nextSteps(result, top).map((s) => `- ${s}`), '');
+  lines.push('### Remarks', '', ...remarks(result, patient).map((s) => `- ${s}`), '');
+  lines.push('### Image quality', '', ...quality(result).map((s) => `- ${s}`), '');
+  if (opts.heatmapLabel) {
+    const f = result.findings.find((x) => x.label === opts.heatmapLabel);
+    lines.push(`The attached overlay highlights the regions that most influenced the **${f?.display ?? opts.heatmapLabel}** score. It shows where the model looked, not the extent of disease.`, '');
+  }
+  lines.push('---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`);
+  return { content: lines.join('\n'), disease: top?.display ?? null };
+}
+
+function impression(result: TStoredResult, top: TFinding | null): string {
+  if (top) {
+    return `The model's output is consistent with **${top.display}** (probability ${pct(top.probability)}, threshold ${pct(top.threshold)}). ` +
+      'This is a screening signal for the clinician to confirm, not a diagnosis.';
+  }
+  const uncertain = result.findings.filter((f) => f.call === 'uncertain');
+  if (uncertain.length > 0) {
+    return `No finding was called positive, but ${uncertain.map((f) => `${f.display} (${pct(f.probability)})`).join(', ')} ` +
+      `${uncertain.length === 1 ? 'is' : 'are'} close to the threshold: the model cannot decide. Review the film.`;
+  }
+  return 'No finding among the conditions the model assesses (pneumonia, COVID-19) was called positive. ' +
+    'The model does not assess other conditions (for example nodules, pneumothorax, effusion or fractures).';
+}
+
+function nextSteps(result: TStoredResult, top: TFinding | null): string[] {
+  if (top) {
+    const note = CONDITION_NOTES[top.label];
+    return note ? [...note.nextSteps, `watch for red flags: ${note.redFlags.join('; ')}`] : ['clinical correlation and review of the film by a clinician'];
+  }
+  if (result.findings.some((f) => f.call === 'uncertain')) {
+    return ['review the film in full and correlate with the clinical picture', 'consider a repeat or lateral view if the question remains open'];
+  }
+  return ['correlate with the clinical picture; a negative result does not exclude disease', 'if symptoms persist or worsen, reassess and consider repeat imaging'];
+}
+
+function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
+  const out: string[] = [];
+  const age = Number(patient.age);
+  const calls = new Set(result.findings.filter((f) => f.call !== 'negative').map((f) => f.label));
+  if (!patient.age || !Number.isFinite(age)) {
+    out.push('No age was given: the model\'s reliability differs between children and adults (see below).');
+  } else if (age < 18) {
+    out.push(`Patient age ${age}: pediatric. The pneumonia output was trained on children aged 1-5; outside that range treat it with more caution.`);
+    if (calls.has('covid19')) out.push('The model has never seen COVID-19 in children: a COVID-19 signal in a child is especially uncertain.');
+  } else {
+    out.push(`Patient age ${age}: adult.`);
+    if ([...calls].some((l) => l.startsWith('pneumonia'))) {
+      out.push('The model learned pneumonia only from pediatric films; its pneumonia output in adults has not been validated.');
+    }
+  }
+  if (patient.medical_history && patient.medical_history !== 'None') {
+    out.push(`Medical history on record: ${patient.medical_history}. The model does not use it; weigh it when interpreting these findings.`);
+  } else {
+    out.push('No medical history was given.');
+  }
+  out.push(TRAINING_DATA_NOTE);
+  return out;
+}
+
+function quality(result: TStoredResult): string[] {
+  const notes = result.gate.flags.map((f) => QUALITY_NOTES[f] ?? `Automatic check flagged: ${f}.`);
+  if (notes.length === 0) notes.push('The automatic quality checks found no problem.');
+  notes.push(`Image analysed at ${result.image.width}×${result.image.height} pixels.`);
+  return notes;
+}
+
+/** A refused image: why, and what to upload instead. */
+export function composeRefusal(result: Pick<TStoredResult, 'gate' | 'modelName' | 'modelVersion'>): TReport {
+  const reason = result.gate.reason ?? 'The image does not look like a chest radiograph.';
+  return {
+    content: [
+      '## Image not analysed', '', reason, '',
+      'Please upload a frontal (PA or AP) chest radiograph as JPEG, PNG or WebP. No findings were produced for this image.', '',
+      '---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`,
+    ].join('\n'),
+    disease: null,
+  };
+}
+
+/** The message an analysis ends with when every attempt failed. */
+export function composeFailure(): TReport {
+  return {
+    content: 'Failed to analyze image. Please try again.\n\nThe analysis could not be completed (the image could not be read, or the analysis service failed). No findings were produced.',
+    disease: null,
+  };
+}

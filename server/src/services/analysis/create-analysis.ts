@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { analyses, chats, messages, patientProfiles, storedImages } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { ANALYSIS_MESSAGES, ZAnalysisPatient, type TUploadOutput } from '../../schemas/analysis.js';
+import { contentKey } from '../../storage/image-store.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { isUuid } from '../history/keyset-cursor.js';
+import { deleteUnreferencedImages } from '../images/delete-unreferenced-images.js';
+import { withStorageKeyLock } from '../images/storage-key-lock.js';
+import { decodeUpload } from './decode-upload.js';
+import { enqueueAnalysis, queueReady } from './enqueue-analysis.js';
+import type { TRawUpload } from './read-upload-parts.js';
+
+export const REPORT_TITLE_SUFFIX = ' - X-Ray Analysis';
+/** The user's first message; the patient details live in the chat's snapshot, not in text. */
+export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
+
+/**
+ * Accepts an upload: checks it, stores the cleaned image (content-addressed), and creates the
+ * chat, the user's first message and a `queued` analysis in one transaction; then enqueues the
+ * job (ids and the storage key only). If Redis is unavailable nothing is left behind and the
+ * caller gets 503 within about a second.
+ */
+export async function createAnalysis(
+  deps: AppDeps,
+  meta: RequestMeta,
+  userId: string,
+  raw: TRawUpload,
+): Promise<TUploadOutput> {
+  const { db } = deps;
+  if (!raw.image) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
+  const patient = parsePatient(raw.profileJson);
+  // Refuse early, before any work, when the queue cannot take the job.
+  if (!queueReady(deps)) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
+  const decoded = await decodeUpload(raw.image);
+  const sha256 = createHash('sha256').update(decoded.data).digest('hex');
+  const storageKey = contentKey(sha256);
+
+  const created = await withStorageKeyLock(db, storageKey, async (tx) => {
+    let profileId: string | null = null;
+    if (raw.profileId) {
+      if (!isUuid(raw.profileId)) throw new AppError('NOT_FOUND', 'Profile not found');
+      const [p] = await tx.select({ id: patientProfiles.id }).from(patientProfiles)
+        .where(and(eq(patientProfiles.id, raw.profileId), eq(patientProfiles.userId, userId))).limit(1);
+      if (!p) throw new AppError('NOT_FOUND', 'Profile not found');
+      profileId = p.id;
+    }
+    // Under the key's lock: a concurrent delete of the last row naming this key cannot remove
+    // the file between this check and our insert.
+    if (!(await deps.images.exists(storageKey))) await deps.images.put(storageKey, decoded.data, decoded.mediaType);
+    const [image] = await tx.insert(storedImages).values({
+      userId, kind: 'upload', storageKey, sha256, mediaType: decoded.mediaType,
+      bytes: decoded.data.length, width: decoded.width, height: decoded.height,
+    }).returning({ id: storedImages.id });
+    const imageId = image!.id;
+    const [chat] = await tx.insert(chats).values({
+      userId, profileId, title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`, patient, imageId,
+    }).returning({ id: chats.id });
+    const chatId = chat!.id;
+    await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
+    const [analysis] = await tx.insert(analyses).values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
+      .returning({ id: analyses.id });
+    return { chatId, analysisId: analysis!.id, imageId };
+  });
+
+  try {
+    await enqueueAnalysis(deps, { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType });
+  } catch (err) {
+    deps.log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
+    await db.delete(chats).where(eq(chats.id, created.chatId));
+    await deleteUnreferencedImages(deps, [created.imageId]);
+    await recordAudit(db, meta, { actorUserId: userId, action: 'analysis.create', objectType: 'analysis', objectId: created.analysisId, outcome: 'failure', details: { code: 'UNAVAILABLE' } });
+    throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
+  }
+  await recordAudit(db, meta, {
+    actorUserId: userId, action: 'analysis.create', objectType: 'analysis', objectId: created.analysisId,
+    outcome: 'success', details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
+  });
+  return { chatId: created.chatId, analysisId: created.analysisId, status: 'queued' };
+}
+
+/** The `profile` JSON text; absent means an anonymous patient ('Unknown', history 'None'). */
+function parsePatient(json: string | null) {
+  let value: unknown = {};
+  if (json && json.trim()) {
+    try {
+      value = JSON.parse(json);
+    } catch {
+      throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+  const parsed = ZAnalysisPatient.safeParse(value);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? ANALYSIS_MESSAGES.invalidProfile);
+  return parsed.data;
+}

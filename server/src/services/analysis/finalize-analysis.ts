@@ -1,0 +1,85 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { analyses, chats, messages, storedImages } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import type { TAnalysisResultJob } from '../../queue/queues.js';
+import { ZStoredResult } from '../../schemas/analysis.js';
+import { patientOf } from '../history/chat-view.js';
+import { withStorageKeyLock } from '../images/storage-key-lock.js';
+import { publishAnalysisEvent } from './analysis-events.js';
+import { composeFailure, composeReport } from './compose-report.js';
+
+export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
+
+const OPEN = ['queued', 'processing'] as const;
+
+/**
+ * Stores a worker's result: the analysis row, the heatmap image row and the assistant's report,
+ * in one transaction, then announces 'done' or 'refused'. Safe to run twice: the status update
+ * only matches an analysis that is still open, and the unique index on messages.analysis_id
+ * refuses a second report. An analysis deleted meanwhile (its chat was deleted) is skipped.
+ */
+export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, job: TAnalysisResultJob): Promise<TFinalizeOutcome> {
+  const { db } = deps;
+  const result = ZStoredResult.parse(job.result);
+  const [row] = await db
+    .select({ id: analyses.id, userId: analyses.userId, chatId: analyses.chatId, status: analyses.status, patient: chats.patient })
+    .from(analyses).innerJoin(chats, eq(chats.id, analyses.chatId))
+    .where(eq(analyses.id, job.analysisId)).limit(1);
+  if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
+  const status = result.gate.accepted ? 'completed' : 'refused';
+  const heatmapLabel = job.heatmap ? result.heatmaps[0]?.label ?? result.topFinding : null;
+  const report = composeReport(result, patientOf(row), { heatmapLabel });
+
+  const work = async (tx: typeof db): Promise<boolean> => {
+    const [updated] = await tx.update(analyses).set({
+      status, stage: status === 'completed' ? 'done' : 'refused', modelVersion: result.modelVersion,
+      result: result as unknown as Record<string, unknown>, timings: result.timingsMs, error: null,
+      completedAt: new Date(), updatedAt: new Date(),
+    }).where(and(eq(analyses.id, row.id), inArray(analyses.status, [...OPEN]))).returning({ id: analyses.id });
+    if (!updated) return false;
+    let heatmapImageId: string | null = null;
+    if (job.heatmap) {
+      const [img] = await tx.insert(storedImages).values({
+        userId: row.userId, kind: 'heatmap', storageKey: job.heatmap.storageKey, sha256: job.heatmap.sha256,
+        mediaType: 'image/png', bytes: job.heatmap.bytes, width: job.heatmap.width, height: job.heatmap.height,
+      }).returning({ id: storedImages.id });
+      heatmapImageId = img!.id;
+      await tx.update(analyses).set({ heatmapImageId }).where(eq(analyses.id, row.id));
+    }
+    await tx.insert(messages)
+      .values({ chatId: row.chatId, role: 'assistant', content: report.content, disease: report.disease, imageId: heatmapImageId, analysisId: row.id })
+      .onConflictDoNothing();
+    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, row.chatId));
+    return true;
+  };
+  // The heatmap key's lock keeps a concurrent image clean-up from deleting the file under us.
+  const done = job.heatmap
+    ? await withStorageKeyLock(db, job.heatmap.storageKey, work)
+    : await db.transaction((tx) => work(tx as unknown as typeof db));
+  if (!done) return 'skipped';
+  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId: row.id, chatId: row.chatId, stage: status === 'completed' ? 'done' : 'refused' })
+    .catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
+  return status;
+}
+
+/**
+ * Ends an analysis whose job will never succeed: status failed and the spec's failure message
+ * as the assistant's answer (once). Returns false when it was already finished.
+ */
+export async function failAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, analysisId: string, reason: string): Promise<boolean> {
+  const { db } = deps;
+  const report = composeFailure();
+  const chatId = await db.transaction(async (tx) => {
+    const [updated] = await tx.update(analyses)
+      .set({ status: 'failed', stage: 'failed', error: reason.slice(0, 500), completedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(analyses.id, analysisId), inArray(analyses.status, [...OPEN])))
+      .returning({ chatId: analyses.chatId });
+    if (!updated) return null;
+    await tx.insert(messages).values({ chatId: updated.chatId, role: 'assistant', content: report.content, analysisId }).onConflictDoNothing();
+    return updated.chatId;
+  });
+  if (!chatId) return false;
+  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed' })
+    .catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
+  return true;
+}

@@ -1,0 +1,55 @@
+import type { Multipart } from '@fastify/multipart';
+import { AppError } from '../../lib/app-error.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '../../schemas/analysis.js';
+
+/** The raw pieces of an analysis upload, before any checking of their content. */
+export interface TRawUpload {
+  image: Buffer | null;
+  /** The `profile` field's JSON text (spec: full_name, age, medical_history). */
+  profileJson: string | null;
+  /** Optional: the saved patient profile the chat was started from. */
+  profileId: string | null;
+}
+
+const FIELD_MAX = 64 * 1024;
+
+/**
+ * Reads a multipart body in whatever order its parts arrive. The image is counted while it
+ * streams: past MAX_IMAGE_BYTES reading stops with 413 and nothing has been written anywhere
+ * (the bytes only ever lived in this function's memory).
+ */
+export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<TRawUpload> {
+  const out: TRawUpload = { image: null, profileJson: null, profileId: null };
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'image' || out.image) {
+          part.file.resume();
+          continue;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size >= MAX_IMAGE_BYTES || part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
+          chunks.push(chunk);
+        }
+        if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
+        out.image = Buffer.concat(chunks, size);
+        continue;
+      }
+      const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value ?? '');
+      if (value.length > FIELD_MAX || part.valueTruncated) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+      if (part.fieldname === 'profile') out.profileJson = value;
+      else if (part.fieldname === 'profile_id' || part.fieldname === 'profileId') out.profileId = value.trim() || null;
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const e = err as { statusCode?: number; code?: string };
+    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
+    if (e.statusCode && e.statusCode < 500) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
+    throw err;
+  }
+  if (!out.image || out.image.length === 0) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
+  return out;
+}

@@ -1,0 +1,83 @@
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { analyses } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import { QueueName, ZAnalysisResultJob, type TAnalysisEvent } from '../../queue/queues.js';
+import { analysisEventHub } from './analysis-events.js';
+import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
+import { reconcileAnalyses } from './reconcile-analyses.js';
+
+export interface AnalysisConsumers {
+  resultWorker: Worker;
+  resultQueue: Queue;
+  /** Runs one reconciliation pass now (the interval runs it too). */
+  reconcile(): Promise<{ requeued: number; failed: number }>;
+  close(): Promise<void>;
+}
+
+const RUNNING_STAGES = new Set<TAnalysisEvent['stage']>(['checking', 'analysing', 'writing']);
+
+/**
+ * The server side of the analysis flow: the finalizer (a worker on the result queue), the
+ * failed-job listener, a tracker that records the worker's stages in the database, and the
+ * reconciler on an interval. Only the server holds the database, so all writes happen here.
+ */
+export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
+  const { config, log } = deps;
+  const prefix = config.QUEUE_PREFIX;
+  const resultQueue = new Queue(QueueName.AnalysisResult, { connection: deps.redis, prefix });
+  resultQueue.on('error', () => undefined);
+
+  const resultWorker = new Worker(
+    QueueName.AnalysisResult,
+    async (job: Job): Promise<TFinalizeOutcome> => finalizeAnalysis(deps, ZAnalysisResultJob.parse(job.data)),
+    { connection: deps.redis, prefix, concurrency: 2 },
+  );
+  resultWorker.on('error', (err) => log.warn({ err: err.message }, 'result worker connection error'));
+  resultWorker.on('failed', (job, err) => log.error({ jobId: job?.id, err: err.message }, 'finalizing an analysis failed'));
+
+  // A job that failed its last attempt (or hit UnrecoverableError) ends the analysis as failed.
+  const events = new QueueEvents(QueueName.Analysis, { connection: deps.redis, prefix });
+  events.on('error', () => undefined);
+  events.on('failed', ({ jobId, failedReason }) => {
+    void (async () => {
+      const state = await deps.analysisQueue.getJobState(jobId);
+      if (state !== 'failed' && state !== 'unknown') return; // a retry is coming
+      await failAnalysis(deps, jobId, failedReason);
+    })().catch((err: Error) => log.warn({ err: err.message, jobId }, 'could not record a failed analysis'));
+  });
+
+  // The worker cannot write the database; its stage announcements are recorded here.
+  const hub = analysisEventHub(deps.redis, prefix);
+  const stopTracking = hub.listenAll((e) => {
+    if (!RUNNING_STAGES.has(e.stage)) return;
+    void deps.db.update(analyses)
+      .set({ status: 'processing', stage: e.stage, startedAt: sql`coalesce(${analyses.startedAt}, now())`, updatedAt: new Date() })
+      .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
+      .catch((err: Error) => log.warn({ err: err.message }, 'could not record an analysis stage'));
+  });
+
+  const reconcile = () => reconcileAnalyses(deps, resultQueue);
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcile()
+      .catch((err: Error) => log.warn({ err: err.message }, 'reconciler pass failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, config.ANALYSIS_RECONCILE_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    resultWorker,
+    resultQueue,
+    reconcile,
+    close: async () => {
+      clearInterval(timer);
+      (await stopTracking.catch(() => () => undefined))();
+      await Promise.all([resultWorker.close(), events.close(), resultQueue.close()].map((p) => p.catch(() => undefined)));
+    },
+  };
+}

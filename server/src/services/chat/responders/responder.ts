@@ -1,0 +1,20 @@
+import type { TPatientSnapshot } from '../../../db/schema.js';
+import type { TStoredResult } from '../../../schemas/analysis.js';
+
+/** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
+export interface TResponderContext {
+  result: TStoredResult;
+  patient: TPatientSnapshot;
+  /** Earlier messages of the chat, oldest first (the report included). */
+  history: { role: 'user' | 'assistant' | 'system'; content: string }[];
+  query: string;
+}
+
+/**
+ * Produces a follow-up answer as a stream of text chunks. Implementations: grounded (built in,
+ * no external service) and OpenAI-compatible (a hospital's own LLM server).
+ */
+export interface Responder {
+  readonly name: 'grounded' | 'openai';
+  reply(ctx: TResponderContext, signal?: AbortSignal): AsyncIterable<string>;
+}
