@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { passwordResetTokens } from '../../server/src/db/schema.js';
@@ -102,6 +103,25 @@ for (const backend of testBackends()) {
       const old = await trpc(t.app, 'mutation', 'auth.resetPassword', { token: first.token, password: NEW_PASSWORD });
       assert.equal(old.status, 400);
       assert.equal(old.error?.message, INVALID);
+    });
+
+    test('a failed delivery changes nothing in the answer, and the log does not carry the address', async () => {
+      const refusing = await startInbox({ rejectRecipients: true });
+      const app = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SMTP_URL: refusing.url } });
+      const lines: string[] = [];
+      app.deps.log = pino({ level: 'info' }, { write: (s: string) => lines.push(s) });
+      try {
+        const u = await signUpUser(app.app);
+        const r = await rest(app.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip: randomIp() });
+        assert.deepEqual([r.status, r.body.message], [200, 'Password reset link sent to your email!']);
+        for (let i = 0; i < 100 && !lines.some((l) => l.includes('could not be sent')); i++) await sleep(50);
+        const logged = lines.join('');
+        assert.match(logged, /password reset email could not be sent/);
+        assert.ok(!logged.includes(u.email), 'no address in the log');
+      } finally {
+        await app.close();
+        await refusing.close();
+      }
     });
 
     test('a made-up token is refused like an expired one', async () => {
