@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
@@ -23,7 +23,10 @@ export function chatPageQuery(db: TDb, userId: string, after: TKeysetPosition | 
         after ? sql`(${chats.createdAt}, ${chats.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : undefined,
       ),
     )
-    .orderBy(desc(chats.createdAt), desc(chats.id))
+    // NULLS LAST spelled out: the index is (created_at DESC NULLS LAST, id DESC NULLS LAST) and a
+    // plain DESC means NULLS FIRST, which the planner cannot serve from it (columns are NOT NULL,
+    // but the planner does not use that), so it would sort the whole account instead.
+    .orderBy(sql`${chats.createdAt} desc nulls last`, sql`${chats.id} desc nulls last`)
     .limit(take);
 }
 

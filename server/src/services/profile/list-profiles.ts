@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
@@ -39,7 +39,8 @@ export async function listProfiles(opts: {
               : undefined,
           ),
         )
-        .orderBy(desc(patientProfiles.createdAt), patientProfiles.id)
+        // NULLS LAST as the index stores it (a plain DESC means NULLS FIRST and would need a sort).
+        .orderBy(sql`${patientProfiles.createdAt} desc nulls last`, patientProfiles.id)
         .limit(limit + 1);
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
