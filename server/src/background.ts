@@ -7,8 +7,9 @@ export interface BackgroundServices {
 }
 
 /**
- * Long-running server-side consumers: the analysis-result finalizer and the reconciler that
- * re-enqueues analyses stuck in `queued`, and the hourly purge of dead sessions. Registered here so main.ts and tests start the same set.
+ * Long-running server-side consumers: the analysis-result finalizer, the reconciler that
+ * re-enqueues analyses stuck in `queued`, and the hourly purge of dead sessions. Registered here
+ * so main.ts and tests start the same set.
  */
 export function startBackgroundServices(deps: AppDeps): BackgroundServices {
   const started: BackgroundServices[] = [startAnalysisConsumers(deps), startAuthSweeper(deps)];
