@@ -42,7 +42,8 @@ export async function recordAudit(db: TDb, meta: RequestMeta | null, entry: TAud
       actorUserId: entry.actorUserId,
       action: entry.action,
       objectType: entry.objectType ?? null,
-      objectId: entry.objectId ?? null,
+      // A probed id is caller input: PostgreSQL text cannot hold NUL, and a probe must not bloat the log.
+      objectId: entry.objectId == null ? null : entry.objectId.replace(/\0/g, '\uFFFD').slice(0, 200),
       outcome: entry.outcome,
       ip: meta?.ip ?? null,
       requestId: meta?.requestId ?? null,
