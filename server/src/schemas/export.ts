@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * Exports of an analysed chat. ZExportReport is the versioned JSON export
+ * (`chest-doctor-ai/report@1`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * exports are rendered from the same object, so every format says the same thing.
+ */
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@1';
+
+export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
+export const ZExportFormat = z.enum(EXPORT_FORMATS);
+export type TExportFormat = z.infer<typeof ZExportFormat>;
+
+export const EXPORT_MESSAGES = {
+  noAnalysis: 'This chat has no finished analysis to export yet',
+  chatNotFound: 'Chat not found',
+} as const;
+
+export const EXPORT_DISCLAIMER =
+  'This report was produced by an AI model. It is assistive only and not a substitute for professional judgement: ' +
+  'a qualified clinician must review the image together with the patient\'s history and examination.';
+
+export const ZExportFinding = z.object({
+  /** Stable machine label, e.g. 'pneumonia'. */
+  label: z.string(),
+  display: z.string(),
+  /** Calibrated probability, 0..1. */
+  probability: z.number().min(0).max(1),
+  /** The operating threshold the call was made at, 0..1. */
+  threshold: z.number().min(0).max(1),
+  call: z.enum(['positive', 'negative', 'uncertain']),
+});
+export type TExportFinding = z.infer<typeof ZExportFinding>;
+
+export const ZExportReport = z.object({
+  schema: z.literal(EXPORT_SCHEMA_ID),
+  generatedAt: z.iso.datetime(),
+  chat: z.object({ id: z.uuid(), title: z.string(), createdAt: z.iso.datetime() }),
+  analysis: z.object({
+    id: z.uuid(),
+    status: z.enum(['completed', 'refused']),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+  }),
+  patient: z.object({
+    name: z.string(),
+    /** Years; null when the chat was started without an age. */
+    age: z.number().int().min(0).max(150).nullable(),
+    /** The clinician's notes as 'key: value' entries; empty when there were none. */
+    medicalHistory: z.array(z.string()),
+  }),
+  model: z.object({ name: z.string(), version: z.string(), cardUrl: z.url() }),
+  /** The image check that runs before the classifier; a refused image has no findings. */
+  gate: z.object({ accepted: z.boolean(), reason: z.string().nullable(), flags: z.array(z.string()) }),
+  findings: z.array(ZExportFinding),
+  topFinding: z.object({ label: z.string(), display: z.string() }).nullable(),
+  /** The assistant's written report (markdown) as shown in the chat. */
+  report: z.object({ format: z.literal('markdown'), text: z.string() }),
+  /** The explanation overlay (PNG or JPEG), base64; null when the analysis produced none. */
+  heatmap: z.object({ mediaType: z.string(), dataBase64: z.string() }).nullable(),
+  disclaimer: z.string(),
+});
+export type TExportReport = z.infer<typeof ZExportReport>;
+
+export const ZExportInput = z.object({ chatId: z.string().max(100), format: ZExportFormat });
+
+/** tRPC answer: the file itself (exports are small: a few hundred KB at most). */
+export const ZExportFile = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  dataBase64: z.string(),
+});
+export type TExportFile = z.infer<typeof ZExportFile>;

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { TExportFinding, TExportReport } from '../../schemas/export.js';
+import { CALL_TEXT, pct } from './export-text.js';
+
+/**
+ * The report as a FHIR R4 `collection` Bundle: a DiagnosticReport (LOINC 36643-5, chest X-ray)
+ * whose results are one Observation per finding (probability as valueQuantity, the call as
+ * interpretation), the Patient, the model as a Device, the overlay as Media. References are
+ * `urn:uuid:` fullUrls inside the bundle. Status is `preliminary`: an AI output awaiting review.
+ */
+type TResource = Record<string, unknown> & { resourceType: string; id: string };
+
+const LOINC = 'http://loinc.org';
+const SNOMED = 'http://snomed.info/sct';
+const UCUM = 'http://unitsofmeasure.org';
+const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+export const FINDING_SYSTEM = 'urn:chest-doctor-ai:finding';
+
+// SNOMED CT concepts for the labels we know; others carry only our own code and the text.
+const SNOMED_OF: Record<string, { code: string; display: string }> = {
+  pneumonia: { code: '233604007', display: 'Pneumonia' },
+  covid19: { code: '840539006', display: 'Disease caused by severe acute respiratory syndrome coronavirus 2' },
+};
+
+const INTERPRETATION_OF: Record<TExportFinding['call'], { code: string; display: string }> = {
+  positive: { code: 'POS', display: 'Positive' },
+  negative: { code: 'NEG', display: 'Negative' },
+  uncertain: { code: 'IND', display: 'Indeterminate' },
+};
+
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const ref = (r: TResource) => ({ reference: `urn:uuid:${r.id}` });
+
+function observation(f: TExportFinding, r: TExportReport, patient: TResource, device: TResource): TResource {
+  const snomed = SNOMED_OF[f.label];
+  return {
+    resourceType: 'Observation',
+    id: randomUUID(),
+    status: 'preliminary',
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging', display: 'Imaging' }] }],
+    code: {
+      coding: [{ system: FINDING_SYSTEM, code: f.label, display: f.display }, ...(snomed ? [{ system: SNOMED, ...snomed }] : [])],
+      text: f.display,
+    },
+    subject: ref(patient),
+    effectiveDateTime: r.analysis.createdAt,
+    issued: r.analysis.completedAt ?? r.generatedAt,
+    device: ref(device),
+    valueQuantity: { value: f.probability, unit: 'probability', system: UCUM, code: '1' },
+    interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_OF[f.call] }], text: CALL_TEXT[f.call] }],
+    referenceRange: [{ low: { value: f.threshold, system: UCUM, code: '1' }, text: `Called positive at or above the operating threshold ${pct(f.threshold)}` }],
+  };
+}
+
+export function buildFhirBundle(r: TExportReport): Record<string, unknown> {
+  const patient: TResource = { resourceType: 'Patient', id: randomUUID(), name: [{ text: r.patient.name }] };
+  const device: TResource = {
+    resourceType: 'Device',
+    id: randomUUID(),
+    deviceName: [{ name: r.model.name, type: 'model-name' }],
+    version: [{ value: r.model.version }],
+    note: [{ text: `Model card: ${r.model.cardUrl}` }],
+  };
+  const extra: TResource[] = [];
+  if (r.patient.age !== null) {
+    extra.push({
+      resourceType: 'Observation', id: randomUUID(), status: 'final',
+      code: { coding: [{ system: LOINC, code: '30525-0', display: 'Age' }], text: 'Age' },
+      subject: ref(patient),
+      valueQuantity: { value: r.patient.age, unit: 'years', system: UCUM, code: 'a' },
+    });
+  }
+  if (r.patient.medicalHistory.length) {
+    extra.push({
+      resourceType: 'Observation', id: randomUUID(), status: 'final',
+      code: { coding: [{ system: LOINC, code: '11329-0', display: 'History of General health Narrative' }], text: 'Medical history' },
+      subject: ref(patient),
+      valueString: r.patient.medicalHistory.join('; '),
+    });
+  }
+  const findings = r.findings.map((f) => observation(f, r, patient, device));
+  const media: TResource | null = r.heatmap
+    ? { resourceType: 'Media', id: randomUUID(), status: 'completed', subject: ref(patient), device: ref(device), content: { contentType: r.heatmap.mediaType, data: r.heatmap.dataBase64, title: 'Explanation overlay (heatmap)' } }
+    : null;
+  const conclusion = r.gate.accepted
+    ? r.topFinding ? `AI output consistent with ${r.topFinding.display}; requires clinician review.` : 'No finding called positive by the AI model.'
+    : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`;
+  const report: TResource = {
+    resourceType: 'DiagnosticReport',
+    id: randomUUID(),
+    text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXml(conclusion)}</p><p>${escapeXml(r.disclaimer)}</p></div>` },
+    identifier: [{ system: 'urn:chest-doctor-ai:analysis', value: r.analysis.id }],
+    status: 'preliminary',
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'RAD', display: 'Radiology' }] }],
+    code: { coding: [{ system: LOINC, code: '36643-5', display: 'XR Chest 2V' }], text: 'Chest X-ray AI analysis' },
+    subject: ref(patient),
+    effectiveDateTime: r.analysis.createdAt,
+    issued: r.analysis.completedAt ?? r.generatedAt,
+    result: findings.map(ref),
+    ...(media ? { media: [{ comment: 'Explanation overlay', link: ref(media) }] } : {}),
+    conclusion: `${conclusion} ${r.disclaimer}`,
+    presentedForm: [{ contentType: 'text/markdown', language: 'en', title: 'AI report', data: Buffer.from(r.report.text, 'utf8').toString('base64') }],
+  };
+  const entries = [report, patient, device, ...findings, ...extra, ...(media ? [media] : [])];
+  return {
+    resourceType: 'Bundle',
+    id: randomUUID(),
+    meta: { lastUpdated: r.generatedAt, tag: [{ system: 'urn:chest-doctor-ai:schema', code: r.schema }] },
+    type: 'collection',
+    timestamp: r.generatedAt,
+    entry: entries.map((resource) => ({ fullUrl: `urn:uuid:${resource.id}`, resource })),
+  };
+}

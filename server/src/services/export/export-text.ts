@@ -1,0 +1,37 @@
+import type { TExportFinding, TExportReport } from '../../schemas/export.js';
+
+/** Wording shared by the PDF and DOCX exports, so both read the same. */
+export const REPORT_TITLE = 'Chest X-ray AI analysis report';
+
+export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
+
+export const CALL_TEXT: Record<TExportFinding['call'], string> = {
+  positive: 'Positive',
+  negative: 'Negative',
+  uncertain: 'Uncertain (near threshold)',
+};
+
+export function patientLines(r: TExportReport): [string, string][] {
+  return [
+    ['Patient name', r.patient.name],
+    ['Age', r.patient.age === null ? 'Not given' : `${r.patient.age} years`],
+    ['Medical history', r.patient.medicalHistory.length ? r.patient.medicalHistory.join('; ') : 'None'],
+  ];
+}
+
+export function analysisLines(r: TExportReport): [string, string][] {
+  return [
+    ['Model', `${r.model.name} (version ${r.model.version})`],
+    ['Analysed', r.analysis.completedAt ?? r.analysis.createdAt],
+    ['Image check', r.gate.accepted ? 'Accepted' : `Refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`],
+    ...(r.gate.flags.length ? ([['Image flags', r.gate.flags.join(', ')]] as [string, string][]) : []),
+    ['Top finding', r.topFinding?.display ?? 'None called positive'],
+    ['Report id', `${r.chat.id} / ${r.analysis.id}`],
+  ];
+}
+
+export const FINDINGS_HEADER = ['Finding', 'Probability', 'Threshold', 'Call'];
+
+export function findingRow(f: TExportFinding): string[] {
+  return [f.display, pct(f.probability), pct(f.threshold), CALL_TEXT[f.call]];
+}

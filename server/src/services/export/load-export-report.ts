@@ -1,0 +1,101 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { analyses, messages, storedImages } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '../../schemas/export.js';
+import { getOwnedChat } from '../history/get-owned-chat.js';
+import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
+
+/** The parts of the stored analysis result an export reads (analyses.result JSONB). */
+const ZResultForExport = z.object({
+  modelName: z.string(),
+  modelVersion: z.string(),
+  gate: z.object({ accepted: z.boolean(), reason: z.string().nullable().default(null), flags: z.array(z.string()).default([]) }),
+  findings: z.array(ZExportFinding).default([]),
+  topFinding: z.string().nullable().default(null),
+});
+
+export function modelCardUrl(publicUrl: string): string {
+  return new URL('/docs#model-card', publicUrl).toString();
+}
+
+function ageOf(text: string): number | null {
+  const n = Number(text.trim());
+  return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= 150 ? n : null;
+}
+
+/** 'Allergies: penicillin; Smoker: yes' → ['Allergies: penicillin', 'Smoker: yes']; 'None' → []. */
+function historyEntries(text: string): string[] {
+  if (text.trim() === '' || text.trim() === NO_MEDICAL_HISTORY) return [];
+  return text.split(';').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Everything an export shows, read once: the chat (ownership checked: a foreign chat is "not
+ * found"), its newest finished analysis, the written report and the heatmap overlay.
+ */
+export async function loadExportReport(
+  deps: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'>,
+  userId: string,
+  chatId: string,
+): Promise<TExportReport> {
+  const { db } = deps;
+  const chat = await getOwnedChat(db, userId, chatId);
+  const [analysis] = await db
+    .select()
+    .from(analyses)
+    .where(and(eq(analyses.chatId, chat.id), eq(analyses.userId, userId), inArray(analyses.status, ['completed', 'refused'])))
+    .orderBy(desc(analyses.createdAt))
+    .limit(1);
+  const parsed = ZResultForExport.safeParse(analysis?.result);
+  if (!analysis || !parsed.success) throw new AppError('CONFLICT', EXPORT_MESSAGES.noAnalysis);
+  const result = parsed.data;
+
+  const [report] = await db
+    .select({ content: messages.content })
+    .from(messages)
+    .where(and(eq(messages.chatId, chat.id), eq(messages.analysisId, analysis.id)))
+    .limit(1);
+  const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
+  return {
+    schema: EXPORT_SCHEMA_ID,
+    generatedAt: new Date().toISOString(),
+    chat: { id: chat.id, title: chat.title, createdAt: chat.createdAt.toISOString() },
+    analysis: {
+      id: analysis.id,
+      status: analysis.status === 'refused' ? 'refused' : 'completed',
+      createdAt: analysis.createdAt.toISOString(),
+      completedAt: analysis.completedAt?.toISOString() ?? null,
+    },
+    patient: {
+      name: chat.patient.full_name,
+      age: ageOf(chat.patient.age),
+      medicalHistory: historyEntries(chat.patient.medical_history),
+    },
+    model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(deps.config.PUBLIC_URL) },
+    gate: result.gate,
+    findings: result.findings,
+    topFinding: top ? { label: top.label, display: top.display } : null,
+    report: { format: 'markdown', text: report?.content ?? '' },
+    heatmap: await loadHeatmap(deps, userId, analysis.heatmapImageId),
+    disclaimer: EXPORT_DISCLAIMER,
+  };
+}
+
+async function loadHeatmap(deps: Pick<AppDeps, 'db' | 'images' | 'log'>, userId: string, imageId: string | null): Promise<TExportReport['heatmap']> {
+  if (!imageId) return null;
+  const [row] = await deps.db
+    .select({ storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })
+    .from(storedImages)
+    .where(and(eq(storedImages.id, imageId), eq(storedImages.userId, userId)))
+    .limit(1);
+  if (!row) return null;
+  try {
+    return { mediaType: row.mediaType, dataBase64: (await deps.images.get(row.storageKey)).toString('base64') };
+  } catch (err) {
+    // A missing overlay file should not block the report; the export says there is none.
+    deps.log.warn({ err, imageId }, 'heatmap file missing for export');
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { analyses, messages } from '../../server/src/db/schema.js';
+import type { AppDeps } from '../../server/src/deps.js';
+import { createChat, storeImage } from '../helpers/factories.js';
+import { testPatientName } from '../helpers/test-patients.js';
+
+export const RESULT = {
+  modelVersion: '2025.11-test',
+  modelName: 'cxr-resnet-test',
+  gate: { accepted: true, reason: null, flags: ['low_contrast'] },
+  findings: [
+    { label: 'pneumonia', display: 'Pneumonia', probability: 0.873, threshold: 0.42, call: 'positive' },
+    { label: 'covid19', display: 'COVID-19', probability: 0.061, threshold: 0.35, call: 'negative' },
+    { label: 'abnormal', display: 'Any abnormality', probability: 0.4, threshold: 0.41, call: 'uncertain' },
+  ],
+  topFinding: 'pneumonia',
+  heatmaps: [{ label: 'pneumonia', width: 7, height: 7 }],
+  image: { width: 224, height: 224 },
+  timingsMs: { total: 120 },
+} as const;
+
+export const REPORT_MD = [
+  '## Chest X-ray analysis',
+  '',
+  '### Impression',
+  '',
+  "The model's output is consistent with **Pneumonia** (probability 87.3%, threshold 42.0%).",
+  '',
+  '### Suggested next steps',
+  '',
+  '- clinical correlation',
+  '',
+  '---',
+  '*Assistive only.*',
+].join('\n');
+
+/** A chat as the finalizer leaves it: completed analysis with a result, report message, overlay. */
+export async function createAnalysedChat(deps: Pick<AppDeps, 'db' | 'images' | 'config'>, userId: string) {
+  const patient = { full_name: `${testPatientName('Zoë')} Łukasz`, age: '57', medical_history: 'Allergies: penicillin; Smoker: 10 pack-years' };
+  const { chat, analysis } = await createChat(deps, userId, { patient, withImage: true, analysisStatus: 'completed' });
+  if (!analysis) throw new Error('no analysis');
+  // A real-looking overlay (the factory's heatmap is a flat 8x8 square).
+  const overlay = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 30 } } }).png().toBuffer();
+  const heatmap = await storeImage(deps, userId, { data: overlay, kind: 'heatmap' });
+  await deps.db.update(analyses).set({
+    result: RESULT as unknown as Record<string, unknown>,
+    modelVersion: RESULT.modelVersion,
+    heatmapImageId: heatmap.id,
+    completedAt: new Date(),
+  }).where(eq(analyses.id, analysis.id));
+  await deps.db.insert(messages).values({ chatId: chat.id, role: 'assistant', content: REPORT_MD, disease: 'Pneumonia', imageId: heatmap.id, analysisId: analysis.id });
+  return { chat, analysis, patient };
+}
