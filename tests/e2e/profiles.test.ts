@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { screenshot } from '../helpers/browser.js';
+import {
+  collectPageErrors,
+  expectAlert,
+  expectToast,
+  signedInContext,
+  signUpViaApi,
+  startClientApp,
+  waitForPath,
+  type TClientApp,
+} from './support/client-ui.js';
+
+describe('web client: patient profiles', () => {
+  let ctx: TClientApp;
+  let page: Page;
+  let errors: string[];
+  before(async () => {
+    ctx = await startClientApp();
+    const account = await signUpViaApi(ctx.app.url);
+    const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
+    page = await context.newPage();
+    errors = collectPageErrors(page);
+  });
+  after(async () => {
+    await ctx?.close();
+  });
+
+  test('the empty state, then every validation message of the profile form', async () => {
+    await page.goto(`${ctx.app.url}/chat/profiles`);
+    await page.getByRole('heading', { name: 'Patient Profiles' }).waitFor();
+    await page.getByRole('heading', { name: 'No Profiles Yet' }).waitFor();
+    await screenshot(page, 'profiles-empty');
+    await page.getByRole('button', { name: 'Create Your First Profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Profile' });
+    await dialog.waitFor();
+    const submit = dialog.getByRole('button', { name: 'Create Profile' });
+    await dialog.getByLabel('Patient Name *').fill('Al');
+    await submit.click();
+    await expectAlert(page, 'Patient name must be at least 3 characters');
+    await dialog.getByLabel('Patient Name *').fill('Maria Lopez');
+    await submit.click();
+    await expectAlert(page, 'Please enter a valid age');
+    await dialog.getByLabel('Age *').fill('151');
+    await submit.click();
+    await expectAlert(page, 'Please enter a valid age');
+    await dialog.getByLabel('Age *').fill('42');
+    await dialog.getByRole('button', { name: '+ Add Field' }).click();
+    await dialog.getByLabel('Field name 1').fill('Allergies');
+    await submit.click();
+    await expectAlert(page, 'Please fill in all additional fields or remove empty ones');
+    await dialog.getByLabel('Field description 1').fill('Penicillin');
+    await dialog.getByRole('button', { name: '+ Add Field' }).click();
+    await dialog.getByLabel('Field name 2').fill('Blank row');
+    await dialog.getByRole('button', { name: 'Remove field 2' }).click();
+    await screenshot(page, 'profile-modal');
+    await submit.click();
+    await expectToast(page, 'Profile created successfully');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByRole('listitem').filter({ hasText: 'Maria Lopez' });
+    await card.waitFor();
+    assert.ok(await card.getByText('Age: 42 years old').isVisible());
+    assert.ok(await card.getByText('1 additional field').isVisible());
+    assert.equal((await card.locator('.avatar').textContent())?.trim(), 'M');
+  });
+
+  test('edit opens prefilled and updates the profile', async () => {
+    await page.getByRole('button', { name: 'Edit Maria Lopez' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByLabel('Patient Name *').inputValue(), 'Maria Lopez');
+    assert.equal(await dialog.getByLabel('Age *').inputValue(), '42');
+    assert.equal(await dialog.getByLabel('Field name 1').inputValue(), 'Allergies');
+    assert.equal(await dialog.getByLabel('Field description 1').inputValue(), 'Penicillin');
+    await dialog.getByLabel('Age *').fill('43');
+    await dialog.getByRole('button', { name: '+ Add Field' }).click();
+    await dialog.getByLabel('Field name 2').fill('Smoker');
+    await dialog.getByLabel('Field description 2').fill('No');
+    await dialog.getByRole('button', { name: 'Update Profile' }).click();
+    await expectToast(page, 'Profile updated successfully');
+    const card = page.getByRole('listitem').filter({ hasText: 'Maria Lopez' });
+    await card.getByText('Age: 43 years old').waitFor();
+    assert.ok(await card.getByText('2 additional fields').isVisible());
+    await page.getByRole('button', { name: 'Create Profile' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New Profile' });
+    await create.getByLabel('Patient Name *').fill('John Okafor');
+    await create.getByLabel('Age *').fill('0');
+    await create.getByRole('button', { name: 'Create Profile' }).click();
+    await expectToast(page, 'Profile created successfully');
+    await page.getByText('Age: 0 years old').waitFor();
+    await screenshot(page, 'profiles-grid');
+  });
+
+  test('New Chat lists the profiles and picking one opens /chat with that profile', async () => {
+    // A fresh load (nothing cached) with the list slowed down, to see the loading state.
+    await page.goto(`${ctx.app.url}/chat`);
+    await page.getByRole('button', { name: 'New Chat' }).waitFor();
+    await page.route('**/trpc/*profile.list*', async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'New Chat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Select Profile for New Chat' });
+    await dialog.getByText('Loading profiles...').waitFor();
+    await dialog.getByText('Age: 43').waitFor();
+    await page.unroute('**/trpc/*profile.list*');
+    await screenshot(page, 'new-chat-modal');
+    await dialog.getByRole('button', { name: /Maria Lopez/ }).click();
+    await page.waitForURL((u) => u.pathname === '/chat' && u.searchParams.get('new') === '1');
+    const state = (await page.evaluate(() => history.state as { profile?: { patientName: string } } | null)) ?? {};
+    // Part B may clear the state once the form is prefilled; then the form shows the name instead.
+    if (state.profile) assert.equal(state.profile.patientName, 'Maria Lopez');
+    else await page.getByText('Maria Lopez').first().waitFor();
+  });
+
+  test('delete asks for confirmation, then removes the profile', async () => {
+    await page.goto(`${ctx.app.url}/chat/profiles`);
+    await page.getByRole('button', { name: 'Delete John Okafor' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Profile?' });
+    await confirm.waitFor();
+    await screenshot(page, 'profile-delete-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete John Okafor' }).click();
+    await page.getByRole('dialog', { name: 'Delete Profile?' }).getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'Profile deleted successfully');
+    await page.getByRole('listitem').filter({ hasText: 'John Okafor' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete Maria Lopez' }).click();
+    await page.getByRole('dialog', { name: 'Delete Profile?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'No Profiles Yet' }).waitFor();
+  });
+
+  test("with no profiles, New Chat offers 'Create Profile', which opens the form", async () => {
+    await page.getByRole('button', { name: 'New Chat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Select Profile for New Chat' });
+    await dialog.getByText('No profiles found').waitFor();
+    await dialog.getByRole('button', { name: 'Create Profile' }).click();
+    await waitForPath(page, '/chat/profiles');
+    await page.getByRole('dialog', { name: 'Create New Profile' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Create New Profile' }).waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
+});
