@@ -1,3 +1,33 @@
-import { router } from '../../trpc.js';
+import { ZAnalysisIdInput, ZAnalysisView, ZChatIdInput, type TProgressEvent } from '../../../schemas/analysis.js';
+import { followAnalysis } from '../../../services/analysis/follow-analysis.js';
+import { getChatAnalysis, getOwnedAnalysis } from '../../../services/analysis/get-analysis.js';
+import { protectedProcedure, router } from '../../trpc.js';
+import { appErrorToTrpc } from './app-error-to-trpc.js';
 
-export const analysisRouter = router({});
+/**
+ * Analyses of the signed-in user. Uploads go through REST (POST /api/chat/upload, multipart,
+ * answers {chat_id, analysis_id} at once); the client then follows `onProgress` over SSE.
+ */
+export const analysisRouter = router({
+  /** The newest analysis of a chat (status, structured result, heatmap URL). */
+  get: protectedProcedure
+    .input(ZChatIdInput)
+    .output(ZAnalysisView)
+    .query(({ ctx, input }) => getChatAnalysis(ctx.deps.db, ctx.auth.userId, input.chatId)),
+
+  byId: protectedProcedure
+    .input(ZAnalysisIdInput)
+    .output(ZAnalysisView)
+    .query(({ ctx, input }) => getOwnedAnalysis(ctx.deps.db, ctx.auth.userId, input.analysisId)),
+
+  /** The current stage first, then each change until done, refused or failed. */
+  onProgress: protectedProcedure
+    .input(ZAnalysisIdInput)
+    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<TProgressEvent> {
+      try {
+        yield* followAnalysis(ctx.deps, ctx.auth.userId, input.analysisId, signal);
+      } catch (err) {
+        throw appErrorToTrpc(err);
+      }
+    }),
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
+import { CHAT_MESSAGES, type TReplyChunk } from '../../schemas/chat.js';
+import type { Responder } from './responders/responder.js';
+import { loadChatContext, streamChatReply } from './stream-chat-reply.js';
+
+/** A finished stream is kept this long for a subscriber that connects late. */
+const KEEP_MS = 60_000;
+
+interface TStream {
+  userId: string;
+  chunks: TReplyChunk[];
+  error: AppError | null;
+  finished: boolean;
+  events: EventEmitter;
+}
+
+const streams = new Map<string, TStream>();
+
+/**
+ * Starts a streamed reply and returns its id at once: the question travels in a POST body (a
+ * subscription's input would put it in a URL), the tokens over `chat.onReply`. A stream lives in
+ * the server process that started it, so several servers behind a balancer need sticky routing
+ * for /trpc (documented in ARCHITECTURE.md).
+ */
+export async function startReplyStream(
+  deps: Pick<AppDeps, 'db' | 'config' | 'log'>,
+  meta: RequestMeta | null,
+  userId: string,
+  input: { chatId: string; query: string },
+  opts: { responder?: Responder } = {},
+): Promise<{ streamId: string }> {
+  // Ownership and readiness are checked before answering, so errors reach the mutation.
+  await loadChatContext(deps, userId, input.chatId, input.query);
+  const streamId = randomUUID();
+  const s: TStream = { userId, chunks: [], error: null, finished: false, events: new EventEmitter() };
+  streams.set(streamId, s);
+  void (async () => {
+    try {
+      for await (const chunk of streamChatReply(deps, meta, userId, input, opts)) {
+        s.chunks.push(chunk);
+        s.events.emit('change');
+      }
+    } catch (err) {
+      s.error = isAppError(err) ? err : new AppError('UNAVAILABLE', CHAT_MESSAGES.failed);
+    } finally {
+      s.finished = true;
+      s.events.emit('change');
+      setTimeout(() => streams.delete(streamId), KEEP_MS).unref();
+    }
+  })();
+  return { streamId };
+}
+
+/** The chunks of one of userId's streams from the start; another user's id reads as unknown. */
+export async function* followReplyStream(userId: string, streamId: string, signal?: AbortSignal): AsyncGenerator<TReplyChunk> {
+  const s = streams.get(streamId);
+  if (!s || s.userId !== userId) throw new AppError('NOT_FOUND', CHAT_MESSAGES.failed);
+  let sent = 0;
+  for (;;) {
+    while (sent < s.chunks.length) yield s.chunks[sent++]!;
+    if (s.finished) {
+      if (s.error) throw s.error;
+      return;
+    }
+    if (signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      s.events.once('change', resolve);
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+}

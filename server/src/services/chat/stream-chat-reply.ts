@@ -1,0 +1,85 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { analyses, chats, messages } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
+import { ZStoredResult } from '../../schemas/analysis.js';
+import { CHAT_MESSAGES, type TReplyChunk } from '../../schemas/chat.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { patientOf } from '../history/chat-view.js';
+import { getOwnedChat } from '../history/get-owned-chat.js';
+import type { Responder, TResponderContext } from './responders/responder.js';
+import { selectResponder } from './responders/select-responder.js';
+
+/** How many stored messages ground a reply (the newest ones, the report always included). */
+const HISTORY_LIMIT = 50;
+
+type TChatDeps = Pick<AppDeps, 'db' | 'config' | 'log'>;
+
+/**
+ * Everything a reply may use, for a chat of userId's whose analysis completed. A foreign or
+ * missing chat is NOT_FOUND ('Chat not found'); one without a finished analysis is refused.
+ */
+export async function loadChatContext(deps: TChatDeps, userId: string, chatId: string, query: string): Promise<TResponderContext & { chatId: string }> {
+  const chat = await getOwnedChat(deps.db, userId, chatId);
+  const [analysis] = await deps.db.select({ status: analyses.status, result: analyses.result }).from(analyses)
+    .where(eq(analyses.chatId, chat.id)).orderBy(desc(analyses.createdAt)).limit(1);
+  const parsed = analysis?.status === 'completed' ? ZStoredResult.safeParse(analysis.result) : null;
+  if (!parsed?.success) throw new AppError('CONFLICT', CHAT_MESSAGES.notReady);
+  const rows = await deps.db.select({ role: messages.role, content: messages.content }).from(messages)
+    .where(eq(messages.chatId, chat.id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(HISTORY_LIMIT);
+  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query };
+}
+
+/**
+ * Answers a follow-up question as a stream: token chunks, then 'done' once the question and
+ * the answer are both stored (together, so a failed reply leaves no unanswered question).
+ * Any responder failure becomes the spec's 'Failed to send message. Please try again.'.
+ */
+export async function* streamChatReply(
+  deps: TChatDeps,
+  meta: RequestMeta | null,
+  userId: string,
+  input: { chatId: string; query: string },
+  opts: { responder?: Responder; signal?: AbortSignal } = {},
+): AsyncGenerator<TReplyChunk> {
+  const ctx = await loadChatContext(deps, userId, input.chatId, input.query);
+  const askedAt = new Date();
+  const responder = opts.responder ?? selectResponder(deps.config);
+  let text = '';
+  try {
+    for await (const token of responder.reply(ctx, opts.signal)) {
+      text += token;
+      yield { type: 'token', text: token };
+    }
+    if (!text.trim()) throw new Error('empty reply');
+  } catch (err) {
+    if (isAppError(err)) throw err;
+    deps.log.warn({ err: (err as Error).message, responder: responder.name }, 'chat responder failed');
+    await recordAudit(deps.db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'failure', details: { responder: responder.name } });
+    throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
+  }
+  const [asked, answered] = await deps.db.transaction(async (tx) => {
+    const [q] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'user', content: input.query, createdAt: askedAt }).returning({ id: messages.id });
+    const [a] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'assistant', content: text }).returning({ id: messages.id });
+    await tx.update(chats).set({ updatedAt: new Date() }).where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
+    return [q!, a!];
+  });
+  await recordAudit(deps.db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'success', details: { responder: responder.name, messageId: answered.id } });
+  yield { type: 'done', messageId: asked.id, replyId: answered.id };
+}
+
+/** The whole reply at once (the spec's REST shim and tRPC chat.send). */
+export async function sendChatMessage(
+  deps: TChatDeps,
+  meta: RequestMeta | null,
+  userId: string,
+  input: { chatId: string; query: string },
+  opts: { responder?: Responder } = {},
+): Promise<{ messageId: string; replyId: string; response: string }> {
+  let response = '';
+  for await (const chunk of streamChatReply(deps, meta, userId, input, opts)) {
+    if (chunk.type === 'token') response += chunk.text;
+    else return { messageId: chunk.messageId, replyId: chunk.replyId, response };
+  }
+  throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed);
+}
