@@ -1,0 +1,44 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, relative, resolve } from 'node:path';
+import { parseCsvObjects } from './csv.js';
+
+export interface TBatchInput {
+  /** As written in the results: relative to the folder or CSV given. */
+  file: string;
+  absPath: string;
+  label: string | null;
+  patient: { full_name?: string; age?: string; medical_history?: string };
+}
+
+export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.dcm', '.dicom']);
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(p)));
+    else if (entry.isFile() && IMAGE_EXTENSIONS.has(extname(entry.name).toLowerCase())) out.push(p);
+  }
+  return out;
+}
+
+/** The images to submit, in a stable order: a folder's files, or the rows of a CSV. */
+export async function listInputs(input: string): Promise<TBatchInput[]> {
+  const root = resolve(input);
+  if ((await stat(root)).isDirectory()) {
+    const files = (await walk(root)).sort();
+    return files.map((absPath) => ({ file: relative(root, absPath), absPath, label: null, patient: {} }));
+  }
+  const rows = parseCsvObjects(await readFile(root, 'utf8'));
+  const base = dirname(root);
+  return rows.map((r, i) => {
+    const path = r.path || r.file || r.image;
+    if (!path) throw new Error(`CSV row ${i + 2} has no path (columns: path, file or image)`);
+    const patient: TBatchInput['patient'] = {};
+    if (r.name) patient.full_name = r.name;
+    if (r.age) patient.age = r.age;
+    if (r.history) patient.medical_history = r.history;
+    return { file: path, absPath: resolve(base, path), label: r.label ? r.label.toLowerCase() : null, patient };
+  });
+}
