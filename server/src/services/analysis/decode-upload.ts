@@ -1,6 +1,9 @@
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
+import { decodeDicomUpload } from '../dicom/decode-dicom-upload.js';
+import { isDicomBytes } from '../dicom/dicom-lib.js';
+import type { TDicomPatient } from '../dicom/read-dicom-patient.js';
 
 /** What an accepted upload becomes: clean pixels (no metadata) ready to store. */
 export interface TDecodedUpload {
@@ -11,6 +14,8 @@ export interface TDecodedUpload {
   height: number;
   /** Set by a DICOM decoder (ids stripped; modality, view...) when one is added. */
   dicomMeta?: Record<string, string | number>;
+  /** Patient name and age from DICOM tags, used only to fill an empty form (never logged). */
+  dicomPatient?: TDicomPatient;
 }
 
 export type TUploadFormat = 'jpeg' | 'png' | 'webp';
@@ -36,14 +41,15 @@ export function sniffFormat(buf: Buffer): TUploadFormat | null {
  * that the worker's gate can refuse it, and a grayscale film stays single-channel.
  */
 export async function decodeUpload(buf: Buffer): Promise<TDecodedUpload> {
+  if (isDicomBytes(buf)) return decodeDicomUpload(buf);
   const format = sniffFormat(buf);
   if (!format) throw new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
   const input = () => sharp(buf, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 });
   let meta: Metadata;
   try {
     meta = await input().metadata();
-  } catch {
-    throw new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
+  } catch (err) {
+    throw refusalOf(err);
   }
   if (meta.format !== format) {
     throw new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
@@ -60,7 +66,11 @@ export async function decodeUpload(buf: Buffer): Promise<TDecodedUpload> {
     const { data, info } = await out.toBuffer({ resolveWithObject: true });
     return { data, mediaType: format === 'jpeg' ? 'image/jpeg' : 'image/png', width: info.width, height: info.height };
   } catch (err) {
-    if (err instanceof Error && /pixel limit/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
-    throw new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
+    throw refusalOf(err);
   }
+}
+
+function refusalOf(err: unknown): AppError {
+  if (err instanceof Error && /pixel limit/i.test(err.message)) return new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
+  return new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
 }

@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { AppDeps } from '../../../server/src/deps.js';
+import type { TStoredResult } from '../../../server/src/schemas/analysis.js';
+import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
+import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
+
+export const DATASET_DIR = process.env.CXR_DATASET_DIR ?? '/work/shared/datasets/cxr-224';
+export const MODEL_DIR = process.env.MODEL_DIR ?? 'models/cxr';
+export const modelInstalled = (): boolean => existsSync(join(MODEL_DIR, 'manifest.json'));
+export const META = { ip: '127.0.0.1', requestId: 'test' };
+
+/** Test-split radiographs of the shared dataset (never committed; read at run time). */
+export function testRadiographs(label?: 'normal' | 'pneumonia' | 'covid19', limit = 30): string[] {
+  const rows = readFileSync(join(DATASET_DIR, 'manifest.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  return rows.filter((r) => r[6] === 'test' && (!label || r[1] === label)).slice(0, limit).map((r) => join(DATASET_DIR, r[0]!));
+}
+
+/** A real radiograph, upscaled to `side` pixels wide (JPEG), optionally with EXIF attached. */
+export async function radiograph(opts: { label?: 'normal' | 'pneumonia' | 'covid19'; index?: number; side?: number; exif?: boolean } = {}): Promise<Buffer> {
+  const file = testRadiographs(opts.label, (opts.index ?? 0) + 1)[opts.index ?? 0];
+  if (!file) throw new Error('dataset image missing');
+  const side = opts.side ?? 512;
+  let img = sharp(file).resize(side, Math.round(side * 1.1), { kernel: 'lanczos3' });
+  if (opts.exif) img = img.withExif({ IFD0: { Artist: 'Jane Patient', ImageDescription: 'DOB 1970-01-01' } });
+  return img.jpeg({ quality: 92 }).toBuffer();
+}
+
+/** A colour photograph-like image (gradient and noise): not a chest radiograph. */
+export async function colourPhoto(): Promise<Buffer> {
+  const w = 400;
+  const h = 300;
+  const raw = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const i = (y * w + x) * 3;
+    raw[i] = (x * 255) / w;
+    raw[i + 1] = 120 + ((x * y) % 60);
+    raw[i + 2] = (y * 255) / h;
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg().toBuffer();
+}
+
+/** A multipart/form-data body for app.inject (files and text fields, in the given order). */
+export function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
+  const boundary = `----cxr${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+    const head = `--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`;
+    chunks.push(Buffer.from(head), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const PATIENT = { full_name: 'Ada Example', age: 34, medical_history: 'Smoker: 10 pack-years; Symptoms: cough, fever' };
+
+export function uploadBody(image: Buffer, profile: object | string = PATIENT, extra: { name: string; value: string }[] = []) {
+  return multipart([
+    { name: 'profile', value: typeof profile === 'string' ? profile : JSON.stringify(profile) },
+    { name: 'image', value: image, filename: 'xray.jpg', type: 'image/jpeg' },
+    ...extra,
+  ]);
+}
+
+/**
+ * A structured result shaped exactly as the worker sends it (the pipeline's AnalysisResult with
+ * heatmap arrays dropped). Used where a test is about the server's side of the flow and must
+ * not depend on what the model happens to say about one image.
+ */
+export function sampleResult(over: Partial<TStoredResult> = {}): TStoredResult {
+  return {
+    modelVersion: 'test-1.0.0',
+    modelName: 'cxr-test',
+    gate: { accepted: true, reason: null, flags: ['low_contrast'], code: null },
+    findings: [
+      { label: 'covid19', display: 'COVID-19', probability: 0.0412, threshold: 0.35, call: 'negative' },
+      { label: 'pneumonia', display: 'Pneumonia', probability: 0.8731, threshold: 0.42, call: 'positive' },
+      { label: 'pneumonia_bacterial', display: 'Bacterial pneumonia', probability: 0.5102, threshold: 0.3, call: 'positive' },
+      { label: 'pneumonia_viral', display: 'Viral pneumonia', probability: 0.3629, threshold: 0.33, call: 'uncertain' },
+      { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.9143, threshold: 0.5, call: 'positive' },
+    ],
+    topFinding: 'pneumonia',
+    heatmaps: [],
+    image: { width: 512, height: 563 },
+    timingsMs: { total: 120 },
+    ...over,
+  };
+}
+
+export const refusedResult = (): TStoredResult => sampleResult({
+  gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a radiograph.', flags: [], code: 'colour' },
+  findings: [], topFinding: null,
+});
+
+/** A chat with a finished analysis, made through the real upload and finalizer code. */
+export async function analysedChat(deps: AppDeps, userId: string, result: TStoredResult = sampleResult(), patient: object = PATIENT) {
+  const image = await radiograph({ side: 256 });
+  const created = await createAnalysis(deps, META, userId, { image, profileJson: JSON.stringify(patient), profileId: null });
+  await finalizeAnalysis(deps, { analysisId: created.analysisId, result: result as unknown as Record<string, unknown>, heatmap: null });
+  return created;
+}
