@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import type { TChatSummary } from '../../../../../server/src/schemas/history';
 import { openChat } from '../current-chat';
 
@@ -62,10 +63,10 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
           }}
         />
         <button type="button" className="icon-button" aria-label="Save title" disabled={saving} onClick={save}>
-          ✓
+          <CheckIcon />
         </button>
         <button type="button" className="icon-button" aria-label="Cancel editing" disabled={saving} onClick={cancel}>
-          ✕
+          <CloseIcon />
         </button>
       </li>
     );
@@ -93,10 +94,10 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
             setEditing(true);
           }}
         >
-          ✎
+          <PencilIcon />
         </button>
         <button type="button" className="icon-button" aria-label={`Delete chat ${chat.title}`} onClick={onDelete}>
-          🗑
+          <TrashIcon />
         </button>
       </div>
     </li>

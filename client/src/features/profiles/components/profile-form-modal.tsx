@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ZProfileInput, type TProfile, type TProfileValues } from '../../../../../server/src/schemas/profile';
+import { CloseIcon } from '../../../components/icons';
 import { describedBy, Field } from '../../../components/field';
 import { Modal } from '../../../components/modal';
 import { validate } from '../../../lib/first-issue';
@@ -106,7 +107,7 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
                 aria-label={`Remove field ${i + 1}`}
                 onClick={() => setRows((rs) => rs.filter((r) => r.id !== row.id))}
               >
-                ✕
+                <CloseIcon />
               </button>
             </div>
           ))}
