@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { isUuid } from '../history/keyset-cursor.js';
 import { deleteUnreferencedImages } from '../images/delete-unreferenced-images.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
+import { prefillFromDicom } from '../dicom/prefill-patient.js';
 import { decodeUpload } from './decode-upload.js';
 import { enqueueAnalysis, queueReady } from './enqueue-analysis.js';
 import type { TRawUpload } from './read-upload-parts.js';
@@ -31,10 +32,11 @@ export async function createAnalysis(
 ): Promise<TUploadOutput> {
   const { db } = deps;
   if (!raw.image) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
-  const patient = parsePatient(raw.profileJson);
+  let patient = parsePatient(raw.profileJson);
   // Refuse early, before any work, when the queue cannot take the job.
   if (!queueReady(deps)) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
   const decoded = await decodeUpload(raw.image);
+  patient = prefillFromDicom(patient, decoded.dicomPatient);
   const sha256 = createHash('sha256').update(decoded.data).digest('hex');
   const storageKey = contentKey(sha256);
 

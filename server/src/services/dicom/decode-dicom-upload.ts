@@ -1,0 +1,23 @@
+import { AppError } from '../../lib/app-error.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
+import type { TDecodedUpload } from '../analysis/decode-upload.js';
+import { decodeDicom } from './decode-dicom.js';
+
+/**
+ * The upload hook's DICOM branch: the rendered grayscale PNG is what gets stored and analysed.
+ * The original file is not kept (its header is full of identifiers the product does not need);
+ * code that ever keeps originals must store `decodeDicom(...).sanitized`, whose preamble is zeroed.
+ * `dicomMeta` holds technical facts only; the patient tags travel separately, for prefilling.
+ */
+export async function decodeDicomUpload(buf: Buffer): Promise<TDecodedUpload> {
+  const d = await decodeDicom(buf);
+  if (d.width * d.height > MAX_IMAGE_PIXELS) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
+  return {
+    data: d.png,
+    mediaType: 'image/png',
+    width: d.width,
+    height: d.height,
+    dicomMeta: { modality: d.modality ?? 'unknown', transferSyntax: d.transferSyntax, warnings: d.warnings.length },
+    dicomPatient: d.patient,
+  };
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { chats, storedImages } from '../../server/src/db/schema.js';
+import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testBackends } from '../helpers/test-config.js';
+import { TEST_PATIENT_MARKER } from '../helpers/test-patients.js';
+import { writeDicom, type TDicomSpec } from '../helpers/write-dicom.js';
+import { multipart, radiograph } from '../analysis/support/fixtures.js';
+
+/** A real radiograph from the shared dataset as a 12-bit MONOCHROME1 CR DICOM. */
+async function radiographDicom(over: Partial<TDicomSpec> = {}): Promise<Buffer> {
+  const { data, info } = await sharp(await radiograph({ side: 256 })).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const pixels = Array.from(data, (v) => (255 - v) * 16);
+  return writeDicom({ width: info.width, height: info.height, pixels, bitsStored: 12, photometric: 'MONOCHROME1', modality: 'CR', ...over });
+}
+
+const dicomBody = (file: Buffer, profile?: object) =>
+  multipart([
+    ...(profile ? [{ name: 'profile', value: JSON.stringify(profile) }] : []),
+    { name: 'image', value: file, filename: 'study.dcm', type: 'application/dicom' },
+  ]);
+
+for (const backend of testBackends()) {
+  describe(`DICOM upload on ${backend}`, () => {
+    let t: TestApp;
+    let u: TTestUser;
+    before(async () => {
+      t = await createTestApp({ backend });
+      u = await createUser(t.deps);
+    });
+    after(async () => {
+      await t.close();
+    });
+    const post = (body: { payload: Buffer; headers: Record<string, string> }) =>
+      t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+
+    test('a .dcm upload is stored as a grayscale PNG rendering; name and age come from the tags when the form is empty', async () => {
+      const file = await radiographDicom({ patientName: `${TEST_PATIENT_MARKER}^Ada`, patientAge: '061Y', preamble: Buffer.from('MZ-not-a-program') });
+      const res = await post(dicomBody(file));
+      assert.equal(res.statusCode, 202, res.body);
+      const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
+      assert.equal(chat?.patient.full_name, `Ada ${TEST_PATIENT_MARKER}`);
+      assert.equal(chat?.patient.age, '61');
+      const [image] = await t.deps.db.select().from(storedImages).where(eq(storedImages.id, chat!.imageId!));
+      assert.equal(image?.mediaType, 'image/png');
+      const stored = await t.deps.images.get(image!.storageKey);
+      const meta = await sharp(stored).metadata();
+      assert.equal(meta.format, 'png');
+      assert.equal(meta.channels, 1);
+      assert.ok(!stored.includes(Buffer.from(TEST_PATIENT_MARKER)), 'no DICOM header travels with the stored image');
+    });
+
+    test('what the clinician typed wins over the DICOM tags', async () => {
+      const file = await radiographDicom({ patientName: 'TAG^NAME', patientBirthDate: '19700101', studyDate: '20200101' });
+      const res = await post(dicomBody(file, { full_name: `${TEST_PATIENT_MARKER} Typed`, age: 33 }));
+      assert.equal(res.statusCode, 202, res.body);
+      const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
+      assert.equal(chat?.patient.full_name, `${TEST_PATIENT_MARKER} Typed`);
+      assert.equal(chat?.patient.age, '33');
+    });
+
+    test('a CT DICOM is refused with a clear reason and nothing is stored', async () => {
+      const before = (await t.deps.db.select().from(chats).where(eq(chats.userId, u.user.id))).length;
+      const res = await post(dicomBody(await radiographDicom({ modality: 'CT' })));
+      assert.equal(res.statusCode, 400);
+      assert.match(res.json().message, /CT \(computed tomography\) study, not a plain radiograph/);
+      assert.equal((await t.deps.db.select().from(chats).where(eq(chats.userId, u.user.id))).length, before);
+    });
+
+    test('an unsupported compression is refused by name (415)', async () => {
+      const res = await post(dicomBody(await radiographDicom({ syntax: 'jpeg2000' })));
+      assert.equal(res.statusCode, 415);
+      assert.match(res.json().message, /JPEG 2000 Lossless compression is not supported/);
+    });
+  });
+}
