@@ -172,6 +172,7 @@ describe('web client: routes, sidebar and chat history, 401, mobile, error scree
     await mobile.getByRole('button', { name: 'Open menu' }).click();
     await mobile.getByRole('button', { name: 'New Chat' }).waitFor();
     await mobile.locator('.sidebar-overlay').waitFor();
+    await mobile.waitForTimeout(300); // the slide-in transition
     await screenshot(mobile, 'mobile-menu');
     await mobile.locator('.sidebar-overlay').click({ position: { x: 350, y: 400 } });
     await mobile.locator('.sidebar-overlay').waitFor({ state: 'detached' });
