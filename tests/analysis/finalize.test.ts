@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { analyses, chats, messages } from '../../server/src/db/schema.js';
+import { ANALYSIS_MESSAGES } from '../../server/src/schemas/analysis.js';
+import { publishAnalysisEvent } from '../../server/src/services/analysis/analysis-events.js';
+import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
+import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
+import { failAnalysis, finalizeAnalysis } from '../../server/src/services/analysis/finalize-analysis.js';
+import { startAnalysisConsumers } from '../../server/src/services/analysis/start-analysis-consumers.js';
+import { createContextInner } from '../../server/src/trpc/context.js';
+import { appRouter } from '../../server/src/trpc/router.js';
+import { createCallerFactory } from '../../server/src/trpc/trpc.js';
+import { createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testBackends } from '../helpers/test-config.js';
+import { META, PATIENT, radiograph, refusedResult, sampleResult } from './support/fixtures.js';
+
+const createCaller = createCallerFactory(appRouter);
+
+for (const backend of testBackends()) {
+  describe(`analysis finalizer and reconciler on ${backend}`, () => {
+    let t: TestApp;
+    let u: TTestUser;
+    const caller = (user: TTestUser) =>
+      createCaller(createContextInner({ deps: t.deps, auth: { userId: user.user.id, name: user.user.name, email: user.user.email, sessionId: null, via: 'session' } as never }));
+    const upload = async (user = u) =>
+      createAnalysis(t.deps, META, user.user.id, { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null });
+    const reportsOf = (analysisId: string) => t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
+
+    before(async () => {
+      t = await createTestApp({ backend });
+      u = await createUser(t.deps);
+    });
+    after(async () => {
+      await t.close();
+    });
+
+    test('the finalizer writes one report with findings, impression, remarks, model version and disclaimer; a second run adds nothing', async () => {
+      const a = await upload();
+      const job = { analysisId: a.analysisId, result: sampleResult() as unknown as Record<string, unknown>, heatmap: null };
+      assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
+      assert.equal(await finalizeAnalysis(t.deps, job), 'skipped');
+      const reports = await reportsOf(a.analysisId);
+      assert.equal(reports.length, 1);
+      const report = reports[0]!;
+      assert.equal(report.role, 'assistant');
+      assert.equal(report.disease, 'Pneumonia');
+      for (const f of sampleResult().findings) assert.ok(report.content.includes(`| ${f.display} | ${pct(f.probability)} |`), f.label);
+      assert.match(report.content, /### Impression/);
+      assert.match(report.content, /### Suggested next steps/);
+      assert.match(report.content, /Patient age 34: adult/);
+      assert.match(report.content, /pneumonia only from pediatric films/);
+      assert.match(report.content, /Smoker: 10 pack-years/);
+      assert.match(report.content, /low contrast/);
+      assert.match(report.content, /version test-1\.0\.0/);
+      assert.ok(report.content.includes(DISCLAIMER));
+      const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
+      assert.equal(row?.status, 'completed');
+      assert.equal(row?.modelVersion, 'test-1.0.0');
+      // Even a direct second insert is refused by the unique index.
+      await assert.rejects(t.deps.db.insert(messages).values({ chatId: a.chatId, role: 'assistant', content: 'dup', analysisId: a.analysisId }));
+    });
+
+    test('a refused image ends as a clear assistant message, status refused, no disease', async () => {
+      const a = await upload();
+      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: refusedResult() as unknown as Record<string, unknown>, heatmap: null }), 'refused');
+      const [report] = await reportsOf(a.analysisId);
+      assert.match(report!.content, /Image not analysed/);
+      assert.match(report!.content, /colour photograph/);
+      assert.equal(report!.disease, null);
+      const view = await caller(u).analysis.get({ chatId: a.chatId });
+      assert.equal(view.status, 'refused');
+    });
+
+    test('failAnalysis marks failed once with the spec message', async () => {
+      const a = await upload();
+      assert.equal(await failAnalysis(t.deps, a.analysisId, 'boom'), true);
+      assert.equal(await failAnalysis(t.deps, a.analysisId, 'boom'), false);
+      const [report] = await reportsOf(a.analysisId);
+      assert.match(report!.content, /^Failed to analyze image\. Please try again\./);
+      const view = await caller(u).analysis.byId({ analysisId: a.analysisId });
+      assert.equal(view.error, ANALYSIS_MESSAGES.failed);
+    });
+
+    test('a finished analysis whose chat was deleted is skipped', async () => {
+      const a = await upload();
+      await t.deps.db.delete(chats).where(eq(chats.id, a.chatId));
+      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: sampleResult() as unknown as Record<string, unknown>, heatmap: null }), 'skipped');
+    });
+
+    test('the reconciler re-enqueues an analysis stuck in queued whose job is gone, under the same job id', async () => {
+      const a = await upload();
+      await t.deps.analysisQueue.remove(a.analysisId);
+      assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'unknown');
+      await t.deps.db.update(analyses).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(analyses.id, a.analysisId));
+      const consumers = startAnalysisConsumers(t.deps);
+      try {
+        const report = await consumers.reconcile();
+        assert.ok(report.requeued >= 1);
+        const job = await t.deps.analysisQueue.getJob(a.analysisId);
+        assert.equal(job?.data.analysisId, a.analysisId);
+        // A fresh analysis (not stuck long enough) and one whose job still waits are left alone.
+        const again = await consumers.reconcile();
+        assert.equal(again.requeued, 0);
+      } finally {
+        await consumers.close();
+      }
+    });
+
+    test('onProgress yields the current stage, then each change until done; the result job is finalized by the consumer', async () => {
+      const consumers = startAnalysisConsumers(t.deps);
+      try {
+        const a = await upload();
+        const stream = await caller(u).analysis.onProgress({ analysisId: a.analysisId });
+        const seen: string[] = [];
+        const reading = (async () => {
+          for await (const e of stream) seen.push(e.stage);
+        })();
+        await new Promise((r) => setTimeout(r, 200));
+        const prefix = t.deps.config.QUEUE_PREFIX;
+        for (const stage of ['checking', 'analysing', 'writing'] as const) {
+          await publishAnalysisEvent(t.deps.redis, prefix, { analysisId: a.analysisId, stage });
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await consumers.resultQueue.add('result', { analysisId: a.analysisId, result: sampleResult(), heatmap: null }, { jobId: `result-${a.analysisId}` });
+        await reading;
+        assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
+        assert.equal((await reportsOf(a.analysisId)).length, 1);
+      } finally {
+        await consumers.close();
+      }
+    });
+
+    test('another user\'s analysis answers exactly like a missing one', async () => {
+      const a = await upload();
+      const other = await createUser(t.deps);
+      await assert.rejects(caller(other).analysis.get({ chatId: a.chatId }), { code: 'NOT_FOUND' });
+      await assert.rejects(caller(other).analysis.byId({ analysisId: a.analysisId }), { code: 'NOT_FOUND' });
+      const stream = await caller(other).analysis.onProgress({ analysisId: a.analysisId });
+      await assert.rejects(async () => {
+        for await (const _ of stream) break;
+      }, { code: 'NOT_FOUND' });
+      await assert.rejects(caller(other).analysis.byId({ analysisId: 'not-a-uuid' }), { code: 'NOT_FOUND' });
+    });
+  });
+}
