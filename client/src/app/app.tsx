@@ -3,6 +3,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { ErrorBoundary, RenderErrorProbe } from '../components/error-boundary';
 import { FullPageSpinner } from '../components/spinner';
 import { Toaster } from '../components/toast/toaster';
+import { ChatHome } from './chat-home';
 
 // Every page is its own chunk: a visitor of /login downloads no chat, profile or docs code.
 const DocsPage = lazy(() => import('../features/docs/pages/docs-page').then((m) => ({ default: m.DocsPage })));
@@ -16,8 +17,6 @@ const ResetPasswordPage = lazy(() =>
 );
 const ChatLayout = lazy(() => import('../features/shell/components/chat-layout').then((m) => ({ default: m.ChatLayout })));
 const ProfilesPage = lazy(() => import('../features/profiles/pages/profiles-page').then((m) => ({ default: m.ProfilesPage })));
-// The chat home (/chat index) is built in features/chat/ by its own owner.
-const ChatHome = lazy(() => import('../features/chat/pages/chat-home-page').then((m) => ({ default: m.ChatHomePage })));
 const SettingsPage = lazy(() => import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 
 /** Section 2's routes. `/` and unknown paths are replaced by /chat/profiles. */
