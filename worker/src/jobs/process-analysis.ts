@@ -77,7 +77,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     let t = lap('readMs', t0);
     const loaded = await getModel();
     await stage('analysing');
-    const result: AnalysisResult = await withTimeout(runPipeline(image, loaded), deps.config.ANALYSIS_TIMEOUT_MS);
+    const result: AnalysisResult = await withTimeout(testInferenceDelay(deps).then(() => runPipeline(image, loaded)), deps.config.ANALYSIS_TIMEOUT_MS);
     t = lap('pipelineMs', t);
     if (!result.gate.accepted && result.gate.code === 'undecodable') throw new UnrecoverableError('image could not be decoded');
 
@@ -107,6 +107,19 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     await deps.resultQueue.add('result', payload, { ...resultJobOptions, jobId: resultJobId(analysisId) });
     return { status: result.gate.accepted ? 'completed' : 'refused', topFinding: result.topFinding, timingsMs: payload.result.timingsMs as Record<string, number> };
   };
+}
+
+/**
+ * Test-only seam for the fault-injection tests (tests/reliability/faults-*): with NODE_ENV=test,
+ * CXR_TEST_INFERENCE_DELAY_MS makes inference slow (a window to kill the worker in) and 'hang'
+ * makes it never finish. Ignored in every other environment.
+ */
+function testInferenceDelay(deps: WorkerDeps): Promise<void> {
+  const v = deps.config.NODE_ENV === 'test' ? process.env.CXR_TEST_INFERENCE_DELAY_MS : undefined;
+  if (!v) return Promise.resolve();
+  return new Promise((resolve) => {
+    if (v !== 'hang') setTimeout(resolve, Number(v));
+  });
 }
 
 /** Width and height from a PNG's IHDR chunk (always the first chunk). */
