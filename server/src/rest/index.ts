@@ -4,6 +4,7 @@ import authRoutes from './auth.js';
 import chatRoutes from './chat.js';
 import exportRoutes from './export.js';
 import historyRoutes from './history.js';
+import openapiRoutes from './openapi.js';
 import imageRoutes from './images.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
@@ -18,6 +19,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(chatRoutes, { prefix: '/chat' });
   await app.register(exportRoutes, { prefix: '/export' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
+  await app.register(openapiRoutes);
 };
 
 export default rest;
