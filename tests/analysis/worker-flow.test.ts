@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Queue, Worker } from 'bullmq';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { analyses, messages, storedImages } from '../../server/src/db/schema.js';
+import { QueueName } from '../../server/src/queue/queues.js';
+import { ANALYSIS_MESSAGES } from '../../server/src/schemas/analysis.js';
+import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
+import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
+import { createContextInner } from '../../server/src/trpc/context.js';
+import { appRouter } from '../../server/src/trpc/router.js';
+import { createCallerFactory } from '../../server/src/trpc/trpc.js';
+import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
+import type { WorkerDeps } from '../../worker/src/worker-deps.js';
+import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { colourPhoto, META, MODEL_DIR, modelInstalled, PATIENT, radiograph, uploadBody } from './support/fixtures.js';
+
+// The shipped model when it is installed; otherwise the pipeline's tiny test model (a real ONNX
+// network with 18 findings) so that the whole flow still runs end to end.
+const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+const createCaller = createCallerFactory(appRouter);
+
+describe(`upload → queue → worker → report with the real pipeline (${modelDir})`, () => {
+  let t: TestApp;
+  let u: TTestUser;
+  let worker: Worker;
+  let resultQueue: Queue;
+  let processor: ReturnType<typeof createAnalysisProcessor>;
+  const caller = () =>
+    createCaller(createContextInner({ deps: t.deps, auth: { userId: u.user.id, name: u.user.name, email: u.user.email, sessionId: null, via: 'session' } as never }));
+
+  before(async () => {
+    t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '20000', ANALYSIS_TIMEOUT_MS: '20000' } });
+    u = await createUser(t.deps);
+    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+    const deps: WorkerDeps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
+    processor = createAnalysisProcessor(deps);
+    worker = new Worker(QueueName.Analysis, processor, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX, concurrency: 1 });
+    worker.on('error', () => undefined);
+  });
+  after(async () => {
+    await worker.close();
+    await resultQueue.close();
+    await t.close();
+  });
+
+  test('POST /api/chat/analyzer answers once the report is stored (spec contract), with a heatmap when a finding is called', async () => {
+    const body = uploadBody(await radiograph({ label: 'pneumonia', side: 1200 }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    assert.equal(res.statusCode, 200, res.body);
+    const json = res.json();
+    assert.equal(json.success, true);
+    assert.equal(json.data.status, 'completed');
+    const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, json.data.analysis_id));
+    assert.ok(report);
+    assert.match(report.content, /### Findings/);
+    const [analysis] = await t.deps.db.select().from(analyses).where(eq(analyses.id, json.data.analysis_id));
+    assert.equal(analysis?.status, 'completed');
+    const result = analysis!.result as { topFinding: string | null; timingsMs: Record<string, number> };
+    assert.ok(result.timingsMs.workerTotalMs !== undefined);
+    if (result.topFinding) {
+      assert.ok(analysis?.heatmapImageId, 'a called finding comes with its heatmap overlay');
+      assert.equal(report.imageId, analysis?.heatmapImageId);
+      const [img] = await t.deps.db.select().from(storedImages).where(eq(storedImages.id, analysis!.heatmapImageId!));
+      assert.equal(img?.kind, 'heatmap');
+      assert.equal(await t.deps.images.exists(img!.storageKey), true);
+    }
+  });
+
+  test('the tRPC path: upload returns at once, onProgress streams queued → checking → analysing → writing → done', async () => {
+    const body = uploadBody(await radiograph({ label: 'normal', side: 1000 }));
+    await worker.pause();
+    const res = await t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    assert.equal(res.statusCode, 202, res.body);
+    const { analysis_id } = res.json().data;
+    const stream = await caller().analysis.onProgress({ analysisId: analysis_id });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of stream) seen.push(e.stage);
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    worker.resume();
+    await reading;
+    assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
+    const view = await caller().analysis.byId({ analysisId: analysis_id });
+    assert.equal(view.status, 'completed');
+    assert.ok(view.result?.findings.length);
+  });
+
+  test('a colour photograph is refused with its reason, not retried', async () => {
+    const body = uploadBody(await colourPhoto());
+    const res = await t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().data.status, 'refused');
+    const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, res.json().data.analysis_id));
+    assert.match(report!.content, /Image not analysed/);
+    const job = await t.deps.analysisQueue.getJob(res.json().data.analysis_id);
+    assert.equal(job?.attemptsMade, 1);
+  });
+
+  test('an unreadable stored image fails at once (UnrecoverableError) with the spec message', async () => {
+    await worker.pause();
+    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null });
+    const [img] = await t.deps.db.select().from(storedImages).innerJoin(analyses, eq(analyses.imageId, storedImages.id)).where(eq(analyses.id, a.analysisId));
+    await t.deps.images.put(img!.stored_images.storageKey, Buffer.from('corrupted on disk'), 'image/jpeg');
+    worker.resume();
+    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 15_000), 'failed');
+    const job = await t.deps.analysisQueue.getJob(a.analysisId);
+    assert.equal(job?.attemptsMade, 1, 'no retries for an unreadable image');
+    const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId));
+    assert.ok(report!.content.startsWith(ANALYSIS_MESSAGES.failed));
+  });
+
+  test('running a finished job again adds no second report', async () => {
+    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ index: 4, side: 400 }), profileJson: '{}', profileId: null });
+    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 15_000), 'completed');
+    const job = await t.deps.analysisQueue.getJob(a.analysisId);
+    await processor(job!);
+    // Even with the first result job gone, the finalizer refuses a second report.
+    await resultQueue.remove(`result-${a.analysisId}`);
+    await processor(job!);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal((await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId))).length, 1);
+  });
+});
