@@ -81,7 +81,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       for await (const e of stream) seen.push(e.stage);
     })();
     await new Promise((r) => setTimeout(r, 200));
-    worker.resume();
+    await worker.resume();
     await reading;
     assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
     const view = await caller().analysis.byId({ analysisId: analysis_id });
@@ -105,7 +105,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
     const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null });
     const [img] = await t.deps.db.select().from(storedImages).innerJoin(analyses, eq(analyses.imageId, storedImages.id)).where(eq(analyses.id, a.analysisId));
     await t.deps.images.put(img!.stored_images.storageKey, Buffer.from('corrupted on disk'), 'image/jpeg');
-    worker.resume();
+    await worker.resume();
     assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 15_000), 'failed');
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     assert.equal(job?.attemptsMade, 1, 'no retries for an unreadable image');
