@@ -27,7 +27,7 @@ export const ZConfig = z.object({
   QUEUE_PREFIX: z.string().default('cxr'),
   ANALYSIS_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** A worker gives up on one attempt after this long (hung inference); BullMQ retries it. */
-  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   /** Analyses still `queued` this long with no job in Redis are re-enqueued by the reconciler. */
   ANALYSIS_STUCK_SECONDS: z.coerce.number().int().min(1).default(60),
   ANALYSIS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Queue, Worker } from 'bullmq';
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { analyses } from '../../server/src/db/schema.js';
+import { QueueName } from '../../server/src/queue/queues.js';
+import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
+import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
+import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
+import { createUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { META, MODEL_DIR, modelInstalled, radiograph } from './support/fixtures.js';
+
+const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+
+/**
+ * A hung inference must not hold the worker: with ANALYSIS_TIMEOUT_MS (5 ms) far below what a 17 MP
+ * film takes to decode and analyse, each attempt times out, BullMQ retries with backoff, and
+ * after the last attempt the analysis ends failed (the worker is free for the next job).
+ */
+describe('analysis timeout', () => {
+  let t: TestApp;
+  let worker: Worker;
+  let resultQueue: Queue;
+
+  before(async () => {
+    t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_TIMEOUT_MS: '5' } });
+    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+    const deps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
+    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+    worker.on('error', () => undefined);
+  });
+  after(async () => {
+    await worker.close();
+    await resultQueue.close();
+    await t.close();
+  });
+
+  test('each attempt times out, the job is retried, then the analysis is failed', async () => {
+    const u = await createUser(t.deps);
+    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ side: 4000 }), profileJson: '{}', profileId: null });
+    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 30_000), 'failed');
+    const job = await t.deps.analysisQueue.getJob(a.analysisId);
+    assert.equal(job?.attemptsMade, 3);
+    assert.match(job?.failedReason ?? '', /timed out/);
+    const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
+    assert.match(row?.error ?? '', /timed out/);
+  });
+});
