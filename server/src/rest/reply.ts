@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { ZodError, type z } from 'zod';
 import { AppError, isAppError } from '../lib/app-error.js';
+import { asUnavailable } from '../lib/dependency-down.js';
 import { httpStatusOf } from '../lib/error-status.js';
 
 /** Parses a body with the shared zod schema; failures become the spec's first message. */
@@ -12,6 +13,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 
 /** The spec's error envelope: `{ success: false, message }`; 5xx never carries details. */
 export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
+  // The database went away: a generic 503, logged once as a warning rather than as a bug.
+  const down = asUnavailable(err);
+  if (down) reply.log.warn({ err: (err as Error).message }, 'dependency unavailable');
+  err = down ?? err;
   if (isAppError(err)) {
     return reply.status(httpStatusOf[err.code]).send({ success: false, message: err.message, code: err.code });
   }

@@ -1,5 +1,7 @@
 /// <reference path="../types/fastify.d.ts" />
+import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { asUnavailable } from '../lib/dependency-down.js';
 import type { AppDeps, RequestMeta } from '../deps.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
 
@@ -28,5 +30,11 @@ export function createContextInner(opts: {
 
 export function createTrpcContextFactory(deps: AppDeps) {
   return async ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> =>
-    createContextInner({ deps, auth: await req.resolveAuth(), meta: req.meta(), reply: res });
+    createContextInner({ deps, auth: await req.resolveAuth().catch(unavailableOrRethrow), meta: req.meta(), reply: res });
+}
+
+/** Resolving the session needs the database; when it is down the call answers 503, not 500. */
+function unavailableOrRethrow(err: unknown): never {
+  const down = asUnavailable(err);
+  throw down ? new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: down.message, cause: down }) : err;
 }

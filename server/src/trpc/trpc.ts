@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { isAppError } from '../lib/app-error.js';
+import { isAppError, type AppError } from '../lib/app-error.js';
+import { asUnavailable } from '../lib/dependency-down.js';
 import { trpcCodeOf } from '../lib/error-status.js';
 import type { TrpcContext } from './context.js';
 
@@ -25,8 +26,9 @@ const t = initTRPC.context<TrpcContext>().create({
 /** Turns service AppErrors into TRPCErrors with the mapped code, keeping the safe message. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isAppError(result.error.cause)) {
-    const app = result.error.cause;
+  const down = result.ok ? null : asUnavailable(result.error.cause ?? result.error);
+  if (!result.ok && (down || isAppError(result.error.cause))) {
+    const app = down ?? (result.error.cause as AppError);
     throw new TRPCError({ code: trpcCodeOf[app.code], message: app.message, cause: app });
   }
   return result;
