@@ -2,13 +2,14 @@ import { AppError } from './app-error.js';
 
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a minute.';
 
-// Socket errors, and PostgreSQL's "connection exception" / "operator intervention" classes.
-const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
+// Socket errors, PostgreSQL's "connection exception" / "operator intervention" classes, and
+// image storage that is full or read-only.
+const CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
 const MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error|connection is closed|Connection is closed/i;
 
 /**
- * True when an error (or one of its causes) means a backing service (PostgreSQL) cannot be
- * reached: the request deserves a generic 503 "try again", not a 500 that suggests a bug.
+ * True when an error (or one of its causes) means a backing service (PostgreSQL, image storage)
+ * cannot be used: the request deserves a generic 503 "try again", not a 500 that suggests a bug.
  */
 export function isDependencyDown(err: unknown): boolean {
   let e: unknown = err;
