@@ -84,12 +84,13 @@ async function waitDone(app: E2eApp, token: string, analysisId: string): Promise
 }
 
 /** POST chat.ask, then read the SSE stream of chat.onReply until the first token. */
-async function firstToken(app: E2eApp, token: string, chatId: string, query: string): Promise<{ first: number; total: number }> {
+async function firstToken(app: E2eApp, token: string, chatId: string, query: string): Promise<{ ask: number; first: number; total: number }> {
   const t0 = performance.now();
   const ask = await fetch(`${app.url}/trpc/chat.ask`, {
     method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ chatId, query }),
   });
   const { streamId } = ((await ask.json()) as { result: { data: { streamId: string } } }).result.data;
+  const askMs = performance.now() - t0;
   const res = await fetch(`${app.url}/trpc/chat.onReply?input=${encodeURIComponent(JSON.stringify({ streamId }))}`, {
     headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
   });
@@ -105,7 +106,7 @@ async function firstToken(app: E2eApp, token: string, chatId: string, query: str
     if (text.includes('"type":"done"')) break;
   }
   await reader.cancel();
-  return { first, total: performance.now() - t0 };
+  return { ask: askMs, first, total: performance.now() - t0 };
 }
 
 async function run(concurrency: number, images: { data: Buffer }[], measureLatency: boolean) {
@@ -114,7 +115,7 @@ async function run(concurrency: number, images: { data: Buffer }[], measureLaten
     const token = await signUp(app);
     // Warm-up: the worker loads the model on its first job.
     await analyse(app, token, images[0]!.data);
-    const out: { latencies: number[]; stages: Record<string, number[]>; throughput: number; chat?: { first: number[]; total: number[] } } = { latencies: [], stages: {}, throughput: 0 };
+    const out: { latencies: number[]; stages: Record<string, number[]>; throughput: number; chat?: { ask: number[]; first: number[]; total: number[] } } = { latencies: [], stages: {}, throughput: 0 };
     let chatId = '';
     if (measureLatency) {
       for (const img of images) {
@@ -125,10 +126,11 @@ async function run(concurrency: number, images: { data: Buffer }[], measureLaten
         for (const [k, v] of Object.entries(a.result?.timingsMs ?? {})) (out.stages[k] ??= []).push(v);
         (out.stages['end-to-end minus worker (upload, queue, finalize)'] ??= []).push(r.ms - (a.result?.timingsMs.workerTotalMs ?? 0));
       }
-      out.chat = { first: [], total: [] };
+      out.chat = { ask: [], first: [], total: [] };
       const questions = ['How confident is the model?', 'What should we do next?', 'Could it be tuberculosis?', 'Explain it to the patient', 'Is the image quality ok?'];
       for (let i = 0; i < CHAT_N; i++) {
         const r = await firstToken(app, token, chatId, questions[i % questions.length]!);
+        out.chat.ask.push(r.ask);
         out.chat.first.push(r.first);
         out.chat.total.push(r.total);
       }
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
   console.log(`  WORKER_CONCURRENCY=2: ${two.throughput.toFixed(2)} analyses/s`);
   if (one.chat) {
     console.log(`\ngrounded chat over tRPC (chat.ask + chat.onReply SSE), ${CHAT_N} questions`);
+    console.log(`  chat.ask (POST) p50 ${ms(quantile(one.chat.ask, 0.5))}   p95 ${ms(quantile(one.chat.ask, 0.95))}`);
     console.log(`  first token p50 ${ms(quantile(one.chat.first, 0.5))}   p95 ${ms(quantile(one.chat.first, 0.95))}`);
     console.log(`  whole reply p50 ${ms(quantile(one.chat.total, 0.5))}   p95 ${ms(quantile(one.chat.total, 0.95))}`);
   }
