@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
 import { checkModality } from './check-modality.js';
 import { parseDicomBytes, TAG, textTag, type DataSet } from './dicom-lib.js';
 import { patientOfDataSet, type TDicomPatient } from './read-dicom-patient.js';
@@ -23,7 +24,8 @@ export interface TDecodedDicom {
 }
 
 const MAX_SIDE = 20_000;
-const MAX_PIXELS = 120_000_000;
+// The analysis pipeline's own cap: a larger DICOM would be refused after decoding anyway.
+const MAX_PIXELS = MAX_IMAGE_PIXELS;
 
 const bad = (message: string) => new AppError('BAD_REQUEST', message);
 
@@ -43,16 +45,27 @@ function layoutOf(ds: DataSet): TPixelLayout {
   const bitsAllocated = ds.uint16(TAG.bitsAllocated) ?? 0;
   const bitsStored = ds.uint16(TAG.bitsStored) ?? bitsAllocated;
   const pixelRepresentation = ds.uint16(TAG.pixelRepresentation) ?? 0;
-  if (!rows || !columns || rows > MAX_SIDE || columns > MAX_SIDE || rows * columns > MAX_PIXELS) {
-    throw bad('The DICOM image size is missing or out of range');
-  }
+  if (!rows || !columns || rows > MAX_SIDE || columns > MAX_SIDE) throw bad('The DICOM image size is missing or out of range');
+  if (rows * columns > MAX_PIXELS) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
   if (bitsAllocated !== 8 && bitsAllocated !== 16) throw new AppError('UNSUPPORTED_MEDIA', `DICOM images with ${bitsAllocated} bits allocated per pixel are not supported (8 or 16 are)`);
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw bad('The DICOM Bits Stored value is invalid');
   return { rows, columns, bitsAllocated, bitsStored, pixelRepresentation };
 }
 
-/** Reads a Part 10 chest radiograph: checks it, and renders frame 1 to a grayscale PNG. */
+/**
+ * Reads a Part 10 chest radiograph: checks it, and renders frame 1 to a grayscale PNG. Hostile
+ * or damaged files end in an AppError (a 4xx with a reason), never in an unexpected exception.
+ */
 export async function decodeDicom(buffer: Buffer): Promise<TDecodedDicom> {
+  try {
+    return await decodeChecked(buffer);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw bad('The DICOM file could not be read');
+  }
+}
+
+async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
   const ds = parseDicomBytes(buffer);
   if (!ds) throw bad('The file is not a readable DICOM (Part 10) file');
   const modality = textTag(ds, TAG.modality);

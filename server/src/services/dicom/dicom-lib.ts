@@ -28,11 +28,14 @@ export function parseDicomBytes(bytes: Uint8Array): DataSet | null {
   }
 }
 
-/** A string tag, trimmed, or null when absent or blank. */
+/** A string tag, trimmed, or null when absent, blank or unreadable (a length past the end). */
 export function textTag(ds: DataSet, tag: string): string | null {
-  const v = ds.string(tag);
-  const t = v?.trim();
-  return t ? t : null;
+  try {
+    const t = ds.string(tag)?.trim();
+    return t ? t : null;
+  } catch {
+    return null;
+  }
 }
 
 export const TAG = {

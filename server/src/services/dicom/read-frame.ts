@@ -47,13 +47,25 @@ function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: 
 
 async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<Int32Array> {
   const jpeg = Buffer.from(encapsulatedFrame(ds, el));
-  const { data, info } = await sharp(jpeg, { failOn: 'error' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(jpeg, { failOn: 'error', limitInputPixels: layout.rows * layout.columns }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1 || info.width !== layout.columns || info.height !== layout.rows) throw refuse('The embedded JPEG does not match the DICOM image size');
   return Int32Array.from(data.subarray(0, info.width * info.height));
 }
 
+/** Height and width from the SOF3 header, read before decoding: the decoder allocates what it says. */
+function losslessSize(frame: Uint8Array): { height: number; width: number } | null {
+  for (let i = 0; i + 8 < frame.length; i++) {
+    if (frame[i] === 0xff && frame[i + 1] === 0xc3) {
+      return { height: ((frame[i + 5] ?? 0) << 8) | (frame[i + 6] ?? 0), width: ((frame[i + 7] ?? 0) << 8) | (frame[i + 8] ?? 0) };
+    }
+  }
+  return null;
+}
+
 function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int32Array {
   const frame = encapsulatedFrame(ds, el);
+  const size = losslessSize(frame);
+  if (!size || size.width !== layout.columns || size.height !== layout.rows) throw refuse('The embedded lossless JPEG does not match the DICOM image');
   const decoder = new Decoder();
   const buffer = frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.length) as ArrayBuffer;
   const decoded = decoder.decompress(buffer, 0, frame.length);

@@ -18,7 +18,7 @@ export interface TRenderOptions {
 }
 
 /** A 0..1 mapping for one modality value. */
-function voiFunction(voi: TVoi, values: Float64Array): (x: number) => number {
+function voiFunction(voi: TVoi, values: Float32Array): (x: number) => number {
   switch (voi.kind) {
     case 'window': {
       const { center: c, width: w } = voi;
@@ -52,7 +52,8 @@ function voiFunction(voi: TVoi, values: Float64Array): (x: number) => number {
 
 export function renderGray(stored: ArrayLike<number>, opts: TRenderOptions): Uint8Array {
   const n = stored.length;
-  const modality = new Float64Array(n);
+  // Float32 is ample for 16-bit values after rescale, and halves the memory of a large film.
+  const modality = new Float32Array(n);
   for (let i = 0; i < n; i++) modality[i] = (stored[i] ?? 0) * opts.slope + opts.intercept;
   const f = voiFunction(opts.voi, modality);
   const out = new Uint8Array(n);
