@@ -93,6 +93,13 @@ describe('DICOM decoding', () => {
     assert.deepEqual(Array.from(gray.data), ramp8);
   });
 
+  test('deflated explicit VR little endian is inflated and read', async () => {
+    const deflated = await decodeSpec({ syntax: 'deflated', window: { center: 2048, width: 1024 } });
+    const plain = await decodeSpec({ window: { center: 2048, width: 1024 } });
+    assert.equal(deflated.decoded.transferSyntax, 'Deflated Explicit VR Little Endian');
+    assert.deepEqual(deflated.gray.data, plain.gray.data);
+  });
+
   test('explicit VR big endian (retired) is read with the right byte order', async () => {
     const be = await decodeSpec({ syntax: 'big-endian' });
     const le = await decodeSpec({});

@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { encodeJpegLossless } from './write-jpeg-lossless.js';
 
@@ -16,7 +17,7 @@ export interface TDicomSpec {
   photometric?: 'MONOCHROME1' | 'MONOCHROME2' | 'RGB';
   /** null leaves the tag out. */
   modality?: string | null;
-  syntax?: 'explicit' | 'implicit' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'jpeg2000';
+  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'jpeg2000';
   window?: { center: number; width: number; fn?: string };
   rescale?: { slope: number; intercept: number };
   voiLut?: { firstMapped: number; bits: number; data: number[] };
@@ -31,6 +32,7 @@ export interface TDicomSpec {
 const UIDS = {
   explicit: '1.2.840.10008.1.2.1',
   implicit: '1.2.840.10008.1.2',
+  deflated: '1.2.840.10008.1.2.1.99',
   'big-endian': '1.2.840.10008.1.2.2',
   'jpeg-baseline': '1.2.840.10008.1.2.4.50',
   'jpeg-lossless': '1.2.840.10008.1.2.4.70',
@@ -152,5 +154,6 @@ export async function writeDicom(spec: TDicomSpec): Promise<Buffer> {
   const meta = Buffer.concat([encode([{ group: 0x0002, element: 0x0000, vr: 'UL', value: ul(metaBody.length) }], true, false), metaBody]);
   const preamble = Buffer.alloc(128);
   spec.preamble?.copy(preamble, 0, 0, 128);
-  return Buffer.concat([preamble, Buffer.from('DICM', 'latin1'), meta, encode(els, explicit, be)]);
+  const dataset = encode(els, explicit, be);
+  return Buffer.concat([preamble, Buffer.from('DICM', 'latin1'), meta, syntax === 'deflated' ? deflateRawSync(dataset) : dataset]);
 }
