@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { createChat, createProfile, createUser, storeImage } from '../helpers/factories.js';
+import { createChat, createUser, storeImage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { registeredRoutes, trpcProcedures } from './fuzz-kit.js';
