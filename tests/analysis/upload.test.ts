@@ -30,7 +30,8 @@ for (const backend of testBackends()) {
     });
 
     before(async () => {
-      t = await createTestApp({ backend });
+      // No worker runs here: the spec's analyzer call gives up waiting after 300 ms (202).
+      t = await createTestApp({ backend, env: { ANALYSIS_WAIT_MS: '300' } });
       u = await createUser(t.deps);
     });
     after(async () => {
@@ -64,6 +65,16 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(job.data as object).sort(), ['analysisId', 'mediaType', 'storageKey']);
       assert.equal(job.opts.attempts, 3);
       assert.equal(JSON.stringify(job.data).includes('Ada'), false);
+    });
+
+    test('POST /api/chat/analyzer answers 202 with the chat id once ANALYSIS_WAIT_MS has passed', async () => {
+      const started = Date.now();
+      const res = await post(uploadBody(await radiograph({ index: 5 })), u.token, '/api/chat/analyzer');
+      assert.equal(res.statusCode, 202, res.body);
+      assert.equal(res.json().success, true);
+      assert.equal(res.json().data.status, 'queued');
+      assert.match(res.json().data.chat_id, /^[0-9a-f-]{36}$/);
+      assert.ok(Date.now() - started >= 300);
     });
 
     test('missing name and history default to Unknown and None', async () => {

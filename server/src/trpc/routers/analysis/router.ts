@@ -1,6 +1,7 @@
 import { ZAnalysisIdInput, ZAnalysisView, ZChatIdInput, type TProgressEvent } from '../../../schemas/analysis.js';
 import { followAnalysis } from '../../../services/analysis/follow-analysis.js';
 import { getChatAnalysis, getOwnedAnalysis } from '../../../services/analysis/get-analysis.js';
+import { auditedAccess } from '../../../services/history/audited-access.js';
 import { protectedProcedure, router } from '../../trpc.js';
 import { appErrorToTrpc } from './app-error-to-trpc.js';
 
@@ -13,12 +14,20 @@ export const analysisRouter = router({
   get: protectedProcedure
     .input(ZChatIdInput)
     .output(ZAnalysisView)
-    .query(({ ctx, input }) => getChatAnalysis(ctx.deps.db, ctx.auth.userId, input.chatId)),
+    .query(({ ctx, input }) =>
+      auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'chat', objectId: input.chatId }, () =>
+        getChatAnalysis(ctx.deps.db, ctx.auth.userId, input.chatId),
+      ),
+    ),
 
   byId: protectedProcedure
     .input(ZAnalysisIdInput)
     .output(ZAnalysisView)
-    .query(({ ctx, input }) => getOwnedAnalysis(ctx.deps.db, ctx.auth.userId, input.analysisId)),
+    .query(({ ctx, input }) =>
+      auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'analysis', objectId: input.analysisId }, () =>
+        getOwnedAnalysis(ctx.deps.db, ctx.auth.userId, input.analysisId),
+      ),
+    ),
 
   /** The current stage first, then each change until done, refused or failed. */
   onProgress: protectedProcedure
