@@ -25,24 +25,35 @@ function encapsulatedFrame(ds: DataSet, el: Element): Uint8Array {
 }
 
 /** Masks to BitsStored and sign-extends, because bits above BitsStored may carry overlays. */
-function storedValue(raw: number, layout: TPixelLayout): number {
+function toStored(raw: ArrayLike<number>, layout: TPixelLayout, n: number): Int32Array {
   const bits = layout.bitsStored;
-  const v = bits >= 32 ? raw : raw & (2 ** bits - 1);
-  return layout.pixelRepresentation === 1 && v >= 2 ** (bits - 1) ? v - 2 ** bits : v;
+  const mask = 2 ** bits - 1;
+  const signBit = 2 ** (bits - 1);
+  const range = 2 ** bits;
+  const signed = layout.pixelRepresentation === 1;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = (raw[i] ?? 0) & mask;
+    out[i] = signed && v >= signBit ? v - range : v;
+  }
+  return out;
 }
+
+const hostIsLittleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: boolean): Int32Array {
   const n = layout.rows * layout.columns;
   const bytesPer = layout.bitsAllocated / 8;
   if (el.length < n * bytesPer) throw refuse('The DICOM pixel data is shorter than its rows and columns say');
   const bytes = ds.byteArray;
-  const view = new DataView(bytes.buffer, bytes.byteOffset + el.dataOffset, n * bytesPer);
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const raw = bytesPer === 1 ? view.getUint8(i) : view.getUint16(i * 2, !bigEndian);
-    out[i] = storedValue(raw, layout);
-  }
-  return out;
+  const start = bytes.byteOffset + el.dataOffset;
+  if (bytesPer === 1) return toStored(new Uint8Array(bytes.buffer, start, n), layout, n);
+  // A typed view when the bytes are in host order and aligned; otherwise one copying pass.
+  if (!bigEndian && hostIsLittleEndian && start % 2 === 0) return toStored(new Uint16Array(bytes.buffer, start, n), layout, n);
+  const view = new DataView(bytes.buffer, start, n * 2);
+  const words = new Uint16Array(n);
+  for (let i = 0; i < n; i++) words[i] = view.getUint16(i * 2, !bigEndian);
+  return toStored(words, layout, n);
 }
 
 async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<Int32Array> {
@@ -73,9 +84,7 @@ function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int3
     throw refuse('The embedded lossless JPEG does not match the DICOM image');
   }
   const raw = decoder.numBytes > 1 ? new Uint16Array(decoded) : new Uint8Array(decoded);
-  const out = new Int32Array(layout.rows * layout.columns);
-  for (let i = 0; i < out.length; i++) out[i] = storedValue(raw[i] ?? 0, layout);
-  return out;
+  return toStored(raw, layout, layout.rows * layout.columns);
 }
 
 /** Stored pixel values of frame 1, row-major, one sample per pixel. */
