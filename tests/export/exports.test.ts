@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { and, eq } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
-import { auditLog } from '../../server/src/db/schema.js';
+import { analyses, auditLog } from '../../server/src/db/schema.js';
 import { EXPORT_MESSAGES, ZExportReport } from '../../server/src/schemas/export.js';
 import { createContextInner } from '../../server/src/trpc/context.js';
 import { appRouter } from '../../server/src/trpc/router.js';
@@ -174,6 +174,30 @@ for (const backend of testBackends()) {
       }
       const failures = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.actorUserId, bob.user.id), eq(auditLog.action, 'export.pdf')));
       assert.ok(failures.some((e) => e.objectId === chatId && e.outcome === 'failure'));
+    });
+
+    test('a cross-site fetch with the session cookie is refused', async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/export/${chatId}.pdf`, cookies: { token: alice.token }, headers: { 'sec-fetch-site': 'cross-site' } });
+      assert.equal(res.statusCode, 403);
+      const same = await t.app.inject({ method: 'GET', url: `/api/export/${chatId}.json`, cookies: { token: alice.token }, headers: { 'sec-fetch-site': 'same-origin' } });
+      assert.equal(same.statusCode, 200);
+    });
+
+    test('a refused image exports its reason and no findings, in every format', async () => {
+      const { chat, analysis } = await createChat(t.deps, alice.user.id, { analysisStatus: 'refused' });
+      const refused = { ...RESULT, gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a chest X-ray.', flags: [] }, findings: [], topFinding: null };
+      await t.deps.db.update(analyses).set({ result: refused as unknown as Record<string, unknown>, modelVersion: RESULT.modelVersion }).where(eq(analyses.id, analysis!.id));
+      const json = ZExportReport.parse((await get(`/api/export/${chat.id}.json`)).json());
+      assert.equal(json.analysis.status, 'refused');
+      assert.deepEqual(json.findings, []);
+      assert.match(json.gate.reason ?? '', /colour photograph/);
+      const bundle = (await get(`/api/export/${chat.id}.fhir.json`)).json();
+      assert.deepEqual(checkFhirBundle(bundle), []);
+      const pdf = await get(`/api/export/${chat.id}.pdf`);
+      assert.equal(pdf.statusCode, 200);
+      const text = execFileSync('pdftotext', [saved('refused.pdf', pdf.rawPayload), '-'], { encoding: 'utf8' });
+      assert.match(squash(text), /Image check: Refused: The image appears to be a colour photograph/);
+      assert.equal((await get(`/api/export/${chat.id}.docx`)).statusCode, 200);
     });
 
     test('requires authentication; an unknown extension is a 404', async () => {

@@ -14,6 +14,11 @@ const FORMAT_OF: Record<string, TExportFormat> = { pdf: 'pdf', docx: 'docx', jso
 const routes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { file: string } }>('/:file', async (req, reply) => {
     try {
+      // A download is a GET, so the CSRF hook lets it through; but another site has no business
+      // making a signed-in browser fetch (and audit) patient reports, even if it cannot read them.
+      if (req.headers['sec-fetch-site'] === 'cross-site' && !req.headers.authorization) {
+        throw new AppError('FORBIDDEN', 'Cross-site request refused');
+      }
       const auth = await req.resolveAuth();
       if (!auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
       const m = FILE.exec(req.params.file);
