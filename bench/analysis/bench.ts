@@ -77,7 +77,7 @@ async function trpcGet<T>(app: E2eApp, token: string, path: string, input: objec
 
 async function waitDone(app: E2eApp, token: string, analysisId: string): Promise<void> {
   for (;;) {
-    const a = await trpcGet<{ status: string }>(app, token, 'analysis.byId', { analysisId });
+    const a = await trpcGet<{ status: string }>(app, token, 'analysis.get', { analysisId });
     if (['completed', 'refused', 'failed'].includes(a.status)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -122,7 +122,7 @@ async function run(concurrency: number, images: { data: Buffer }[], measureLaten
         const r = await analyse(app, token, img.data);
         out.latencies.push(r.ms);
         chatId = r.status === 'completed' ? r.chat_id : chatId;
-        const a = await trpcGet<{ result: { timingsMs: Record<string, number> } | null }>(app, token, 'analysis.byId', { analysisId: r.analysis_id });
+        const a = await trpcGet<{ result: { timingsMs: Record<string, number> } | null }>(app, token, 'analysis.get', { analysisId: r.analysis_id });
         for (const [k, v] of Object.entries(a.result?.timingsMs ?? {})) (out.stages[k] ??= []).push(v);
         (out.stages['end-to-end minus worker (upload, queue, finalize)'] ??= []).push(r.ms - (a.result?.timingsMs.workerTotalMs ?? 0));
       }

@@ -69,8 +69,9 @@ for (const backend of testBackends()) {
       assert.match(report!.content, /Image not analysed/);
       assert.match(report!.content, /colour photograph/);
       assert.equal(report!.disease, null);
-      const view = await caller(u).analysis.get({ chatId: a.chatId });
+      const view = await caller(u).analysis.forChat({ chatId: a.chatId });
       assert.equal(view.status, 'refused');
+      assert.match(view.error ?? '', /colour photograph/, 'the refusal reason reaches the client');
     });
 
     test('failAnalysis marks failed once with the spec message', async () => {
@@ -79,7 +80,7 @@ for (const backend of testBackends()) {
       assert.equal(await failAnalysis(t.deps, a.analysisId, 'boom'), false);
       const [report] = await reportsOf(a.analysisId);
       assert.match(report!.content, /^Failed to analyze image\. Please try again\./);
-      const view = await caller(u).analysis.byId({ analysisId: a.analysisId });
+      const view = await caller(u).analysis.get({ analysisId: a.analysisId });
       assert.equal(view.error, ANALYSIS_MESSAGES.failed);
     });
 
@@ -135,13 +136,13 @@ for (const backend of testBackends()) {
     test('another user\'s analysis answers exactly like a missing one', async () => {
       const a = await upload();
       const other = await createUser(t.deps);
-      await assert.rejects(caller(other).analysis.get({ chatId: a.chatId }), { code: 'NOT_FOUND' });
-      await assert.rejects(caller(other).analysis.byId({ analysisId: a.analysisId }), { code: 'NOT_FOUND' });
+      await assert.rejects(caller(other).analysis.forChat({ chatId: a.chatId }), { code: 'NOT_FOUND' });
+      await assert.rejects(caller(other).analysis.get({ analysisId: a.analysisId }), { code: 'NOT_FOUND' });
       const stream = await caller(other).analysis.onProgress({ analysisId: a.analysisId });
       await assert.rejects(async () => {
         for await (const _ of stream) break;
       }, { code: 'NOT_FOUND' });
-      await assert.rejects(caller(other).analysis.byId({ analysisId: 'not-a-uuid' }), { code: 'NOT_FOUND' });
+      await assert.rejects(caller(other).analysis.get({ analysisId: 'not-a-uuid' }), { code: 'NOT_FOUND' });
     });
   });
 }

@@ -84,7 +84,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
     await worker.resume();
     await reading;
     assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
-    const view = await caller().analysis.byId({ analysisId: analysis_id });
+    const view = await caller().analysis.get({ analysisId: analysis_id });
     assert.equal(view.status, 'completed');
     assert.ok(view.result?.findings.length);
   });

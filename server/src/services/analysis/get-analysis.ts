@@ -33,8 +33,8 @@ function toView(row: TRow): TAnalysisView {
     result: parsed?.success ? parsed.data : null,
     heatmapUrl: imageUrlOf(row.heatmapImageId),
     imageUrl: imageUrlOf(row.imageId),
-    // Failure reasons are internal (stack-free, but technical): the client shows the spec's message.
-    error: row.status === 'failed' ? ANALYSIS_MESSAGES.failed : null,
+    // A refusal shows the gate's reason; failure details are internal (the spec's message instead).
+    error: row.status === 'failed' ? ANALYSIS_MESSAGES.failed : row.status === 'refused' ? (parsed?.success ? parsed.data.gate.reason : null) ?? 'The image could not be analysed' : null,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
   };

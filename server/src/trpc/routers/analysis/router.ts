@@ -11,7 +11,7 @@ import { appErrorToTrpc } from './app-error-to-trpc.js';
  */
 export const analysisRouter = router({
   /** The newest analysis of a chat (status, structured result, heatmap URL). */
-  get: protectedProcedure
+  forChat: protectedProcedure
     .input(ZChatIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
@@ -20,7 +20,8 @@ export const analysisRouter = router({
       ),
     ),
 
-  byId: protectedProcedure
+  /** One analysis (status, structured result, heatmap URL; `error` says why it was refused or failed). */
+  get: protectedProcedure
     .input(ZAnalysisIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
