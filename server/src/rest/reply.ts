@@ -15,7 +15,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   // The database went away: a generic 503, logged once as a warning rather than as a bug.
   const down = asUnavailable(err);
-  if (down) reply.log.warn({ err: (err as Error).message }, 'dependency unavailable');
+  if (down) reply.log.warn({ err: rootMessage(err) }, 'dependency unavailable');
   err = down ?? err;
   if (isAppError(err)) {
     return reply.status(httpStatusOf[err.code]).send({ success: false, message: err.message, code: err.code });
@@ -25,4 +25,11 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   }
   reply.log.error({ err }, 'unhandled error');
   return reply.status(500).send({ success: false, message: 'Internal server error', code: 'INTERNAL' });
+}
+
+/** The innermost cause's message: the wrapper's is the user-facing one, the cause says why. */
+function rootMessage(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown };
+  for (let i = 0; i < 6 && e.cause && typeof e.cause === 'object'; i++) e = e.cause as typeof e;
+  return String(e.message);
 }
