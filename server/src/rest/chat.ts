@@ -17,9 +17,15 @@ const MESSAGES: Record<TAnalysisStatus, string> = {
   failed: ANALYSIS_MESSAGES.failed,
 };
 
-/** Unexpected failures answer the spec's message for the call (the detail is only logged). */
-function orFallback(err: unknown, message: string): unknown {
-  return isAppError(err) || (err as { statusCode?: number }).statusCode ? err : new AppError('INTERNAL', message, { cause: err });
+/**
+ * Unexpected failures answer the spec's message for the call. Only the error's name and code are
+ * logged: a database error's message quotes the query's parameters, which may be patient data.
+ */
+function orFallback(req: FastifyRequest, err: unknown, message: string): unknown {
+  if (isAppError(err) || (err as { statusCode?: number }).statusCode) return err;
+  const e = err as { name?: string; code?: string; cause?: { code?: string } };
+  req.log.error({ errName: e.name, errCode: e.code ?? e.cause?.code }, 'unexpected error in a chat route');
+  return new AppError('INTERNAL', message, { cause: err });
 }
 
 async function upload(req: FastifyRequest) {
@@ -49,8 +55,7 @@ const routes: FastifyPluginAsync = async (app) => {
       const done = status === 'completed' || status === 'refused';
       return reply.status(done ? 200 : 202).send({ success: true, message: MESSAGES[status], data });
     } catch (err) {
-      if (!isAppError(err)) req.log.error({ err }, 'analysis upload failed');
-      return sendError(reply, orFallback(err, ANALYSIS_MESSAGES.failed));
+      return sendError(reply, orFallback(req, err, ANALYSIS_MESSAGES.failed));
     }
   });
 
@@ -63,8 +68,7 @@ const routes: FastifyPluginAsync = async (app) => {
         data: { chat_id: created.chatId, analysis_id: created.analysisId, status: created.status },
       });
     } catch (err) {
-      if (!isAppError(err)) req.log.error({ err }, 'analysis upload failed');
-      return sendError(reply, orFallback(err, ANALYSIS_MESSAGES.failed));
+      return sendError(reply, orFallback(req, err, ANALYSIS_MESSAGES.failed));
     }
   });
 
@@ -75,8 +79,7 @@ const routes: FastifyPluginAsync = async (app) => {
       const out = await sendChatMessage(deps, req.meta(), auth.userId, { chatId: body.chat_id, query: body.query });
       return reply.send({ success: true, message: 'Message sent', data: { response: out.response, message_id: out.replyId } });
     } catch (err) {
-      if (!isAppError(err)) req.log.error({ err }, 'chat message failed');
-      return sendError(reply, orFallback(err, CHAT_MESSAGES.failed));
+      return sendError(reply, orFallback(req, err, CHAT_MESSAGES.failed));
     }
   });
 };

@@ -6,6 +6,7 @@ import { QueueName, ZAnalysisResultJob, type TAnalysisEvent } from '../../queue/
 import { analysisEventHub } from './analysis-events.js';
 import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
 import { reconcileAnalyses } from './reconcile-analyses.js';
+import { safeErr } from './safe-error.js';
 
 export interface AnalysisConsumers {
   resultWorker: Worker;
@@ -30,11 +31,19 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
 
   const resultWorker = new Worker(
     QueueName.AnalysisResult,
-    async (job: Job): Promise<TFinalizeOutcome> => finalizeAnalysis(deps, ZAnalysisResultJob.parse(job.data)),
+    async (job: Job): Promise<TFinalizeOutcome> => {
+      try {
+        return await finalizeAnalysis(deps, ZAnalysisResultJob.parse(job.data));
+      } catch (err) {
+        // BullMQ keeps the message in Redis: never let a DB error's parameters (report text) go there.
+        const { errName, errCode } = safeErr(err);
+        throw new Error(`finalize failed (${errName ?? 'Error'}${errCode ? ` ${errCode}` : ''})`);
+      }
+    },
     { connection: deps.redis, prefix, concurrency: 2 },
   );
   resultWorker.on('error', (err) => log.warn({ err: err.message }, 'result worker connection error'));
-  resultWorker.on('failed', (job, err) => log.error({ jobId: job?.id, err: err.message }, 'finalizing an analysis failed'));
+  resultWorker.on('failed', (job, err) => log.error({ jobId: job?.id, ...safeErr(err) }, 'finalizing an analysis failed'));
 
   // A job that failed its last attempt (or hit UnrecoverableError) ends the analysis as failed.
   const events = new QueueEvents(QueueName.Analysis, { connection: deps.redis, prefix });
@@ -44,7 +53,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
       const state = await deps.analysisQueue.getJobState(jobId);
       if (state !== 'failed' && state !== 'unknown') return; // a retry is coming
       await failAnalysis(deps, jobId, failedReason);
-    })().catch((err: Error) => log.warn({ err: err.message, jobId }, 'could not record a failed analysis'));
+    })().catch((err: Error) => log.warn({ ...safeErr(err), jobId }, 'could not record a failed analysis'));
   });
 
   // The worker cannot write the database; its stage announcements are recorded here.
@@ -54,7 +63,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     void deps.db.update(analyses)
       .set({ status: 'processing', stage: e.stage, startedAt: sql`coalesce(${analyses.startedAt}, now())`, updatedAt: new Date() })
       .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
-      .catch((err: Error) => log.warn({ err: err.message }, 'could not record an analysis stage'));
+      .catch((err: Error) => log.warn(safeErr(err), 'could not record an analysis stage'));
   });
 
   const reconcile = () => reconcileAnalyses(deps, resultQueue);
@@ -63,7 +72,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     if (running) return;
     running = true;
     reconcile()
-      .catch((err: Error) => log.warn({ err: err.message }, 'reconciler pass failed'))
+      .catch((err: Error) => log.warn(safeErr(err), 'reconciler pass failed'))
       .finally(() => {
         running = false;
       });

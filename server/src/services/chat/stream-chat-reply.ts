@@ -4,6 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '../../schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '../../schemas/chat.js';
+import { safeErr } from '../analysis/safe-error.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
@@ -54,7 +55,7 @@ export async function* streamChatReply(
     if (!text.trim()) throw new Error('empty reply');
   } catch (err) {
     if (isAppError(err)) throw err;
-    deps.log.warn({ err: (err as Error).message, responder: responder.name }, 'chat responder failed');
+    deps.log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
     await recordAudit(deps.db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'failure', details: { responder: responder.name } });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
