@@ -37,7 +37,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
       } catch (err) {
         // BullMQ keeps the message in Redis: never let a DB error's parameters (report text) go there.
         const { errName, errCode } = safeErr(err);
-        throw new Error(`finalize failed (${errName ?? 'Error'}${errCode ? ` ${errCode}` : ''})`);
+        throw new Error(`finalize failed (${errName ?? 'Error'}${errCode ? ` ${errCode}` : ''})`, { cause: err });
       }
     },
     { connection: deps.redis, prefix, concurrency: 2 },
