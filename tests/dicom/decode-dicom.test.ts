@@ -121,6 +121,16 @@ describe('DICOM decoding', () => {
     assert.deepEqual(lossless.gray.data, raw.gray.data);
   });
 
+  test('RLE Lossless: 16-bit and 8-bit values come back exactly', async () => {
+    const noisy = ramp12.map((v, i) => (i % 5 === 0 ? v : Math.min(4095, v + (i % 3))));
+    const rle = await decodeSpec({ pixels: noisy, syntax: 'rle' });
+    const raw = await decodeSpec({ pixels: noisy });
+    assert.equal(rle.decoded.transferSyntax, 'RLE Lossless');
+    assert.deepEqual(rle.gray.data, raw.gray.data);
+    const rle8 = await decodeSpec({ pixels: ramp8, bitsAllocated: 8, bitsStored: 8, syntax: 'rle' });
+    assert.deepEqual(Array.from(rle8.gray.data), ramp8);
+  });
+
   test('JPEG 2000 is refused by name', async () => {
     await assert.rejects(decodeSpec({ syntax: 'jpeg2000' }), refusedWith('UNSUPPORTED_MEDIA', /JPEG 2000 Lossless compression is not supported/));
   });

@@ -17,7 +17,7 @@ export interface TDicomSpec {
   photometric?: 'MONOCHROME1' | 'MONOCHROME2' | 'RGB';
   /** null leaves the tag out. */
   modality?: string | null;
-  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'jpeg2000';
+  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000';
   window?: { center: number; width: number; fn?: string };
   rescale?: { slope: number; intercept: number };
   voiLut?: { firstMapped: number; bits: number; data: number[] };
@@ -36,6 +36,7 @@ const UIDS = {
   'big-endian': '1.2.840.10008.1.2.2',
   'jpeg-baseline': '1.2.840.10008.1.2.4.50',
   'jpeg-lossless': '1.2.840.10008.1.2.4.70',
+  rle: '1.2.840.10008.1.2.5',
   jpeg2000: '1.2.840.10008.1.2.4.90',
 } as const;
 const LONG_VRS = new Set(['OB', 'OW', 'OF', 'SQ', 'UT', 'UN']);
@@ -78,6 +79,38 @@ function encode(els: El[], explicit: boolean, be: boolean): Buffer {
   return Buffer.concat(parts);
 }
 
+/** RLE Lossless (PS3.5 Annex G): one PackBits segment per byte plane, high byte first. */
+function encodeRle(pixels: ArrayLike<number>, bits: number): Buffer {
+  const planes = bits === 16 ? [(v: number) => (v >> 8) & 0xff, (v: number) => v & 0xff] : [(v: number) => v & 0xff];
+  const segments = planes.map((byteOf) => {
+    const bytes = Array.from(pixels, byteOf);
+    const out: number[] = [];
+    for (let i = 0; i < bytes.length; ) {
+      // Runs of 3+ equal bytes as a replicate run, the rest as literal runs (both PackBits).
+      let run = 1;
+      while (i + run < bytes.length && run < 128 && bytes[i + run] === bytes[i]) run++;
+      if (run >= 3) {
+        out.push(257 - run, bytes[i] ?? 0);
+        i += run;
+        continue;
+      }
+      const lit = bytes.slice(i, Math.min(i + 128, bytes.length));
+      out.push(lit.length - 1, ...lit);
+      i += lit.length;
+    }
+    if (out.length % 2) out.push(0x80); // pad to even with a no-op
+    return Buffer.from(out);
+  });
+  const header = Buffer.alloc(64);
+  header.writeUInt32LE(segments.length, 0);
+  let offset = 64;
+  segments.forEach((seg, s) => {
+    header.writeUInt32LE(offset, 4 + s * 4);
+    offset += seg.length;
+  });
+  return Buffer.concat([header, ...segments]);
+}
+
 /** Encapsulated pixel data: an empty basic offset table, one fragment, a sequence delimiter. */
 function encapsulate(frame: Buffer): Buffer {
   const padded = frame.length % 2 ? Buffer.concat([frame, Buffer.from([0])]) : frame;
@@ -95,6 +128,7 @@ async function pixelData(spec: TDicomSpec, bits: number, be: boolean): Promise<{
   if (syntax === 'jpeg-lossless') {
     return { vr: 'OB', value: encapsulate(encodeJpegLossless(pixels, width, height, spec.bitsStored ?? bits)), undefinedLength: true };
   }
+  if (syntax === 'rle') return { vr: 'OB', value: encapsulate(encodeRle(pixels, bits)), undefinedLength: true };
   if (syntax === 'jpeg2000') return { vr: 'OB', value: encapsulate(Buffer.from([0xff, 0x4f, 0xff, 0x51])), undefinedLength: true };
   if (bits === 8) return { vr: 'OB', value: Buffer.from(Array.from(pixels, (v) => v & 0xff)) };
   return { vr: 'OW', value: us(Array.from(pixels), be) };

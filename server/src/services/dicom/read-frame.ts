@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { Decoder } from 'jpeg-lossless-decoder-js';
 import { AppError } from '../../lib/app-error.js';
+import { decodeRle } from './decode-rle.js';
 import { dicomParser, TAG, type DataSet, type Element } from './dicom-lib.js';
 import type { TPixelEncoding } from './transfer-syntax.js';
 
@@ -101,6 +102,12 @@ export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: T
         return await jpegBaselineFrame(ds, el, layout);
       case 'jpeg-lossless':
         return jpegLosslessFrame(ds, el, layout);
+      case 'rle': {
+        const n = layout.rows * layout.columns;
+        const raw = decodeRle(encapsulatedFrame(ds, el), n, layout.bitsAllocated);
+        if (!raw) throw refuse('The RLE-compressed DICOM pixel data is damaged or not grayscale');
+        return toStored(raw, layout, n);
+      }
     }
   } catch (err) {
     if (err instanceof AppError) throw err;

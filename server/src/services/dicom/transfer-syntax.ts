@@ -1,5 +1,5 @@
 /** How the pixel data of a transfer syntax is stored, and therefore which decoder reads it. */
-export type TPixelEncoding = 'native-le' | 'native-be' | 'jpeg-baseline' | 'jpeg-lossless';
+export type TPixelEncoding = 'native-le' | 'native-be' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle';
 
 export interface TTransferSyntax {
   uid: string;
@@ -17,6 +17,7 @@ export const SUPPORTED_TRANSFER_SYNTAXES: readonly TTransferSyntax[] = [
   { uid: '1.2.840.10008.1.2.4.50', name: 'JPEG Baseline (Process 1)', encoding: 'jpeg-baseline' },
   { uid: '1.2.840.10008.1.2.4.57', name: 'JPEG Lossless, Non-Hierarchical (Process 14)', encoding: 'jpeg-lossless' },
   { uid: '1.2.840.10008.1.2.4.70', name: 'JPEG Lossless, Non-Hierarchical, First-Order Prediction', encoding: 'jpeg-lossless' },
+  { uid: '1.2.840.10008.1.2.5', name: 'RLE Lossless', encoding: 'rle' },
 ];
 
 /** Names of common syntaxes we refuse, so the refusal can say what the file was. */
@@ -28,7 +29,6 @@ const KNOWN_UNSUPPORTED: Record<string, string> = {
   '1.2.840.10008.1.2.4.91': 'JPEG 2000',
   '1.2.840.10008.1.2.4.201': 'High-Throughput JPEG 2000 Lossless',
   '1.2.840.10008.1.2.4.203': 'High-Throughput JPEG 2000',
-  '1.2.840.10008.1.2.5': 'RLE Lossless',
 };
 
 export function findTransferSyntax(uid: string): TTransferSyntax | null {
