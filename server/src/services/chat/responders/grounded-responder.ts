@@ -24,7 +24,10 @@ export function classifyQuestion(query: string): TIntent {
   const other = NOT_ASSESSED.find((c) => c.aliases.some((a) => mentions(q, a)));
   const label = mentionedLabel(q);
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
-  if (has(q, /patient|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|family|parent|non-?medical/)) return { kind: 'patient' };
+  // "…for this patient" is a clinician's question; explaining *to* the patient is this intent.
+  if (has(q, /(explain|tell|say|describe|put|talk)\b.*\b(to|for|with) (the |my |a |this )?(patient|family|parent|mother|father|child)|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|non-?medical/)) {
+    return { kind: 'patient' };
+  }
   if (has(q, /differential|ddx|what else|other (causes?|possibilit|diagnos)|alternative|mimic/)) return { kind: 'differential' };
   if (has(q, /confiden|how sure|certain|probab|likel|accura|reliab|trust|calibrat|percent|%/)) return { kind: 'confidence' };
   if (has(q, /next step|what (should|do) (i|we)|recommend|manage|treat|work-?up|follow[- ]?up|further (test|imaging)|what now|plan/)) return { kind: 'next-steps' };
