@@ -66,6 +66,11 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       const [img] = await t.deps.db.select().from(storedImages).where(eq(storedImages.id, analysis!.heatmapImageId!));
       assert.equal(img?.kind, 'heatmap');
       assert.equal(await t.deps.images.exists(img!.storageKey), true);
+      const served = await t.app.inject({ method: 'GET', url: `/api/images/${img!.id}`, headers: bearer(u.token) });
+      assert.equal(served.statusCode, 200);
+      assert.equal(served.headers['content-type'], 'image/png');
+      const other = await createUser(t.deps);
+      assert.equal((await t.app.inject({ method: 'GET', url: `/api/images/${img!.id}`, headers: bearer(other.token) })).statusCode, 404);
     }
   });
 
