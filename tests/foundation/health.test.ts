@@ -66,5 +66,15 @@ for (const backend of testBackends()) {
       await assert.rejects(t.deps.db.delete(auditLog), appendOnly);
       await assert.rejects(t.deps.db.execute(sql`truncate audit_log`), appendOnly);
     });
+
+    test('a burst of concurrent audit writes keeps one unbroken chain', async () => {
+      const before = (await verifyAuditChain(t.deps.db)).entries;
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          recordAudit(t.deps.db, null, { actorUserId: null, action: 'test.burst', outcome: 'success', details: { i } }),
+        ),
+      );
+      assert.deepEqual(await verifyAuditChain(t.deps.db), { ok: true, entries: before + 60, brokenAt: null });
+    });
   });
 }

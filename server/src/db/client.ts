@@ -33,7 +33,7 @@ export interface DatabaseOptions {
 /** Opens the database and applies every pending migration (the same files on both drivers). */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 2000 });
+    const pool = new pg.Pool({ connectionString: opts.url, max: 20, connectionTimeoutMillis: 5000 });
     // An idle client losing its server must not crash the process; queries will fail and retry.
     pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
