@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Spinner } from '../../../components/spinner';
 import { trpc } from '../../../lib/trpc';
+import { ApiKeysPanel } from '../components/api-keys-panel';
 import { DangerZoneTab } from '../components/danger-zone-tab';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
@@ -54,7 +55,13 @@ export function SettingsPage() {
         ))}
       </div>
       <div className="tab-panel card" role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
-        {tab === 'profile' ? <ProfileTab user={me.data.user} /> : tab === 'password' ? <PasswordTab /> : <DangerZoneTab />}
+        {tab === 'profile' ? (
+          // API keys sit under Profile: the spec's three tabs stay as they are.
+          <>
+            <ProfileTab user={me.data.user} />
+            <ApiKeysPanel />
+          </>
+        ) : tab === 'password' ? <PasswordTab /> : <DangerZoneTab />}
       </div>
     </div>
   );
