@@ -1,7 +1,7 @@
-/// <reference path="../types/fastify.d.ts" />
 import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { asUnavailable } from '../lib/dependency-down.js';
+import '../types/fastify-augment.js';
 import type { AppDeps, RequestMeta } from '../deps.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
 

@@ -1,3 +1,6 @@
+// Loaded for its types: request/reply decorations and @fastify/cookie's, wherever routers are compiled
+// (the client's typecheck reaches the server through the AppRouter type, not through app.ts).
+import '@fastify/cookie';
 import type { AppDeps, RequestMeta } from '../deps.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
 
