@@ -31,10 +31,11 @@ def main() -> None:
     ap.add_argument("--train", type=int, default=1500)
     ap.add_argument("--val", type=int, default=200)
     ap.add_argument("--test", type=int, default=500)
+    ap.add_argument("--splits", default="train,val,test")
     args = ap.parse_args()
     out = CACHE_DIR.parent / "gate"
     out.mkdir(parents=True, exist_ok=True)
-    for split in ("train", "val", "test"):
+    for split in args.splits.split(","):
         n = getattr(args, split)
         xs, kinds, reasons = [], [], []
         t0 = time.time()

@@ -54,6 +54,7 @@ def main() -> None:
     ap.add_argument("--gate", type=Path, default=CACHE_DIR.parent / "gate" / "gate.pt")
     ap.add_argument("--version", default="1.0.0")
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    ap.add_argument("--neg-val", type=Path, default=CACHE_DIR.parent / "gate" / "val.npz")
     args = ap.parse_args()
     torch.set_num_threads(2)
     model, ck = build_export(args.run, args.gate)
@@ -110,7 +111,7 @@ def main() -> None:
     p_other = softmax(out["gate_logits"].astype(np.float64))[:, 2]
     q = float(np.quantile(p_other, 1 - GATE_MAX_VAL_REFUSAL))
     manifest["gate"]["rejectThreshold"] = float(min(0.95, max(0.5, q + 1e-6)))
-    neg = np.load(CACHE_DIR.parent / "gate" / "val.npz")
+    neg = np.load(args.neg_val)
     on = run_batches(runner, neg["x"].astype(np.float64))
     pn = softmax(on["gate_logits"].astype(np.float64))[:, 2]
     refused = (pn >= manifest["gate"]["rejectThreshold"]) | (neg["pre"] != "")

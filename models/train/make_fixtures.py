@@ -67,10 +67,12 @@ def make_negatives(first_cxr: Path) -> list[Path]:
     with Image.open(first_cxr) as im:
         g = np.asarray(im.convert("L"))
     save(Image.fromarray(255 - g), "inverted-radiograph.png")
-    save(Image.fromarray((g // 16 + 120).astype(np.uint8)), "low-contrast-radiograph.png")
+    # std about a quarter of a radiograph's: above the blank cut-off, below the low-contrast flag
+    save(Image.fromarray((g // 4 + 90).astype(np.uint8)), "low-contrast-radiograph.png")
     save(Image.new("L", (256, 256), 128), "uniform-gray.png")
     save(Image.fromarray(g).resize((96, 96)), "too-small.png")
-    save(Image.fromarray(np.tile(g, (1, 3))), "wide-banner.png")
+    # wide (aspect > 2) but tall enough not to be "too small" after save()'s 320 px cap
+    save(Image.fromarray(np.tile(g, (1, 3))).resize((320, 140)), "wide-banner.png")
     return out
 
 
@@ -83,7 +85,8 @@ def main() -> None:
     for sub in ("cxr", "gate"):
         shutil.rmtree(FIX / sub, ignore_errors=True)
     cxr = pick_radiographs(args.data.resolve())
-    files = cxr + make_negatives(cxr[0])
+    # the gate test compares the inverted film with the first fixture by name
+    files = cxr + make_negatives(sorted(cxr)[0])
     manifest, runner = load_shipped(args.model)
     cases = []
     for f in files:
