@@ -175,7 +175,7 @@ describe('DICOM decoding', () => {
     await assert.rejects(decodeDicom(Buffer.from('not a dicom file at all'.repeat(10))), refusedWith('BAD_REQUEST', /not a readable DICOM/));
   });
 
-  const sample = new URL('../fixtures/cxr/covid-1.jpg', import.meta.url);
+  const sample = new URL('../fixtures/xray/covid-1.jpg', import.meta.url);
   test('a sample radiograph survives a 12-bit MONOCHROME1 round trip', { skip: !existsSync(sample) }, async () => {
     const { data, info } = await sharp(sample.pathname).greyscale().raw().toBuffer({ resolveWithObject: true });
     // Stored as MONOCHROME1 12-bit: bright (bone) becomes a low value, as on CR plates.

@@ -18,7 +18,7 @@ import { testPatientName } from './test-patients.js';
  */
 
 export const TINY_MODEL_DIR = 'tests/fixtures/tiny-model';
-export const CXR_FIXTURE = 'tests/fixtures/cxr/covid-1.jpg';
+export const CXR_FIXTURE = 'tests/fixtures/xray/covid-1.jpg';
 
 export interface TProc {
   child: ChildProcess;
