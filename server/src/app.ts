@@ -111,6 +111,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     return sendError(reply, err);
   });
 
+  // PostgreSQL text cannot hold U+0000: refuse it at the door rather than fail deep in a query.
+  app.addHook('preValidation', async (req, reply) => {
+    if (req.body && typeof req.body === 'object' && JSON.stringify(req.body).includes('\\u0000')) {
+      return reply.status(400).send({ success: false, message: 'The request contains invalid characters', code: 'BAD_REQUEST' });
+    }
+  });
+
   await app.register(health);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -47,8 +47,9 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
     if (err instanceof AppError) throw err;
     const e = err as { statusCode?: number; code?: string };
     if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
-    if (e.statusCode && e.statusCode < 500) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
-    throw err;
+    // Anything else here is the multipart parser rejecting a malformed body ('Unexpected end of
+    // form', a bad boundary): the client's fault, not ours.
+    throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired, { cause: err });
   }
   if (!out.image || out.image.length === 0) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   return out;
