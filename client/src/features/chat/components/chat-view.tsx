@@ -1,0 +1,87 @@
+import { useMemo, useState } from 'react';
+import type { THistoryGetOutput } from '../../../../../server/src/schemas/history';
+import { useAutoScroll } from '../hooks/use-auto-scroll';
+import { useFollowUp } from '../hooks/use-follow-up';
+import { useLiveAnalysis } from '../hooks/use-live-analysis';
+import { introMessageText } from '../lib/intro-message';
+import { AnalysisProgress } from './analysis-progress';
+import { ChatToolbar } from './chat-toolbar';
+import { ExportButtons } from './export-buttons';
+import { FindingsBars } from './findings-bars';
+import { FollowUpInput } from './follow-up-input';
+import { MarkdownContent } from './markdown-content';
+import { MessageItem, type TDisplayMessage } from './message-item';
+import { XrayViewer } from './xray-viewer';
+
+/** A chat with messages: the thread and follow-up box beside the X-ray viewer and the findings. */
+export function ChatView({ detail }: { detail: THistoryGetOutput }) {
+  const { chat } = detail;
+  const live = useLiveAnalysis(chat.id, chat.latestAnalysis);
+  const followUp = useFollowUp(chat.id);
+  const [viewerSrc, setViewerSrc] = useState<string | null>(null);
+
+  const messages = useMemo<TDisplayMessage[]>(() => {
+    const intro: TDisplayMessage = {
+      id: 'intro',
+      role: 'user',
+      content: introMessageText({ patientName: chat.patientName, patientAge: chat.patientAge, medicalHistory: chat.medicalHistory }),
+      imageUrl: null,
+      createdAt: null,
+    };
+    const stored = detail.messages
+      .filter((m): m is typeof m & { role: 'user' | 'assistant' } => m.role !== 'system')
+      .map((m) => ({ ...m, imageKind: m.role === 'assistant' ? ('heatmap' as const) : ('xray' as const) }));
+    return [intro, ...stored];
+  }, [detail.messages, chat.patientName, chat.patientAge, chat.medicalHistory]);
+
+  const all = [...messages, ...followUp.pending];
+  const endRef = useAutoScroll<HTMLDivElement>([all.length, followUp.reply?.text, live.stage]);
+
+  const xray = live.view?.imageUrl ?? chat.imageUrl ?? detail.messages.find((m) => m.role === 'user' && m.imageUrl)?.imageUrl ?? null;
+  const heatmap = live.view?.heatmapUrl ?? detail.messages.find((m) => m.role === 'assistant' && m.imageUrl)?.imageUrl ?? null;
+  const shownSrc = viewerSrc ?? xray;
+  const canFollowUp = live.status === 'completed' || detail.messages.some((m) => m.role === 'assistant');
+  const disabledReason = live.running ? 'Follow-up questions open once the analysis has finished.' : canFollowUp ? null : 'This chat has no analysis to discuss yet.';
+
+  return (
+    <div className="chat-view">
+      <ChatToolbar chatId={chat.id} title={chat.title}>
+        {live.status === 'completed' ? <ExportButtons chatId={chat.id} /> : null}
+      </ChatToolbar>
+      <div className="chat-view-body">
+        <aside className="chat-aside" aria-label="X-ray and findings">
+          {shownSrc ? (
+            <XrayViewer key={shownSrc} src={shownSrc} overlaySrc={shownSrc === xray ? heatmap : null} alt={`Chest X-ray of ${chat.patientName}`} />
+          ) : null}
+          {viewerSrc && viewerSrc !== xray ? (
+            <button type="button" className="chat-btn chat-btn-ghost" onClick={() => setViewerSrc(null)}>
+              Back to the X-ray
+            </button>
+          ) : null}
+          {live.view?.result ? <FindingsBars findings={live.view.result.findings} modelVersion={live.view.result.modelVersion} /> : null}
+        </aside>
+        <section className="chat-thread" aria-label="Conversation">
+          <ol className="chat-messages" aria-live="polite" aria-relevant="additions">
+            {all.map((m) => (
+              <MessageItem key={m.id} message={m} onShowImage={setViewerSrc} />
+            ))}
+            {followUp.reply ? (
+              <li className="chat-msg is-assistant" data-role="assistant" data-streaming="true">
+                {followUp.reply.text === '' ? (
+                  <p className="chat-thinking" role="status">
+                    <span className="chat-dots" aria-hidden="true" /> Thinking...
+                  </p>
+                ) : (
+                  <MarkdownContent text={followUp.reply.text} />
+                )}
+              </li>
+            ) : null}
+          </ol>
+          {live.running ? <AnalysisProgress stage={live.stage} /> : null}
+          <div ref={endRef} />
+          <FollowUpInput busy={followUp.busy} disabledReason={disabledReason} onSend={followUp.send} />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { useToast } from '../../../components/toast/use-toast';
+import { clearLocalSession, goToLogin } from '../../../lib/session';
+import { trpc } from '../../../lib/trpc';
+import { openChat } from '../../chat-history/current-chat';
+import { ANALYSIS_MESSAGES, type TProgressStage } from '../lib/analysis-stages';
+import type { TPatientInfo } from '../lib/patient-fields';
+import { uploadAnalysis, UploadError } from '../lib/upload-analysis';
+
+export type TSubmission =
+  | { phase: 'idle' }
+  | { phase: 'uploading' }
+  | { phase: 'running'; chatId: string; analysisId: string; stage: TProgressStage };
+
+/**
+ * Upload → live stages → the chat. Success: toast, history refetched, the chat selected (the
+ * form unmounts, so image and fields are back to defaults next time). Refusal or failure: back
+ * to the form, values kept, with the server's reason or the spec's fallback.
+ */
+export function useAnalysisSubmission() {
+  const [state, setState] = useState<TSubmission>({ phase: 'idle' });
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+
+  const finish = useCallback(
+    async (chatId: string, analysisId: string, stage: TProgressStage) => {
+      await utils.history.list.invalidate();
+      if (stage === 'done') {
+        setState({ phase: 'idle' });
+        toast.success(ANALYSIS_MESSAGES.completed);
+        openChat(chatId);
+        return;
+      }
+      // Refused or failed: the stored error is the reason to show (e.g. "not a chest radiograph").
+      const view = await utils.analysis.get.fetch({ analysisId }).catch(() => null);
+      setState({ phase: 'idle' });
+      toast.error(view?.error || ANALYSIS_MESSAGES.failed);
+    },
+    [toast, utils],
+  );
+
+  const running = state.phase === 'running' ? state : null;
+  trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
+    onData: (ev) => {
+      if (!running || ev.analysisId !== running.analysisId) return;
+      const stage = ev.stage as TProgressStage;
+      if (stage === 'done' || stage === 'refused' || stage === 'failed') {
+        void finish(running.chatId, running.analysisId, stage);
+      } else {
+        setState({ ...running, stage });
+      }
+    },
+    onError: () => {
+      setState({ phase: 'idle' });
+      toast.error(ANALYSIS_MESSAGES.failed);
+    },
+  });
+
+  const submit = useCallback(
+    async (file: File, patient: TPatientInfo, profileId: string | null) => {
+      setState({ phase: 'uploading' });
+      try {
+        const ids = await uploadAnalysis(file, patient, profileId);
+        setState({ phase: 'running', ...ids, stage: 'queued' });
+      } catch (err) {
+        setState({ phase: 'idle' });
+        if (err instanceof UploadError && err.status === 401) {
+          clearLocalSession(queryClient);
+          goToLogin(window.location.pathname + window.location.search);
+          return;
+        }
+        toast.error(err instanceof UploadError ? err.message : ANALYSIS_MESSAGES.failed);
+      }
+    },
+    [toast, queryClient],
+  );
+
+  return { state, submit, busy: state.phase !== 'idle' };
+}

@@ -1,0 +1,35 @@
+import { skipToken } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { TChatSummary } from '../../../../../server/src/schemas/history';
+import { trpc } from '../../../lib/trpc';
+import { isTerminal, type TProgressStage } from '../lib/analysis-stages';
+
+/**
+ * The chat's newest analysis: its stored view (findings, heatmap, image) and, while it is still
+ * queued or running (a reload mid-analysis, another tab), its live stage. When it ends, the chat,
+ * the analysis and the history list are refetched.
+ */
+export function useLiveAnalysis(chatId: string, latest: TChatSummary['latestAnalysis']) {
+  const analysisId = latest?.id ?? null;
+  const utils = trpc.useUtils();
+  const view = trpc.analysis.get.useQuery(analysisId ? { analysisId } : skipToken);
+  const status = view.data?.status ?? latest?.status ?? null;
+  const running = status === 'queued' || status === 'processing';
+  const [stage, setStage] = useState<TProgressStage>((latest?.stage as TProgressStage | undefined) ?? 'queued');
+
+  trpc.analysis.onProgress.useSubscription(running && analysisId ? { analysisId } : skipToken, {
+    onData: (ev) => {
+      const next = ev.stage as TProgressStage;
+      setStage(next);
+      if (isTerminal(next)) {
+        void Promise.all([
+          utils.history.get.invalidate({ chatId }),
+          utils.analysis.get.invalidate({ analysisId: ev.analysisId }),
+          utils.history.list.invalidate(),
+        ]);
+      }
+    },
+  });
+
+  return { view: view.data ?? null, status, running, stage };
+}
