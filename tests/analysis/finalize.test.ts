@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../server/src/db/schema.js';
+import { QueueName } from '../../server/src/queue/queues.js';
 import { ANALYSIS_MESSAGES } from '../../server/src/schemas/analysis.js';
 import { publishAnalysisEvent } from '../../server/src/services/analysis/analysis-events.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
@@ -107,6 +109,32 @@ for (const backend of testBackends()) {
       } finally {
         await consumers.close();
       }
+    });
+
+    test('the reconciler marks failed an analysis whose job failed while no server listened', async () => {
+      const a = await upload();
+      // A worker fails the job while no failed-job listener runs (the server was down).
+      const worker = new Worker(QueueName.Analysis, async () => {
+        throw new UnrecoverableError('image could not be decoded');
+      }, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+      worker.on('error', () => undefined);
+      try {
+        for (let i = 0; i < 100 && (await t.deps.analysisQueue.getJobState(a.analysisId)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        await worker.close();
+      }
+      assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'failed');
+      await t.deps.db.update(analyses).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(analyses.id, a.analysisId));
+      const consumers = startAnalysisConsumers(t.deps);
+      try {
+        const report = await consumers.reconcile();
+        assert.ok(report.failed >= 1);
+      } finally {
+        await consumers.close();
+      }
+      const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
+      assert.equal(row?.status, 'failed');
+      assert.equal((await reportsOf(a.analysisId)).length, 1);
     });
 
     test('onProgress yields the current stage, then each change until done; the result job is finalized by the consumer', async () => {
