@@ -181,7 +181,7 @@ describe('chat home: analysis and follow-up in Chromium', () => {
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
     await submitAnalysis(page, FIXTURE);
-    await page.getByRole('region', { name: 'Analysis progress' }).waitFor();
+    await page.getByRole('region', { name: 'Analysis progress' }).locator('.chat-progress-step.is-active').waitFor();
     assert.equal(await page.locator('.chat-submit').textContent(), 'Analyzing...');
     await screenshot(page, 'chat-progress');
 
@@ -220,7 +220,7 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     await page.keyboard.press('ArrowLeft');
     assert.match((await viewer.locator('.chat-viewer-layer').getAttribute('style')) ?? '', /scale\(1\.25\) translate\(16px, 0px\)/);
     await viewer.getByLabel('Contrast').fill('180');
-    assert.match((await stageImg.getAttribute('style')) ?? '', /contrast\(180%\)/);
+    assert.match((await viewer.locator('.chat-viewer-layer').getAttribute('style')) ?? '', /contrast\(180%\)/);
     await viewer.getByLabel('Heatmap overlay').check();
     const overlay = viewer.getByTestId('heatmap-overlay');
     await overlay.evaluate((img: HTMLImageElement) => img.decode());

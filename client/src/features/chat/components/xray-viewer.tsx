@@ -20,7 +20,7 @@ export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: 
   const [brightness, setBrightness] = useState(100);
   const [contrast, setContrast] = useState(100);
   const [overlay, setOverlay] = useState(false);
-  const [opacity, setOpacity] = useState(45);
+  const [opacity, setOpacity] = useState(70);
   const drag = useRef<{ x: number; y: number; startX: number; startY: number } | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const ids = useId();
@@ -92,8 +92,9 @@ export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: 
         onPointerCancel={endDrag}
         onKeyDown={onKeyDown}
       >
-        <div className="chat-viewer-layer" style={{ transform }}>
-          <img src={src} alt="" draggable={false} style={{ filter: `brightness(${brightness}%) contrast(${contrast}%)` }} />
+        {/* The window applies to the layer: the overlay is the film with the heatmap blended in. */}
+        <div className="chat-viewer-layer" style={{ transform, filter: `brightness(${brightness}%) contrast(${contrast}%)` }}>
+          <img src={src} alt="" draggable={false} />
           {overlay && overlaySrc ? (
             <img className="chat-viewer-overlay" src={overlaySrc} alt="" draggable={false} style={{ opacity: opacity / 100 }} data-testid="heatmap-overlay" />
           ) : null}
@@ -131,7 +132,7 @@ export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: 
           {overlay && overlaySrc ? (
             <label className="chat-viewer-slider">
               Overlay opacity
-              <input type="range" min={10} max={90} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} />
+              <input type="range" min={10} max={100} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} />
             </label>
           ) : null}
         </div>
