@@ -10,6 +10,7 @@
  * pipeline recorded it, throughput with WORKER_CONCURRENCY 1 and 2 (all uploads in flight), and
  * the grounded chat's first-token latency over the tRPC stream.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -109,8 +110,10 @@ async function firstToken(app: E2eApp, token: string, chatId: string, query: str
   return { ask: askMs, first, total: performance.now() - t0 };
 }
 
-async function run(concurrency: number, images: { data: Buffer }[], measureLatency: boolean) {
+async function run(concurrency: number, images: { data: Buffer }[], measureLatency: boolean, extraWorkers = 0) {
   const app = await startE2eApp({ WORKER_CONCURRENCY: String(concurrency), MODEL_DIR: modelDir, RATE_LIMIT_DISABLED: 'true', LOG_LEVEL: 'warn' });
+  // More worker processes on the same Redis, as a second host would run them.
+  const extra = Array.from({ length: extraWorkers }, () => spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], { env: app.env, stdio: 'ignore' }));
   try {
     const token = await signUp(app);
     // Warm-up: the worker loads the model on its first job.
@@ -142,6 +145,7 @@ async function run(concurrency: number, images: { data: Buffer }[], measureLaten
     out.throughput = images.length / ((performance.now() - t0) / 1000);
     return out;
   } finally {
+    for (const w of extra) w.kill('SIGTERM');
     await app.close();
   }
 }
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
   console.log(`bench:analysis — ${images.length} radiographs, ${Math.min(...mp).toFixed(2)}-${Math.max(...mp).toFixed(2)} MP, model ${modelDir}`);
   const one = await run(1, images, true);
   const two = await run(2, images, false);
+  const twoProcs = await run(1, images, false, 1);
   console.log('\nupload → stored report (REST /api/chat/analyzer, one at a time, WORKER_CONCURRENCY=1)');
   console.log(`  p50 ${ms(quantile(one.latencies, 0.5))}   p95 ${ms(quantile(one.latencies, 0.95))}   max ${ms(Math.max(...one.latencies))}`);
   console.log('\ntime per stage (median / p95)');
@@ -159,6 +164,7 @@ async function main(): Promise<void> {
   console.log('\nthroughput (all uploads in flight)');
   console.log(`  WORKER_CONCURRENCY=1: ${one.throughput.toFixed(2)} analyses/s`);
   console.log(`  WORKER_CONCURRENCY=2: ${two.throughput.toFixed(2)} analyses/s`);
+  console.log(`  2 worker processes, WORKER_CONCURRENCY=1 each: ${twoProcs.throughput.toFixed(2)} analyses/s`);
   if (one.chat) {
     console.log(`\ngrounded chat over tRPC (chat.ask + chat.onReply SSE), ${CHAT_N} questions`);
     console.log(`  chat.ask (POST) p50 ${ms(quantile(one.chat.ask, 0.5))}   p95 ${ms(quantile(one.chat.ask, 0.95))}`);
