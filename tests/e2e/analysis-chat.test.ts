@@ -264,6 +264,11 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     const partial = new Set(stream.filter((t) => t !== '' && !t.includes('Thinking...')).map((t) => t.trim()));
     assert.ok(partial.size >= 2, `the reply grows token by token (${partial.size} states seen)`);
     assert.match(answer, /\d+(\.\d+)?%/, 'the grounded answer cites a probability');
+    // Auto-scroll (150 ms after the change): the answer's end and the input are on screen.
+    await page.waitForFunction(() => {
+      const last = [...document.querySelectorAll('.chat-msg')].pop();
+      return !!last && last.getBoundingClientRect().bottom <= window.innerHeight + 2;
+    });
     await screenshot(page, 'chat-follow-up');
     await assertNoInjection(page, dialogs);
   });
