@@ -1,3 +1,4 @@
+import { NETWORK_ERROR } from '../../../lib/error-text';
 import { ANALYSIS_MESSAGES } from './analysis-stages';
 import type { TPatientInfo } from './patient-fields';
 
@@ -15,8 +16,6 @@ export class UploadError extends Error {
     super(message);
   }
 }
-
-const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
 
 /**
  * Sends the X-ray and patient information as the spec's multipart (`image`, `profile` JSON text)
