@@ -3,7 +3,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production ONNXRUNTIME_NODE_INSTALL_CUDA=skip
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund --loglevel=error
+RUN npm install --no-audit --no-fund --loglevel=error
 COPY . .
 RUN npm run build
 USER node

@@ -26,8 +26,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# npm ci when node_modules is absent or older than the lock file.
+# Install from the lock file when node_modules is absent or older than it. `npm install`, not
+# `npm ci`: npm 11's ci refuses this lock over platform-only optional packages it lists for
+# other systems (msgpackr-extract's), while install resolves the same versions from it.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm dependencies..."
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi
