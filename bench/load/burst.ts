@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const pgdb = await createPostgresDatabase();
   const redisDir = mkdtempSync(join(tmpdir(), 'cxr-bench-redis-'));
   const redis = await startPrivateRedis(redisDir);
-  const stack = await startStack({ redisUrl: redis.url, databaseUrl: pgdb.url, env: { LOG_LEVEL: 'warn', MODEL_DIR: process.env.MODEL_DIR ?? 'tests/fixtures/tiny-model' } });
+  const stack = await startStack({ redisUrl: redis.url, databaseUrl: pgdb.url, env: { LOG_LEVEL: 'warn', MODEL_DIR: process.env.MODEL_DIR ?? 'models/cxr' } });
   const workers: TProc[] = Array.from({ length: WORKERS }, () => stack.startWorker({ LOG_LEVEL: 'warn' }));
   const sql = sqlClient(pgdb.url);
   try {
