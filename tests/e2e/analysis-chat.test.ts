@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { testPatientName, TEST_PATIENT_MARKER } from '../helpers/test-patients.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
+import { writeDicom } from '../helpers/write-dicom.js';
 
 /**
  * The chat home in Chromium against the real server, worker and model: the analysis form and its
@@ -283,6 +285,18 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     await page.getByRole('button', { name: 'Submit Analysis' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Submit Analysis' }).isEnabled(), true);
     assert.equal(await page.getByRole('img', { name: 'Selected X-ray preview' }).count(), 1, 'the values stay for a retry');
+  });
+
+  test('a DICOM radiograph is accepted by the form and analysed', async () => {
+    const { data, info } = await sharp(FIXTURE).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const dicom = await writeDicom({ width: info.width, height: info.height, pixels: data, modality: 'DX', syntax: 'explicit' });
+    await startChatFrom(page, app.url, patientName);
+    await pickImage(page, { name: 'study.dcm', mimeType: 'application/dicom', buffer: dicom });
+    await expectToast(page, 'Image uploaded successfully');
+    await page.getByText('DICOM file: shown after analysis').waitFor();
+    await page.getByRole('button', { name: 'Submit Analysis' }).click();
+    await expectToast(page, 'Analysis completed! You can now continue the conversation below.');
+    await page.getByRole('heading', { name: 'Chest X-ray analysis' }).waitFor({ timeout: 30_000 });
   });
 
   test('patient text and message content never run script (names, fields, questions)', async () => {

@@ -1,5 +1,5 @@
 import { useId, type ChangeEvent } from 'react';
-import { ACCEPTED_IMAGE_INPUT, checkImageFile, IMAGE_MESSAGES } from '../lib/image-file';
+import { ACCEPTED_IMAGE_INPUT, checkImageFile, IMAGE_MESSAGES, isDicomFile } from '../lib/image-file';
 import { useToast } from '../../../components/toast/use-toast';
 
 export interface TPickedImage {
@@ -32,6 +32,12 @@ export function ImageUpload({
       toast.error(refusal);
       return;
     }
+    if (isDicomFile(file)) {
+      // A browser cannot draw DICOM; the server decodes it (window, MONOCHROME1) for the analysis.
+      onChange({ file, preview: '' });
+      toast.success(IMAGE_MESSAGES.uploaded);
+      return;
+    }
     const reader = new FileReader();
     reader.onload = () => {
       if (typeof reader.result !== 'string') {
@@ -50,7 +56,11 @@ export function ImageUpload({
       <h3 className="chat-section-title">X-Ray Image</h3>
       {value ? (
         <div className="chat-upload-preview">
-          <img src={value.preview} alt="Selected X-ray preview" />
+          {value.preview ? (
+            <img src={value.preview} alt="Selected X-ray preview" />
+          ) : (
+            <div className="chat-upload-dicom">DICOM file: shown after analysis</div>
+          )}
           <div className="chat-upload-meta">
             <span className="chat-upload-name">{value.file.name}</span>
             <button type="button" className="chat-btn chat-btn-secondary" onClick={() => onChange(null)} disabled={disabled}>
@@ -67,6 +77,7 @@ export function ImageUpload({
           <span id={hintId} className="chat-hint">
             JPEG, PNG or WebP, max 10MB
           </span>
+          <span className="chat-hint">DICOM (.dcm) radiographs are accepted too</span>
         </label>
       )}
       <input

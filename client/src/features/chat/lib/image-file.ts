@@ -9,7 +9,7 @@ export const IMAGE_MESSAGES = {
 } as const;
 
 /** What the file picker offers; keep in step with isAcceptedImageType. */
-export const ACCEPTED_IMAGE_INPUT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
+export const ACCEPTED_IMAGE_INPUT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp,.dcm,application/dicom';
 
 const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/webp']);
 
@@ -19,7 +19,12 @@ const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/jpg', 
  * checks magic bytes and decodes, so this is only the early, friendly refusal.
  */
 export function isAcceptedImageType(file: Pick<File, 'type' | 'name'>): boolean {
-  return ACCEPTED_TYPES.has(file.type.toLowerCase());
+  return ACCEPTED_TYPES.has(file.type.toLowerCase()) || isDicomFile(file);
+}
+
+/** DICOM Part 10 files: browsers give them no (or a generic) type, so the extension decides. */
+export function isDicomFile(file: Pick<File, 'type' | 'name'>): boolean {
+  return file.type.toLowerCase() === 'application/dicom' || /\.dcm$/i.test(file.name);
 }
 
 /** The spec's message for a refused file, or null when it may be uploaded. */
