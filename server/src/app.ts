@@ -11,6 +11,8 @@ import clientApp from './plugins/client-app.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import { loggerOptions } from './lib/logger.js';
+import { createRedis } from './lib/redis.js';
+import { DEFAULT_REDIS_URL } from './open-deps.js';
 import rest from './rest/index.js';
 import { sendError } from './rest/reply.js';
 import { createTrpcContextFactory } from './trpc/context.js';
@@ -79,11 +81,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  // Its own connection with a short command timeout and no offline queue: a Redis that hangs or
+  // is gone makes the limiter's calls fail fast (skipOnError lets the request through to the
+  // route, which answers 503 where it needs Redis) instead of stalling every request.
+  const limiterRedis = createRedis(config.REDIS_URL ?? DEFAULT_REDIS_URL, {
+    commandTimeout: 500,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+  });
+  app.addHook('onClose', async () => limiterRedis.disconnect());
   await app.register(rateLimit, {
     global: true,
     max: 600,
     timeWindow: 60_000,
-    redis: deps.redis,
+    redis: limiterRedis,
     nameSpace: `${config.QUEUE_PREFIX}:rl:`,
     skipOnError: true,
     enableDraftSpec: false,
