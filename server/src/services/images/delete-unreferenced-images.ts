@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses, chats, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import { withStorageKeyLock } from './storage-key-lock.js';
+import { deleteUnreferencedFiles } from './delete-unreferenced-files.js';
 
 /**
  * After chats (and their messages and analyses) are deleted: removes the given stored_images
@@ -25,16 +25,7 @@ export async function deleteUnreferencedImages(deps: Pick<AppDeps, 'db' | 'image
       ),
     )
     .returning({ storageKey: storedImages.storageKey });
-  for (const key of new Set(removed.map((r) => r.storageKey))) {
-    try {
-      await withStorageKeyLock(db, key, async (tx) => {
-        const [still] = await tx.select({ id: storedImages.id }).from(storedImages).where(eq(storedImages.storageKey, key)).limit(1);
-        if (!still) await deps.images.delete(key);
-      });
-    } catch (err) {
-      deps.log.warn({ err }, 'could not delete an image file');
-    }
-  }
+  await deleteUnreferencedFiles(deps, removed.map((r) => r.storageKey));
   return removed.length;
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { analyses, chats, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { deleteImageFiles } from './delete-image-files.js';
+import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
 
 type TDeps = Pick<AppDeps, 'db' | 'images' | 'log'>;
 
@@ -36,6 +36,6 @@ export async function clearChats(deps: TDeps, meta: RequestMeta, userId: string)
     });
     return { keys: images.map((i) => i.key), chatCount: deleted.length };
   });
-  await deleteImageFiles(deps, keys);
+  await deleteUnreferencedFiles(deps, keys);
   return { chats: chatCount, images: keys.length };
 }

@@ -5,7 +5,7 @@ import { SETTINGS_MESSAGES } from '../../schemas/settings.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { TAuth } from '../auth/resolve-session.js';
 import { confirmPassword } from './confirm-password.js';
-import { deleteImageFiles } from './delete-image-files.js';
+import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
 
 const ACTION = 'account.delete';
 
@@ -35,5 +35,5 @@ export async function deleteAccount(
     });
     return images.map((i) => i.key);
   });
-  await deleteImageFiles(deps, keys);
+  await deleteUnreferencedFiles(deps, keys);
 }
