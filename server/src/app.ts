@@ -124,7 +124,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // PostgreSQL text cannot hold U+0000: refuse it at the door rather than fail deep in a query.
   app.addHook('preValidation', async (req, reply) => {
-    if (req.body && typeof req.body === 'object' && JSON.stringify(req.body).includes('\\u0000')) {
+    // tRPC's adapter hands its JSON body over unparsed (a string); other routes get an object.
+    const text = typeof req.body === 'string' ? req.body : req.body && typeof req.body === 'object' ? JSON.stringify(req.body) : '';
+    if (text.includes('\\u0000') || text.includes('\0')) {
       return reply.status(400).send({ success: false, message: 'The request contains invalid characters', code: 'BAD_REQUEST' });
     }
   });
