@@ -33,11 +33,35 @@ export interface Heatmap {
   data: Float32Array | number[];
 }
 
+/** What the anatomy stage found (model 2+). Coordinates are fractions of the image (0..1). */
+export interface AnatomyResult {
+  /** Cardiothoracic ratio (maximal horizontal heart width / maximal inner thoracic width); null when not measurable. */
+  ctr: number | null;
+  /** The usual upper reference value for an adult PA film (0.5). */
+  ctrReference: number;
+  /** Lung-field box with margin that the classifier saw [x0, y0, x1, y1]; null = the whole film was classified. */
+  lungBox: [number, number, number, number] | null;
+  /** SVG path data of the outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none"). */
+  contours: { lung: string; heart: string };
+  /** 'no_lung_field' (classified the whole film), 'no_heart' (no CTR). */
+  flags: string[];
+}
+
+/** A candidate finding the model cannot back on held-out data: reported as "not assessed". */
+export interface NotAssessed {
+  label: string;
+  display: string;
+}
+
 export interface AnalysisResult {
   modelVersion: string;
   modelName: string;
   gate: GateVerdict;
   findings: FindingResult[];
+  /** Model 2+: anatomy stage output; null when refused or when the model has no anatomy stage. */
+  anatomy?: AnatomyResult | null;
+  /** Model 2+: candidate findings that did not meet the shipping rule. */
+  notAssessed?: NotAssessed[];
   topFinding: string | null;
   heatmaps: Heatmap[];
   image: { width: number; height: number };
@@ -58,6 +82,8 @@ export interface ManifestInput {
   colour?: 'gray-bt601' | 'rgb';
   /** Only 'area-stretch' (box filter, aspect ratio not kept) is implemented. */
   resize?: 'area-stretch';
+  /** 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box. */
+  crop?: 'lung-box';
   scale: number;
   mean: number[];
   std: number[];
@@ -68,7 +94,8 @@ export interface ManifestHead {
   output: string;
   activation: Activation;
   labels: string[];
-  temperature?: number;
+  /** One temperature for the head, or one per label (per-label Platt scaling of sigmoid heads). */
+  temperature?: number | number[];
   bias?: number[];
   /** Probabilities of this head are conditional on another head's label (joint = product). */
   conditionalOn?: { head: string; label: string };
@@ -83,6 +110,28 @@ export interface ManifestFinding {
   heatmap?: string;
   /** A summary score (e.g. abnormal) that is never the top finding. */
   summary?: boolean;
+  /** Joint probability: multiplied by this head label's probability (e.g. viral = p(pneumonia) x p(viral | pneumonia)). */
+  conditionalOn?: { head: string; label: string };
+  /**
+   * Combine the calibrated probability with the anatomy stage's CTR when one was measured:
+   * p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias).
+   */
+  ctrCombine?: { logitWeight: number; ctrWeight: number; bias: number };
+}
+
+export interface ManifestAnatomy {
+  /** ONNX file of the segmentation net (and the gate head, when gate.model is 'anatomy'). */
+  file: string;
+  sha256: string;
+  input: ManifestInput;
+  masks: { output: string; channels: ['lung', 'heart'] };
+  /** Margin added on every side of the lung box, as a fraction of its width / height. */
+  boxMargin: number;
+  /** Below this fraction of lung pixels there is no usable lung field (flag 'no_lung_field'). */
+  minLungFraction: number;
+  /** Below this many heart pixels (on the mask grid) no CTR is given (flag 'no_heart'). */
+  minHeartPixels: number;
+  ctrReference: number;
 }
 
 export interface ManifestGate {
@@ -94,6 +143,8 @@ export interface ManifestGate {
   rejectThreshold: number;
   invertedLabel?: string;
   checks?: Partial<GateChecks>;
+  /** Which ONNX file has the gate output: the classifier's (default) or the anatomy stage's. */
+  model?: 'classifier' | 'anatomy';
 }
 
 export interface GateChecks {
@@ -117,7 +168,11 @@ export interface ModelManifest {
   cams?: { output: string; channels: string[] };
   uncertainMargin?: number;
   findings?: ManifestFinding[];
+  /** Candidate findings that did not ship (shown as "not assessed"). */
+  notAssessed?: NotAssessed[];
   gate?: ManifestGate;
+  /** Model 2+: the segmentation stage that runs before the classifier. */
+  anatomy?: ManifestAnatomy;
 }
 
 /** A manifest after validation, with defaults filled in. */

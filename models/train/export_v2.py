@@ -1,0 +1,187 @@
+"""Export model 2: anatomy.onnx (segmentation + input gate) and model.onnx (lung-crop classifier
+with CAMs), and write manifest.json from the calibration and the shipping decisions.
+
+Usage: /usr/bin/python3 models/train/export_v2.py [--out models/cxr] [--version 2.0.0]
+Reads .cache/v2/anatomy/best.pt, .cache/v2/heads/head.pt, .cache/v2/heads/calibration.json
+(finalize_v2.py), models/cxr/evaluation.json (evaluate_v2.py; without it every candidate
+ships, which is only for development builds) and the input gate of the v1 model file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+
+from anatomy_net import AnatomyNet
+from anatomy_ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION
+from cache_v2 import CACHE
+from common import MODEL_DIR, sha256_file, versions, write_json
+from gate_checks import BLANK_STD, CHROMA_LEVEL, LOW_CONTRAST_STD, MAX_ASPECT, MAX_COLOUR_FRACTION, MIN_SIDE
+from heads_v2 import Head
+from labels_v2 import DISPLAY, LABELS
+from mobilenet_v2 import MID_BLOCK, Backbone
+from net import GateNet
+
+GATE_WEIGHTS = CACHE.parent / "gate" / "gate_v2.pt"
+CTR_REFERENCE = 0.5
+
+
+class AnatomyExport(nn.Module):
+    def __init__(self, anatomy: AnatomyNet, gate: GateNet):
+        super().__init__()
+        self.anatomy, self.gate = anatomy, gate
+
+    def forward(self, x):
+        return self.anatomy(x), self.gate(x)
+
+
+class ClassifierExport(nn.Module):
+    """Input normalised as (x255 - 128) / 128, which is the manifest's scale/mean/std."""
+
+    def __init__(self, backbone: Backbone, head: Head):
+        super().__init__()
+        self.features, self.head = backbone.features, head
+
+    def forward(self, x):
+        mid = None
+        for i, layer in enumerate(self.features):
+            x = layer(x)
+            if i == MID_BLOCK:
+                mid = x
+        f = torch.cat([nn.functional.avg_pool2d(mid, 2), x], 1)
+        cams = self.head.cams(f)
+        return cams.mean((2, 3)), cams
+
+
+def load_parts(head_path: Path):
+    anatomy = AnatomyNet()
+    anatomy.load_state_dict(torch.load(CACHE / "anatomy" / "best.pt")["net"])
+    gate = GateNet()
+    if GATE_WEIGHTS.exists():
+        gate.load_state_dict(torch.load(GATE_WEIGHTS)["gate"])
+    else:  # the v1 gate, unchanged
+        v1 = torch.load(MODEL_DIR / "model.pt")
+        gate.load_state_dict({k[5:]: v for k, v in v1.items() if k.startswith("gate.")})
+    ck = torch.load(head_path)
+    head = Head(len(ck["labels"]), ck["hidden"])
+    head.load_state_dict(ck["head"])
+    return AnatomyExport(anatomy.eval(), gate.eval()).eval(), ClassifierExport(Backbone().eval(), head.eval()).eval()
+
+
+def export(model: nn.Module, path: Path, size: int, outputs: list[str]) -> None:
+    x = torch.zeros(1, 1, size, size)
+    torch.onnx.export(model, x, str(path), input_names=["image"], output_names=outputs, opset_version=17, do_constant_folding=True)
+
+
+def input_spec(size: int, mean: float, std: float, crop: bool) -> dict:
+    spec = {
+        "name": "image",
+        "layout": "NCHW",
+        "channels": 1,
+        "height": size,
+        "width": size,
+        "colour": "gray-bt601",
+        "resize": "area-stretch",
+        "scale": 1 / 255,
+        "mean": [mean],
+        "std": [std],
+    }
+    if crop:
+        spec["crop"] = "lung-box"
+    return spec
+
+
+def findings_of(calib: dict, evaluation: dict | None) -> tuple[list[dict], list[dict]]:
+    shipped = set(evaluation["shipped"]) if evaluation else {f["label"] for f in calib["findings"]}
+    out, missing = [], []
+    for f in calib["findings"]:
+        if f["label"] not in shipped:
+            missing.append({"label": f["label"], "display": DISPLAY[f["label"]]})
+            continue
+        out.append({k: v for k, v in f.items() if v is not None})
+    return out, missing
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    ap.add_argument("--version", default="2.0.0")
+    ap.add_argument("--head", type=Path, default=CACHE / "heads" / "head.pt")
+    ap.add_argument("--calibration", type=Path, default=CACHE / "heads" / "calibration.json")
+    args = ap.parse_args()
+    torch.set_num_threads(2)
+    args.out.mkdir(parents=True, exist_ok=True)
+    anatomy, classifier = load_parts(args.head)
+    export(anatomy, args.out / "anatomy.onnx", 128, ["masks", "gate_logits"])
+    export(classifier, args.out / "model.onnx", 224, ["logits", "cams"])
+    calib = json.loads(args.calibration.read_text())
+    ev_path = args.out / "evaluation.json"
+    evaluation = json.loads(ev_path.read_text()) if ev_path.exists() else None
+    findings, not_assessed = findings_of(calib, evaluation)
+    meta = json.loads((CACHE / "meta.json").read_text())
+    manifest = {
+        "schemaVersion": 2,
+        "modelName": "cxr-lungcrop-mobilenetv2",
+        "modelVersion": args.version,
+        "file": "model.onnx",
+        "sha256": sha256_file(args.out / "model.onnx"),
+        "opset": 17,
+        "trainingData": f"{meta['cxr224']} + {meta['extra']}",
+        "createdAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "training": {"versions": versions(), **calib.get("training", {})},
+        "input": input_spec(224, 128 / 255, 128 / 255, crop=True),
+        "outputs": ["logits", "cams"],
+        "heads": [
+            {
+                "name": "main",
+                "output": "logits",
+                "activation": "sigmoid",
+                "labels": LABELS,
+                "temperature": calib["temperature"],
+                "bias": calib["bias"],
+            }
+        ],
+        "cams": {"output": "cams", "channels": LABELS},
+        "uncertainMargin": calib["uncertainMargin"],
+        "findings": findings,
+        "notAssessed": not_assessed,
+        "anatomy": {
+            "file": "anatomy.onnx",
+            "sha256": sha256_file(args.out / "anatomy.onnx"),
+            "input": input_spec(128, 0.5, 0.25, crop=False),
+            "masks": {"output": "masks", "channels": ["lung", "heart"]},
+            "boxMargin": BOX_MARGIN,
+            "minLungFraction": MIN_LUNG_FRACTION,
+            "minHeartPixels": MIN_HEART_PIXELS,
+            "ctrReference": CTR_REFERENCE,
+        },
+        "gate": {
+            "model": "anatomy",
+            "output": "gate_logits",
+            "activation": "softmax",
+            "labels": ["chest_xray", "chest_xray_inverted", "other"],
+            "acceptLabel": "chest_xray",
+            "invertedLabel": "chest_xray_inverted",
+            "rejectLabel": "other",
+            "rejectThreshold": calib.get("gateRejectThreshold", 0.5),
+            "checks": {
+                "minSide": MIN_SIDE,
+                "maxAspect": MAX_ASPECT,
+                "chromaLevel": CHROMA_LEVEL,
+                "maxColourFraction": MAX_COLOUR_FRACTION,
+                "blankStd": BLANK_STD,
+                "lowContrastStd": LOW_CONTRAST_STD,
+            },
+        },
+        "torchWeights": {"anatomy": ".cache/v2/anatomy/best.pt", "head": str(args.head.resolve().relative_to(CACHE.parents[1]))},
+    }
+    write_json(args.out / "manifest.json", manifest)
+    print(f"exported {args.version}: {len(findings)} findings shipped, {len(not_assessed)} not assessed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Train model 2's classifier head on the cached lung-crop features (train split, plus augmented
+views), monitor the validation populations, save the head and its validation scores.
+
+Usage: /usr/bin/python3 models/train/train_heads.py [--epochs 12] [--hidden 256] [--no-aug]
+Writes .cache/v2/heads/head.pt, val_logits.npy, train.log
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+from cache_v2 import CACHE
+from heads_v2 import auroc, fit_head, predict, stratum_weights
+from labels_v2 import LABELS, stratum
+from populations_v2 import DECIDING, populations
+
+FEATS = CACHE / "features"
+RUN = CACHE / "heads"
+
+
+def load_all():
+    rows = json.loads((CACHE / "rows.json").read_text())
+    ev = np.load(FEATS / "eval.npy", mmap_mode="r")
+    aug = np.load(FEATS / "aug.npy", mmap_mode="r")
+    aug_index = np.load(FEATS / "aug_index.npy")
+    y = np.array([r["targets"] for r in rows], dtype=np.int64)
+    return rows, ev, aug, aug_index, y
+
+
+def training_set(rows, ev, aug, aug_index, y, train_idx: np.ndarray, use_aug: bool):
+    """Features, targets, weights for the given rows (eval view + their augmented views)."""
+    parts_f = [np.asarray(ev[np.sort(train_idx)])]
+    rows_used = list(np.sort(train_idx))
+    if use_aug:
+        keep = np.isin(aug_index, train_idx)
+        sel = np.flatnonzero(keep)
+        parts_f.append(np.asarray(aug[sel]))
+        rows_used += list(aug_index[sel])
+    rows_used = np.array(rows_used)
+    f = np.concatenate(parts_f)
+    w = stratum_weights([stratum(rows[i]) for i in rows_used])
+    return f, y[rows_used], w
+
+
+def val_metrics(rows, feats_val, val_idx):
+    pops = populations(rows, val_idx)
+    pos = {int(i): k for k, i in enumerate(val_idx)}
+
+    def fn(head):
+        logits = predict(head, feats_val)
+        out = {}
+        for label, pop in DECIDING.items():
+            if pop not in pops:
+                continue
+            sel, target, lab = pops[pop]
+            out[label] = round(auroc(target, logits[[pos[int(i)] for i in sel], LABELS.index(lab)]), 3)
+        return out
+
+    return fn
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--no-aug", action="store_true")
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--tag", default="head")
+    args = ap.parse_args()
+    torch.set_num_threads(2)
+    RUN.mkdir(parents=True, exist_ok=True)
+    rows, ev, aug, aug_index, y = load_all()
+    split = np.array([r["split"] for r in rows])
+    tr, va = np.flatnonzero(split == "train"), np.flatnonzero(split == "val")
+    t0 = time.time()
+    f, yt, w = training_set(rows, ev, aug, aug_index, y, tr, not args.no_aug)
+    fv = np.asarray(ev[va])
+    log = open(RUN / "train.log", "a")
+
+    def emit(m):
+        m["sec"] = round(time.time() - t0)
+        line = json.dumps({"tag": args.tag, **m})
+        print(line, flush=True)
+        log.write(line + "\n")
+        log.flush()
+
+    emit({"start": vars(args), "n_train_views": len(f)})
+    head = fit_head(f, yt, w, epochs=args.epochs, lr=args.lr, seed=args.seed, hidden=args.hidden, log=emit, val=val_metrics(rows, fv, va))
+    torch.save({"head": head.state_dict(), "hidden": args.hidden, "labels": LABELS, "args": vars(args)}, RUN / f"{args.tag}.pt")
+    np.save(RUN / f"{args.tag}_val_logits.npy", predict(head, fv))
+    emit({"saved": f"{args.tag}.pt"})
+
+
+if __name__ == "__main__":
+    main()
