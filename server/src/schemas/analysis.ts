@@ -73,6 +73,33 @@ export const ZFinding = z.object({
 });
 export type TFinding = z.infer<typeof ZFinding>;
 
+/**
+ * SVG path data only (commands, numbers, separators). The viewer puts it in a `d` attribute;
+ * anything else (markup, url(), script) is refused here before it can be stored.
+ */
+const ZPathData = z.string().max(200_000).regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/);
+
+/**
+ * What the anatomy stage found (model 2+; worker/src/pipeline/types.ts AnatomyResult). Contours
+ * are outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none") over the film.
+ */
+export const ZAnatomy = z.object({
+  /** Cardiothoracic ratio; null when it could not be measured (see flags). */
+  ctr: z.number().min(0).max(1.5).nullable(),
+  /** The usual upper reference value on an adult PA film. */
+  ctrReference: z.number().min(0).max(1.5),
+  /** The lung-field box the classifier saw [x0, y0, x1, y1], fractions of the image; null = whole film. */
+  lungBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
+  contours: z.object({ lung: ZPathData, heart: ZPathData }),
+  /** 'no_lung_field' (the whole film was classified), 'no_heart' (no CTR). */
+  flags: z.array(z.string().max(100)).max(20),
+});
+export type TAnatomy = z.infer<typeof ZAnatomy>;
+
+/** A candidate finding this model version cannot back on held-out data: shown as "not assessed". */
+export const ZNotAssessed = z.object({ label: z.string().max(100), display: z.string().max(200) });
+export type TNotAssessed = z.infer<typeof ZNotAssessed>;
+
 /** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
 export const ZStoredResult = z.object({
   modelVersion: z.string(),
@@ -84,6 +111,14 @@ export const ZStoredResult = z.object({
     code: z.string().nullish(),
   }),
   findings: z.array(ZFinding),
+  /**
+   * Model 2+; absent for model-1 results, null when refused or when the model has no anatomy
+   * stage. A malformed one is dropped rather than failing the whole analysis: the findings stand
+   * without it.
+   */
+  anatomy: ZAnatomy.nullish().catch(null),
+  /** Model 2+: candidate findings that did not meet the shipping rule; absent for model-1 results. */
+  notAssessed: z.array(ZNotAssessed).optional(),
   topFinding: z.string().nullable(),
   heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
   image: z.object({ width: z.number(), height: z.number() }),

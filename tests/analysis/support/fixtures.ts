@@ -89,6 +89,42 @@ export function sampleResult(over: Partial<TStoredResult> = {}): TStoredResult {
   };
 }
 
+/** Outlines in the unit square, shaped like the anatomy stage's (two lung fields, one heart). */
+export const SAMPLE_CONTOURS = {
+  lung: 'M0.18 0.2 L0.44 0.16 L0.46 0.82 L0.14 0.78 Z M0.56 0.16 L0.82 0.2 L0.86 0.78 L0.54 0.82 Z',
+  heart: 'M0.4 0.5 C0.42 0.44 0.6 0.44 0.66 0.56 L0.62 0.76 L0.42 0.76 Z',
+};
+
+/**
+ * A model-2 result: multi-label findings (only some shipped), the anatomy stage's CTR and
+ * contours, and the candidates that did not ship as `notAssessed`. Hand-made, not the model's.
+ */
+export function sampleResultV2(over: Partial<TStoredResult> = {}): TStoredResult {
+  return {
+    modelVersion: 'test-2.0.0',
+    modelName: 'cxr-lungcrop-test',
+    gate: { accepted: true, reason: null, flags: [], code: null },
+    findings: [
+      { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.8812, threshold: 0.5, call: 'positive' },
+      { label: 'pneumonia', display: 'Pneumonia / lung opacity', probability: 0.2214, threshold: 0.45, call: 'negative' },
+      { label: 'covid19', display: 'COVID-19 pattern', probability: 0.0315, threshold: 0.4, call: 'negative' },
+      { label: 'cardiomegaly', display: 'Cardiomegaly', probability: 0.7408, threshold: 0.55, call: 'positive' },
+      { label: 'pleural_effusion', display: 'Pleural effusion', probability: 0.4977, threshold: 0.5, call: 'uncertain' },
+    ],
+    anatomy: { ctr: 0.5634, ctrReference: 0.5, lungBox: [0.1, 0.12, 0.9, 0.86], contours: SAMPLE_CONTOURS, flags: [] },
+    notAssessed: [
+      { label: 'hernia', display: 'Hernia' },
+      { label: 'fibrosis', display: 'Fibrosis' },
+      { label: 'atelectasis', display: 'Atelectasis' },
+    ],
+    topFinding: 'cardiomegaly',
+    heatmaps: [],
+    image: { width: 1024, height: 1024 },
+    timingsMs: { total: 180 },
+    ...over,
+  };
+}
+
 export const refusedResult = (): TStoredResult => sampleResult({
   gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a radiograph.', flags: [], code: 'colour' },
   findings: [], topFinding: null,

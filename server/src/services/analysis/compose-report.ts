@@ -1,6 +1,7 @@
 import type { TPatientSnapshot } from '../../db/schema.js';
-import { CONDITION_NOTES, TRAINING_DATA_NOTE } from '../../knowledge/cxr-conditions.js';
+import { CONDITION_NOTES, trainingDataNoteFor } from '../../knowledge/cxr-conditions.js';
 import type { TFinding, TStoredResult } from '../../schemas/analysis.js';
+import { ageYears, assessedNames, heartSizeLines, notAssessedLine, SUMMARY_LABEL } from './anatomy-text.js';
 
 export const DISCLAIMER =
   'This analysis is assistive only and not a substitute for professional judgement. ' +
@@ -28,6 +29,10 @@ export function composeReport(result: TStoredResult, patient: TPatientSnapshot, 
   const lines: string[] = ['## Chest X-ray analysis', ''];
   lines.push('### Findings', '', '| Finding | Probability | Threshold | Model\'s call |', '|---|---|---|---|');
   for (const f of result.findings) lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
+  const notAssessed = notAssessedLine(result.notAssessed);
+  if (notAssessed) lines.push('', notAssessed);
+  const heart = heartSizeLines(result.anatomy, ageYears(patient.age));
+  if (heart) lines.push('', '### Heart size', '', ...heart.map((s) => `- ${s}`));
   lines.push('', '### Impression', '', impression(result, top), '');
   lines.push('### Suggested next steps', '', ...nextSteps(result, top).map((s) => `- ${s}`), '');
   lines.push('### Remarks', '', ...remarks(result, patient).map((s) => `- ${s}`), '');
@@ -50,8 +55,17 @@ function impression(result: TStoredResult, top: TFinding | null): string {
     return `No finding was called positive, but ${uncertain.map((f) => `${f.display} (${pct(f.probability)})`).join(', ')} ` +
       `${uncertain.length === 1 ? 'is' : 'are'} close to the threshold: the model cannot decide. Review the film.`;
   }
-  return 'No finding among the conditions the model assesses (pneumonia, COVID-19) was called positive. ' +
-    'The model does not assess other conditions (for example nodules, pneumothorax, effusion or fractures).';
+  return `No finding among the conditions the model assesses (${assessedNames(result).join(', ')}) was called positive. ` +
+    `The model does not assess other conditions (for example ${otherExamples(result)}).`;
+}
+
+/** A few conditions this result says nothing about: its "not assessed" list, else candidates it does not report. */
+function otherExamples(result: TStoredResult): string {
+  const reported = new Set(result.findings.map((f) => f.label));
+  const names = result.notAssessed?.length
+    ? result.notAssessed.map((n) => n.display.toLowerCase())
+    : Object.values(CONDITION_NOTES).filter((n) => !reported.has(n.label) && n.label !== SUMMARY_LABEL).map((n) => n.name.toLowerCase());
+  return [...names.slice(0, 3), 'fractures'].join(', ').replace(/, ([^,]*)$/, ' or $1');
 }
 
 function nextSteps(result: TStoredResult, top: TFinding | null): string[] {
@@ -69,7 +83,9 @@ function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
   const out: string[] = [];
   const age = Number(patient.age);
   const calls = new Set(result.findings.filter((f) => f.call !== 'negative').map((f) => f.label));
-  if (!patient.age || !Number.isFinite(age)) {
+  if (result.notAssessed !== undefined) {
+    out.push(...multiSourceAgeRemarks(patient, calls));
+  } else if (!patient.age || !Number.isFinite(age)) {
     out.push('No age was given: the model\'s reliability differs between children and adults (see below).');
   } else if (age < 18) {
     out.push(`Patient age ${age}: pediatric. The pneumonia output was trained on children aged 1-5; outside that range treat it with more caution.`);
@@ -85,7 +101,23 @@ function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
   } else {
     out.push('No medical history was given.');
   }
-  out.push(TRAINING_DATA_NOTE);
+  out.push(trainingDataNoteFor(result));
+  return out;
+}
+
+/** Age remarks for a model trained on adult and pediatric sources (model 2+: results with `notAssessed`). */
+function multiSourceAgeRemarks(patient: TPatientSnapshot, calls: Set<string>): string[] {
+  const age = ageYears(patient.age);
+  if (age === null) return ['No age was given: the model\'s reliability differs between children and adults (see below).'];
+  if (age < 18) {
+    const out = [`Patient age ${age}: pediatric. Most finding labels were learned from adult films; apart from the pediatric pneumonia hints, treat the output with more caution.`];
+    if (calls.has('covid19')) out.push('The COVID-19 training films come from adults or from patients of unknown age: a COVID-19 signal in a child is especially uncertain.');
+    return out;
+  }
+  const out = [`Patient age ${age}: adult.`];
+  if (calls.has('pneumonia_bacterial') || calls.has('pneumonia_viral')) {
+    out.push('The bacterial/viral hints were learned only from films of young children; in adults they have not been validated.');
+  }
   return out;
 }
 
