@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
+import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '../../schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '../../schemas/chat.js';
@@ -28,7 +29,8 @@ export async function loadChatContext(deps: TChatDeps, userId: string, chatId: s
   if (!parsed?.success) throw new AppError('CONFLICT', CHAT_MESSAGES.notReady);
   const rows = await deps.db.select({ role: messages.role, content: messages.content }).from(messages)
     .where(eq(messages.chatId, chat.id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(HISTORY_LIMIT);
-  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query };
+  const metrics = metricsForResult(deps.config.MODEL_DIR, parsed.data);
+  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query, metrics };
 }
 
 /**

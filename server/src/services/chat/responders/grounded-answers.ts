@@ -1,21 +1,18 @@
-import { CONDITION_NOTES, TRAINING_DATA_NOTE, type TConditionNote } from '../../../knowledge/cxr-conditions.js';
+import { CONDITION_NOTES, trainingDataNoteFor, type TConditionNote } from '../../../knowledge/cxr-conditions.js';
 import type { TFinding, TStoredResult } from '../../../schemas/analysis.js';
-import { DISCLAIMER, pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
+import { notAssessedLine, SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
+import { pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
+import { assessedText, bullets, callText, closing, figure, heartSizeText, measuredText } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
+
+export { figure, heartSize, notAssessed } from './grounded-scope.js';
 
 /**
  * The grounded answers, one per kind of question. Every figure comes from the stored result
- * (formatted by the same pct() as the report, so the two always agree); every statement about a
- * condition comes from the curated notes; nothing is called that the model did not call.
+ * (formatted by the same pct() as the report, so the two always agree) or from the model card's
+ * metrics; every statement about a condition comes from the curated notes; nothing is called
+ * that the model did not call, and what the model does not assess is said to be so.
  */
-
-const CALL_TEXT: Record<TFinding['call'], string> = {
-  positive: 'called **positive**',
-  negative: 'called **negative**',
-  uncertain: 'left **uncertain** (too close to the threshold to call)',
-};
-
-export const figure = (f: TFinding): string => `${f.display}: ${pct(f.probability)} (threshold ${pct(f.threshold)}, ${CALL_TEXT[f.call]})`;
 
 export function topOf(result: TStoredResult): TFinding | null {
   return result.findings.find((f) => f.label === result.topFinding) ?? null;
@@ -23,11 +20,14 @@ export function topOf(result: TStoredResult): TFinding | null {
 
 /** Non-summary findings the model did not call negative. */
 function raised(result: TStoredResult): TFinding[] {
-  return result.findings.filter((f) => f.label !== 'abnormal' && f.call !== 'negative');
+  return result.findings.filter((f) => f.label !== SUMMARY_LABEL && f.call !== 'negative');
 }
 
-const bullets = (items: string[]) => items.map((s) => `- ${s}`).join('\n');
-const closing = `\n\n*${DISCLAIMER}*`;
+/** The "not assessed" sentence of a result, as a paragraph, or ''. */
+function notAssessedPara(result: TStoredResult): string {
+  const line = notAssessedLine(result.notAssessed);
+  return line ? `\n\n${line}` : '';
+}
 
 export function explainFinding(ctx: TResponderContext, label: string): string {
   const f = ctx.result.findings.find((x) => x.label === label);
@@ -38,7 +38,10 @@ export function explainFinding(ctx: TResponderContext, label: string): string {
     : f.call === 'uncertain'
       ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
       : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
-  return `${head}\n\n**What it is:** ${note.what}\n\n**Typical radiographic signs** (to look for on the film):\n${bullets(note.signs)}${closing}`;
+  const heart = label === 'cardiomegaly' && ctx.result.anatomy ? `\n\n**Heart size:** ${heartSizeText(ctx, { withFinding: false })}` : '';
+  return `${head}\n\n**What it is:** ${note.what}\n\n**Typical radiographic signs** (to look for on the film):\n${bullets(note.signs)}` +
+    `\n\n**What the model's call means:** ${note.callMeaning}\n\n**Limits:**\n${bullets(note.limits)}` +
+    `${measuredText(ctx.metrics, label)}${heart}${closing}`;
 }
 
 export function confidence(ctx: TResponderContext): string {
@@ -46,7 +49,7 @@ export function confidence(ctx: TResponderContext): string {
   return 'The model\'s calibrated probabilities for this image:\n' + bullets(result.findings.map(figure)) +
     '\n\nA probability is the model\'s estimate on images like those it was trained on, calibrated on a held-out set; ' +
     '"uncertain" means the value is too close to the threshold for the model to call it. ' +
-    `These figures are not a measure of diagnostic certainty for this patient.\n\n${TRAINING_DATA_NOTE}${closing}`;
+    `These figures are not a measure of diagnostic certainty for this patient.${notAssessedPara(result)}\n\n${trainingDataNoteFor(result)}${closing}`;
 }
 
 export function nextSteps(ctx: TResponderContext): string {
@@ -68,12 +71,13 @@ export function nextSteps(ctx: TResponderContext): string {
 export function differential(ctx: TResponderContext): string {
   const top = topOf(ctx.result);
   const note: TConditionNote | undefined = top ? CONDITION_NOTES[top.label] : undefined;
+  const scope = `The model only reports ${assessedText(ctx.result)}`;
   if (top && note) {
     return `The model called ${note.name} (${pct(top.probability)}). On a radiograph, a similar appearance can come from:\n${bullets(note.differential)}\n\n` +
-      `The model only separates normal, pneumonia and COVID-19; it cannot weigh these alternatives.${closing}`;
+      `${scope}; it cannot weigh these alternatives.${notAssessedPara(ctx.result)}${closing}`;
   }
   return 'The model did not call any finding positive, so there is no pattern to build a differential around. ' +
-    `It only assesses pneumonia and COVID-19; other conditions need the clinician's own read of the film.${closing}`;
+    `${scope}; other conditions need the clinician's own read of the film.${notAssessedPara(ctx.result)}${closing}`;
 }
 
 export function forPatient(ctx: TResponderContext): string {
@@ -81,20 +85,20 @@ export function forPatient(ctx: TResponderContext): string {
   const note = top ? CONDITION_NOTES[top.label] : undefined;
   const body = note
     ? note.forPatient
-    : 'The computer program did not find signs of the chest infections it is able to look for. That does not rule everything out, and your doctor will look at the whole picture.';
+    : 'The computer program did not find signs of the conditions it is able to look for. That does not rule everything out, and your doctor will look at the whole picture.';
   return `A plain-language explanation you could adapt:\n\n> A computer program looked at your chest X-ray to help your doctor. ${body} ` +
     'The program can be wrong, so your doctor will make the final decision.' + closing;
 }
 
 export function normalOrNot(ctx: TResponderContext): string {
-  const abnormal = ctx.result.findings.find((f) => f.label === 'abnormal');
+  const abnormal = ctx.result.findings.find((f) => f.label === SUMMARY_LABEL);
   const top = topOf(ctx.result);
-  const abnormalText = abnormal ? ` The model's overall "not normal" score is ${pct(abnormal.probability)} (${CALL_TEXT[abnormal.call]}).` : '';
+  const abnormalText = abnormal ? ` The model's overall "not normal" score is ${pct(abnormal.probability)} (${callText(abnormal)}).` : '';
   if (top) return `The model did not consider this image normal: it called ${figure(top)}.${abnormalText} Only a clinician can confirm this.${closing}`;
   const open = raised(ctx.result);
   if (open.length > 0) return `The model could not decide: ${open.map(figure).join('; ')}.${abnormalText} Review the film.${closing}`;
-  return `No finding among those the model assesses (pneumonia, COVID-19) was called positive.${abnormalText} ` +
-    `This is not a statement that the chest is normal: the model does not assess other conditions.${closing}`;
+  return `No finding among those the model assesses (${assessedText(ctx.result)}) was called positive.${abnormalText} ` +
+    `This is not a statement that the chest is normal: the model does not assess other conditions.${notAssessedPara(ctx.result)}${closing}`;
 }
 
 export function quality(ctx: TResponderContext): string {
@@ -105,17 +109,11 @@ export function quality(ctx: TResponderContext): string {
     'The checks cannot judge rotation, inspiration or exposure the way a radiographer would.' + closing;
 }
 
-export function notAssessed(ctx: TResponderContext, condition: string): string {
-  const top = topOf(ctx.result);
-  const known = top ? ` For the conditions it does assess, it called ${figure(top)}.` : '';
-  return `The model does not assess ${condition}: it was only trained to recognise pneumonia (with a bacterial/viral split) and COVID-19. ` +
-    `It cannot support or exclude ${condition}; that needs the clinician's own read of the film and, if suspected, the appropriate tests.${known}${closing}`;
-}
-
 export function summary(ctx: TResponderContext): string {
   const top = topOf(ctx.result);
   const lead = top ? `The model called ${figure(top)}.` : 'The model did not call any finding positive.';
-  return `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}\n\n` +
-    'You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient, ' +
+  const heart = ctx.result.anatomy ? ', heart size (the cardiothoracic ratio)' : '';
+  return `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}${notAssessedPara(ctx.result)}\n\n` +
+    `You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient${heart}, ` +
     `whether the image looks normal, or about image quality.${closing}`;
 }

@@ -1,4 +1,5 @@
-import { TRAINING_DATA_NOTE } from '../../../knowledge/cxr-conditions.js';
+import { trainingDataNoteFor } from '../../../knowledge/cxr-conditions.js';
+import { ageYears, assessedNames, heartSizeLines, notAssessedLine } from '../../analysis/anatomy-text.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
 import type { Responder, TResponderContext } from './responder.js';
 
@@ -25,7 +26,7 @@ export function systemPrompt(ctx: TResponderContext): string {
     'You are an assistant helping a clinician discuss the output of a chest X-ray classifier.',
     'Ground every statement in the structured result below. Quote probabilities exactly as written.',
     'Never state or suggest a finding that the model did not call positive; say "the model did not call it".',
-    'The model only assesses pneumonia (bacterial/viral) and COVID-19: for any other condition say the model does not assess it.',
+    `The model only assesses the findings listed below (${assessedNames(r).join(', ') || 'none'}): for any other condition say this model version does not assess it.`,
     'Never give a certain diagnosis. End every answer with the disclaimer.',
     '',
     `Model: ${r.modelName} version ${r.modelVersion}`,
@@ -33,8 +34,10 @@ export function systemPrompt(ctx: TResponderContext): string {
     'Findings:',
     ...findings,
     `Top finding: ${r.findings.find((f) => f.label === r.topFinding)?.display ?? 'none called positive'}`,
+    ...[notAssessedLine(r.notAssessed)].filter((l): l is string => l !== null),
+    ...(heartSizeLines(r.anatomy, ageYears(ctx.patient.age))?.map((l) => `Heart size: ${l}`) ?? []),
     `Patient age: ${ctx.patient.age || 'unknown'}; medical history: ${ctx.patient.medical_history}`,
-    `Training data caveat: ${TRAINING_DATA_NOTE}`,
+    `Training data caveat: ${trainingDataNoteFor(r)}`,
     `Disclaimer: ${DISCLAIMER}`,
   ].join('\n');
 }

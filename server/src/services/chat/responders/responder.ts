@@ -1,4 +1,5 @@
 import type { TPatientSnapshot } from '../../../db/schema.js';
+import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
 import type { TStoredResult } from '../../../schemas/analysis.js';
 
 /** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
@@ -8,6 +9,8 @@ export interface TResponderContext {
   /** Earlier messages of the chat, oldest first (the report included). */
   history: { role: 'user' | 'assistant' | 'system'; content: string }[];
   query: string;
+  /** The model card's figures for the model that produced the result; absent or null: none are quoted. */
+  metrics?: TModelMetrics | null;
 }
 
 /**

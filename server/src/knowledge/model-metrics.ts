@@ -1,0 +1,62 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The shipped model card's measured figures (MODEL_DIR/metrics.json, written by the model's
+ * evaluation script), read the way the public page reads them: nothing is typed by hand, and
+ * a missing or unreadable file means no figure is quoted. Only the per-finding figures the chat
+ * needs are kept; a field the evaluation did not write is null.
+ */
+const num = z.number().finite().nullable().catch(null);
+
+const ZFindingMetrics = z.object({
+  n: num,
+  positives: num,
+  auc: num,
+  aucCi95: z.tuple([z.number(), z.number()]).nullable().catch(null),
+  sensitivity: num,
+  specificity: num,
+  /** Which held-out images the figure is on, when the evaluation names it. */
+  population: z.string().nullable().catch(null),
+});
+export type TFindingMetrics = z.infer<typeof ZFindingMetrics>;
+
+const ZModelMetrics = z.object({
+  modelName: z.string().catch(''),
+  modelVersion: z.string(),
+  testImages: num,
+  findings: z.record(z.string(), ZFindingMetrics).catch({}),
+});
+export type TModelMetrics = z.infer<typeof ZModelMetrics>;
+
+export function parseModelMetrics(raw: unknown): TModelMetrics | null {
+  const parsed = ZModelMetrics.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+const cache = new Map<string, { mtimeMs: number; metrics: TModelMetrics | null }>();
+
+/** MODEL_DIR/metrics.json, re-read only when the file changes (a model swap needs no restart). */
+export function loadModelMetrics(modelDir: string): TModelMetrics | null {
+  const path = join(modelDir, 'metrics.json');
+  try {
+    const { mtimeMs } = statSync(path);
+    const hit = cache.get(path);
+    if (hit && hit.mtimeMs === mtimeMs) return hit.metrics;
+    const metrics = parseModelMetrics(JSON.parse(readFileSync(path, 'utf8')));
+    cache.set(path, { mtimeMs, metrics });
+    return metrics;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The card's figures for the model that produced a stored result, or null when the shipped
+ * model is another version: an old analysis must not be described with a newer model's figures.
+ */
+export function metricsForResult(modelDir: string, result: { modelVersion: string }): TModelMetrics | null {
+  const metrics = loadModelMetrics(modelDir);
+  return metrics && metrics.modelVersion === result.modelVersion ? metrics : null;
+}

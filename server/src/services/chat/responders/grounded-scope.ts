@@ -1,0 +1,113 @@
+import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
+import type { TFindingMetrics, TModelMetrics } from '../../../knowledge/model-metrics.js';
+import type { TFinding, TStoredResult } from '../../../schemas/analysis.js';
+import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
+import { ageYears, assessedNames, ctrCaveat, noCtrReason, ratio } from '../../analysis/anatomy-text.js';
+import type { TResponderContext } from './responder.js';
+
+/**
+ * What this model version does and does not assess, for the grounded answers: the findings the
+ * stored result reports, its "not assessed" list, the heart size (CTR) of its anatomy stage and
+ * the model card's figures. Every figure comes from the result or from metrics.json.
+ */
+
+const CALL_TEXT: Record<TFinding['call'], string> = {
+  positive: 'called **positive**',
+  negative: 'called **negative**',
+  uncertain: 'left **uncertain** (too close to the threshold to call)',
+};
+
+export const figure = (f: TFinding): string => `${f.display}: ${pct(f.probability)} (threshold ${pct(f.threshold)}, ${CALL_TEXT[f.call]})`;
+export const callText = (f: TFinding): string => CALL_TEXT[f.call];
+export const bullets = (items: string[]) => items.map((s) => `- ${s}`).join('\n');
+export const closing = `\n\n*${DISCLAIMER}*`;
+
+/** 'A, B and C' */
+export function listText(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The findings this result reports, as a phrase for "it reports …". */
+export function assessedText(result: TStoredResult): string {
+  const names = assessedNames(result);
+  return names.length ? listText(names) : 'no findings';
+}
+
+/** How a condition is named in an answer: the result's own display when it lists it, else the note's name. */
+export function displayOf(result: TStoredResult, label: string): string {
+  return result.findings.find((f) => f.label === label)?.display
+    ?? result.notAssessed?.find((n) => n.label === label)?.display
+    ?? CONDITION_NOTES[label]?.name
+    ?? label;
+}
+
+/** One finding's held-out figures from the model card, or '' when the card has none for it. */
+export function measuredText(metrics: TModelMetrics | null | undefined, label: string): string {
+  const m: TFindingMetrics | undefined = metrics?.findings[label];
+  if (!metrics || !m || m.auc === null) return '';
+  const ci = m.aucCi95 ? ` (95% CI ${m.aucCi95[0].toFixed(3)}-${m.aucCi95[1].toFixed(3)})` : '';
+  const op = m.sensitivity !== null && m.specificity !== null
+    ? `; at its threshold, sensitivity ${pct(m.sensitivity)} and specificity ${pct(m.specificity)}`
+    : '';
+  const n = m.n !== null ? ` on ${m.n.toLocaleString('en-US')} held-out test images${m.positives !== null ? ` (${m.positives.toLocaleString('en-US')} positive)` : ''}` : ' on held-out test images';
+  const population = m.population ? `, ${m.population}` : '';
+  return `\n\n**Measured performance** (model card, ${metrics.modelName || 'model'} ${metrics.modelVersion}): ROC AUC ${m.auc.toFixed(3)}${ci}${op}${n}${population}. ` +
+    'Results on your patients may differ.';
+}
+
+/** What the result says about cardiomegaly as a finding: its figure, "not assessed", or absent. */
+function cardiomegalyText(result: TStoredResult): string {
+  const f = result.findings.find((x) => x.label === 'cardiomegaly');
+  if (f) return `For the finding itself: ${figure(f)}.`;
+  if (result.notAssessed?.some((n) => n.label === 'cardiomegaly')) {
+    return 'Cardiomegaly as a finding is **not assessed** by this model version: it could not be backed on held-out data. The ratio above is a measurement, not a call.';
+  }
+  return 'Cardiomegaly is not among the findings this model version reports.';
+}
+
+/**
+ * The heart-size paragraph: the stored CTR with its reference and caveats, or why there is none,
+ * then what the result says about cardiomegaly as a finding (left out where the answer is about that finding).
+ */
+export function heartSizeText(ctx: TResponderContext, opts: { withFinding?: boolean } = {}): string {
+  const { anatomy } = ctx.result;
+  const finding = opts.withFinding === false ? '' : ` ${cardiomegalyText(ctx.result)}`;
+  if (!anatomy) {
+    return 'This model version does not measure heart size: it has no anatomy stage, so there is no cardiothoracic ratio for this film. ' +
+      `Judge the cardiac silhouette on the film itself.${finding}`;
+  }
+  if (anatomy.ctr === null) {
+    return `No cardiothoracic ratio was measured for this film: ${noCtrReason(anatomy)}. Judge the cardiac silhouette on the film itself.${finding}`;
+  }
+  const side = anatomy.ctr > anatomy.ctrReference ? 'above' : 'at or below';
+  return `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film. ` +
+    'It is the widest horizontal width of the heart outline divided by the widest inner width of the thorax, both from the outlines the model drew ' +
+    '(shown as contours in the viewer).\n\n' +
+    `${ctrCaveat(ageYears(ctx.patient.age))}${finding ? `\n\n${finding.trim()}` : ''}`;
+}
+
+export function heartSize(ctx: TResponderContext): string {
+  return `${heartSizeText(ctx)}${closing}`;
+}
+
+/**
+ * A condition this model version does not assess: a candidate finding it did not ship (its
+ * `notAssessed` list), a candidate it never had (an older model), or a condition no model here
+ * was trained on. Never a probability for it; related outputs are quoted as what they are.
+ */
+export function notAssessed(ctx: TResponderContext, condition: string, label?: string): string {
+  const { result } = ctx;
+  const listed = label ? result.notAssessed?.some((n) => n.label === label) : false;
+  const why = listed
+    ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.'
+    : `It reports only ${assessedText(result)}.`;
+  const generic = NOT_ASSESSED.find((c) => c.name === condition);
+  const related = (generic?.related ?? []).map((l) => result.findings.find((f) => f.label === l)).filter((f): f is TFinding => f !== undefined);
+  const relatedText = related.length
+    ? ` Its outputs for appearances that can go with ${condition} are ${related.map(figure).join('; ')}; they describe the film, not the disease.`
+    : '';
+  const heart = label === 'cardiomegaly' && result.anatomy ? `\n\n${heartSizeText(ctx)}` : '';
+  return `This model version does not assess ${condition}. ${why} ` +
+    `It cannot support or exclude ${condition}; that needs the clinician's own read of the film and, if suspected, the appropriate tests.${relatedText}${heart}${closing}`;
+}
