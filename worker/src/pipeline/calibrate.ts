@@ -8,9 +8,16 @@ export function softmax(z: number[]): number[] {
   return e.map((v) => v / s);
 }
 
+export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** Temperature of label i: one for the whole head, or one per label. */
+export function temperatureOf(head: ManifestHead, i: number): number {
+  const t = head.temperature;
+  return (Array.isArray(t) ? t[i] : t) ?? 1;
+}
+
 /** activation(logits / temperature + bias), as models/train/pipeline.py calibrated(). */
 export function calibrate(head: ManifestHead, logits: ArrayLike<number>): number[] {
-  const t = head.temperature ?? 1;
-  const z = Array.from(logits, (v, i) => v / t + (head.bias?.[i] ?? 0));
-  return head.activation === 'softmax' ? softmax(z) : z.map((v) => 1 / (1 + Math.exp(-v)));
+  const z = Array.from(logits, (v, i) => v / temperatureOf(head, i) + (head.bias?.[i] ?? 0));
+  return head.activation === 'softmax' ? softmax(z) : z.map(sigmoid);
 }

@@ -1,8 +1,17 @@
-import { calibrate } from './calibrate.js';
+import { calibrate, sigmoid } from './calibrate.js';
 import type { OutputTensor } from './infer.js';
-import type { FindingCall, FindingResult, Heatmap, LoadedModel, ManifestHead } from './types.js';
+import type { FindingCall, FindingResult, Heatmap, LoadedModel, ManifestFinding, ManifestHead } from './types.js';
 
 const logit = (p: number): number => Math.log(p / (1 - p));
+
+// Keeps logit() finite for probabilities that round to 0 or 1 (models/train/pipeline_v2.py: CTR_EPS).
+const CTR_EPS = 1e-9;
+
+/** p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias): the classifier's probability combined with the measured CTR. */
+export function combineCtr(p: number, ctr: number, w: NonNullable<ManifestFinding['ctrCombine']>): number {
+  const q = Math.min(1 - CTR_EPS, Math.max(CTR_EPS, p));
+  return sigmoid(w.logitWeight * logit(q) + w.ctrWeight * ctr + w.bias);
+}
 
 /** 'uncertain' within `margin` log-odds of the threshold (models/train/pipeline.py call_of). */
 export function callOf(p: number, threshold: number, margin: number): FindingCall {
@@ -18,8 +27,13 @@ function headOutput(outputs: Record<string, OutputTensor>, head: ManifestHead): 
   return t.data.subarray(0, head.labels.length);
 }
 
-/** Calibrated probability per finding (batch item 0), following the manifest. */
-export function findingProbabilities(model: LoadedModel, outputs: Record<string, OutputTensor>): Map<string, number> {
+/**
+ * Calibrated probability per finding (batch item 0), following the manifest: the source label
+ * (or 1 - complementOf), times the head's and the finding's conditionalOn label (joint
+ * probability), then combined with the cardiothoracic ratio where the finding says so and one
+ * was measured.
+ */
+export function findingProbabilities(model: LoadedModel, outputs: Record<string, OutputTensor>, ctr: number | null = null): Map<string, number> {
   const heads = new Map(model.manifest.heads.map((h) => [h.name, h]));
   const probs = new Map<string, number[]>();
   for (const h of model.manifest.heads) probs.set(h.name, calibrate(h, headOutput(outputs, h)));
@@ -33,6 +47,8 @@ export function findingProbabilities(model: LoadedModel, outputs: Record<string,
     let p = complementOf !== undefined ? 1 - prob(head, complementOf) : prob(head, label!);
     const cond = heads.get(head)!.conditionalOn;
     if (cond) p *= prob(cond.head, cond.label);
+    if (f.conditionalOn) p *= prob(f.conditionalOn.head, f.conditionalOn.label);
+    if (f.ctrCombine && ctr !== null) p = combineCtr(p, ctr, f.ctrCombine);
     out.set(f.label, p);
   }
   return out;

@@ -1,5 +1,5 @@
 import * as ort from 'onnxruntime-node';
-import type { LoadedModel } from './types.js';
+import type { LoadedModel, ManifestInput } from './types.js';
 
 export interface OutputTensor {
   data: Float32Array;
@@ -15,26 +15,26 @@ function threads(): number {
 }
 
 /** One ONNX session per model file, created on first use; concurrent callers share the promise. */
-export function getSession(model: LoadedModel): Promise<ort.InferenceSession> {
-  let s = sessions.get(model.modelPath);
+export function getSession(file: string): Promise<ort.InferenceSession> {
+  let s = sessions.get(file);
   if (!s) {
-    s = ort.InferenceSession.create(model.modelPath, {
+    s = ort.InferenceSession.create(file, {
       intraOpNumThreads: threads(),
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
       executionMode: 'sequential',
     });
     // A failed load must not poison the cache for the next attempt.
-    s.catch(() => sessions.delete(model.modelPath));
-    sessions.set(model.modelPath, s);
+    s.catch(() => sessions.delete(file));
+    sessions.set(file, s);
   }
   return s;
 }
 
-/** Runs the network on a batch of preprocessed images (NCHW float32). */
-export async function infer(model: LoadedModel, input: Float32Array, batch = 1): Promise<Record<string, OutputTensor>> {
-  const session = await getSession(model);
-  const { channels, height, width, name } = model.manifest.input;
+/** Runs one ONNX file on a batch of preprocessed images (NCHW float32) shaped by `spec`. */
+export async function runOnnx(file: string, spec: ManifestInput, input: Float32Array, batch = 1): Promise<Record<string, OutputTensor>> {
+  const session = await getSession(file);
+  const { channels, height, width, name } = spec;
   const feeds = { [name]: new ort.Tensor('float32', input, [batch, channels, height, width]) };
   const results = await session.run(feeds);
   const out: Record<string, OutputTensor> = {};
@@ -42,4 +42,16 @@ export async function infer(model: LoadedModel, input: Float32Array, batch = 1):
     out[k] = { data: t.data as Float32Array, dims: t.dims };
   }
   return out;
+}
+
+/** Runs the classifier on a batch of preprocessed images. */
+export function infer(model: LoadedModel, input: Float32Array, batch = 1): Promise<Record<string, OutputTensor>> {
+  return runOnnx(model.modelPath, model.manifest.input, input, batch);
+}
+
+/** Runs the anatomy stage (segmentation masks and, for model 2, the gate) on one preprocessed image. */
+export function inferAnatomy(model: LoadedModel, input: Float32Array): Promise<Record<string, OutputTensor>> {
+  const spec = model.manifest.anatomy;
+  if (!spec || !model.anatomyPath) throw new Error('the model has no anatomy stage');
+  return runOnnx(model.anatomyPath, spec.input, input);
 }

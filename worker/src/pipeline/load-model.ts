@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_CHECKS } from './gate.js';
-import type { LoadedModel, ManifestFinding, ModelManifest, ResolvedFinding } from './types.js';
+import type { LoadedModel, ManifestAnatomy, ManifestFinding, ModelManifest, ResolvedFinding } from './types.js';
 
 export const DEFAULT_MODEL_DIR = 'models/cxr';
 
@@ -12,7 +12,7 @@ export class ModelLoadError extends Error {
 
 /**
  * Reads `manifest.json` from a model folder (argument, else MODEL_DIR, else models/cxr),
- * checks the ONNX file against the manifest's sha256 and fills in defaults. The ONNX
+ * checks the ONNX file(s) (classifier, and the anatomy stage of model 2) against the manifest's sha256 and fills in defaults. The ONNX
  * session itself is created lazily by infer.ts on first use.
  */
 export async function loadModel(dir?: string): Promise<LoadedModel> {
@@ -24,15 +24,21 @@ export async function loadModel(dir?: string): Promise<LoadedModel> {
     throw new ModelLoadError(`cannot read ${path.join(root, 'manifest.json')}: ${(err as Error).message}`);
   }
   validate(manifest);
-  const modelPath = path.join(root, manifest.file);
-  const bytes = await readFile(modelPath).catch((err: Error) => {
-    throw new ModelLoadError(`cannot read model file ${modelPath}: ${err.message}`);
+  const modelPath = await checkedFile(root, manifest.file, manifest.sha256);
+  const anatomyPath = manifest.anatomy ? await checkedFile(root, manifest.anatomy.file, manifest.anatomy.sha256) : undefined;
+  const checks = { ...DEFAULT_CHECKS, ...manifest.gate?.checks };
+  return { dir: root, modelPath, ...(anatomyPath ? { anatomyPath } : {}), manifest, findings: resolveFindings(manifest), checks };
+}
+
+/** Path of an ONNX file of the model folder after checking it against the manifest's sha256. */
+async function checkedFile(root: string, file: string, sha256: string): Promise<string> {
+  const p = path.join(root, file);
+  const bytes = await readFile(p).catch((err: Error) => {
+    throw new ModelLoadError(`cannot read model file ${p}: ${err.message}`);
   });
   const digest = createHash('sha256').update(bytes).digest('hex');
-  if (digest !== manifest.sha256) {
-    throw new ModelLoadError(`sha256 of ${modelPath} is ${digest}, manifest says ${manifest.sha256}`);
-  }
-  return { dir: root, modelPath, manifest, findings: resolveFindings(manifest), checks: { ...DEFAULT_CHECKS, ...manifest.gate?.checks } };
+  if (digest !== sha256) throw new ModelLoadError(`sha256 of ${p} is ${digest}, manifest says ${sha256}`);
+  return p;
 }
 
 /** Without a findings list every label of every head is a finding at threshold 0.5. */
@@ -50,16 +56,35 @@ function validate(m: ModelManifest): void {
   if (m.input.resize && m.input.resize !== 'area-stretch') fail(`unsupported resize ${m.input.resize}`);
   if (!Array.isArray(m.heads) || m.heads.length === 0) fail('at least one head is required');
   const heads = new Map(m.heads.map((h) => [h.name, h]));
+  const hasLabel = (ref: { head: string; label: string }): boolean => heads.get(ref.head)?.labels.includes(ref.label) === true;
   for (const h of m.heads) {
     if (h.activation !== 'softmax' && h.activation !== 'sigmoid') fail(`head ${h.name}: activation must be softmax or sigmoid`);
     if (h.bias && h.bias.length !== h.labels.length) fail(`head ${h.name}: bias length differs from labels`);
-    if (h.conditionalOn && !heads.get(h.conditionalOn.head)?.labels.includes(h.conditionalOn.label)) fail(`head ${h.name}: bad conditionalOn`);
+    if (Array.isArray(h.temperature) && h.temperature.length !== h.labels.length) fail(`head ${h.name}: temperature length differs from labels`);
+    if (h.conditionalOn && !hasLabel(h.conditionalOn)) fail(`head ${h.name}: bad conditionalOn`);
   }
   for (const f of m.findings ?? []) {
     const h = heads.get(f.source.head) ?? fail(`finding ${f.label}: unknown head ${f.source.head}`);
     const lab = f.source.label ?? f.source.complementOf;
     if (!lab || !h.labels.includes(lab)) fail(`finding ${f.label}: unknown label in head ${h.name}`);
     if (f.heatmap && !m.cams?.channels.includes(f.heatmap)) fail(`finding ${f.label}: unknown heatmap channel ${f.heatmap}`);
+    if (f.conditionalOn && !hasLabel(f.conditionalOn)) fail(`finding ${f.label}: bad conditionalOn`);
+    if (f.ctrCombine && !m.anatomy) fail(`finding ${f.label}: ctrCombine needs an anatomy stage`);
   }
   if (m.gate && !m.gate.labels.includes(m.gate.rejectLabel)) fail('gate.rejectLabel is not a gate label');
+  if (m.anatomy) validateAnatomy(m.anatomy, fail);
+  // The classifier sees the lung crop, so a gate on the whole film must come from the anatomy stage.
+  if (m.gate && (m.gate.model === 'anatomy') !== Boolean(m.anatomy)) fail('gate.model must be "anatomy" exactly when there is an anatomy stage');
+  if (m.input.crop && (m.input.crop !== 'lung-box' || !m.anatomy)) fail(`input.crop ${m.input.crop} needs an anatomy stage`);
+  if (m.input.crop && m.input.width !== m.input.height) fail('a lung-box crop is stretched to a square input');
+}
+
+function validateAnatomy(a: ManifestAnatomy, fail: (msg: string) => never): void {
+  if (!a.file || !a.sha256) fail('anatomy.file and anatomy.sha256 are required');
+  if (!a.input || a.input.layout !== 'NCHW' || ![1, 3].includes(a.input.channels)) fail('anatomy.input must be NCHW with 1 or 3 channels');
+  if (a.input.resize && a.input.resize !== 'area-stretch') fail(`unsupported anatomy resize ${a.input.resize}`);
+  if (!a.masks?.output || a.masks.channels?.[0] !== 'lung' || a.masks.channels[1] !== 'heart') fail('anatomy.masks must name the output and channels ["lung", "heart"]');
+  for (const k of ['boxMargin', 'minLungFraction', 'minHeartPixels', 'ctrReference'] as const) {
+    if (typeof a[k] !== 'number' || !Number.isFinite(a[k])) fail(`anatomy.${k} must be a number`);
+  }
 }

@@ -1,8 +1,9 @@
+import { classifyLungCrop } from './classify-lung-crop.js';
 import { composeFindings, composeHeatmaps, findingProbabilities } from './compose.js';
 import { decodeImage } from './decode.js';
 import { modelGate, postChecks, preChecks, refuse } from './gate.js';
 import { infer } from './infer.js';
-import { inputPlanes, normalise, preprocess } from './preprocess.js';
+import { inputPlanes, normalise, resizeArea, toGray } from './preprocess.js';
 import type { AnalysisResult, GateVerdict, LoadedModel } from './types.js';
 
 export { loadModel } from './load-model.js';
@@ -11,8 +12,9 @@ export type * from './types.js';
 
 /**
  * One image in, one structured result out: decode, gate, preprocess, infer, calibrate,
- * compose. A refused image comes back with the gate's reason and no findings; only a broken
- * model makes this throw.
+ * compose. A model with an anatomy stage (model 2) runs it on the whole film first and
+ * classifies the lung crop (classify-lung-crop.ts). A refused image comes back with the
+ * gate's reason and no findings; only a broken model makes this throw.
  */
 export async function runPipeline(image: Buffer, model: LoadedModel): Promise<AnalysisResult> {
   const t0 = performance.now();
@@ -24,9 +26,11 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   };
   const { manifest } = model;
   const base = { modelVersion: manifest.modelVersion, modelName: manifest.modelName };
+  // Model 2 results always carry the anatomy fields; model 1 results are as they were.
+  const empty = manifest.anatomy ? { anatomy: null, notAssessed: [] } : {};
   const refused = (gate: GateVerdict, width = 0, height = 0): AnalysisResult => {
     lap('total', t0);
-    return { ...base, gate, findings: [], topFinding: null, heatmaps: [], image: { width, height }, timingsMs };
+    return { ...base, gate, findings: [], ...empty, topFinding: null, heatmaps: [], image: { width, height }, timingsMs };
   };
 
   const decoded = await decodeImage(image);
@@ -36,10 +40,19 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   const pre = preChecks(img, model.checks);
   if (pre) return refused(refuse(pre, model.checks), img.width, img.height);
 
-  const x255 = preprocess(img, manifest.input);
+  // The gate's checks run at the first net's input: the anatomy stage's, else the classifier's.
+  const first = manifest.anatomy?.input ?? manifest.input;
+  const gray = toGray(img);
+  const x255 = resizeArea(gray, img.width, img.height, first.width, first.height);
   const post = postChecks(x255, model.checks);
   t = lap('preprocess', t);
   if (post.code) return refused(refuse(post.code, model.checks, post.flags), img.width, img.height);
+
+  if (manifest.anatomy) {
+    const r = await classifyLungCrop(model, img, gray, x255, post.flags, lap);
+    lap('total', t0);
+    return { ...base, ...r, image: { width: img.width, height: img.height }, timingsMs };
+  }
 
   let planes = inputPlanes(img, x255, manifest.input);
   let outputs = await infer(model, normalise(planes, manifest.input));

@@ -179,6 +179,8 @@ export interface ModelManifest {
 export interface LoadedModel {
   dir: string;
   modelPath: string;
+  /** Absolute path of the anatomy stage's ONNX file (model 2+). */
+  anatomyPath?: string;
   manifest: ModelManifest;
   findings: ResolvedFinding[];
   checks: GateChecks;
