@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 
-const model = await loadModel('models/cxr');
+// The model under test: MODEL_DIR, else models/cxr.
+const model = await loadModel();
 const run = async (file: string) => runPipeline(await readFile(file), model);
 
 const refusedWith = async (file: string, code: string, words: RegExp) => {

@@ -1,36 +1,106 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
-import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
+import { runAnatomyNet } from '../../worker/src/pipeline/anatomy-stage.js';
+import { decodeImage } from '../../worker/src/pipeline/decode.js';
+import { inputPlanes, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';
+import { loadModel, runPipeline, type AnalysisResult, type LoadedModel } from '../../worker/src/pipeline/run-pipeline.js';
 
-// Written by models/train/make_fixtures.py: the Python reference pipeline (PIL decode, numpy
-// preprocessing, PyTorch forward pass) on the images under tests/fixtures/.
+// The model under test is MODEL_DIR (default models/cxr); its fixtures are <model>/parity-fixtures.json
+// or PARITY_FIXTURES. Written by models/train/make_fixtures.py (model 1) or make_fixtures_v2.py
+// (model 2): the Python reference pipeline (PIL decode, numpy preprocessing, PyTorch forward passes)
+// on the images under tests/fixtures/.
 interface Case {
   file: string;
   accepted: boolean;
   reason: string | null;
   flags: string[];
   probabilities: Record<string, number>;
+  anatomy?: { lungBox: number[] | null; ctr: number | null; flags: string[]; lungMask: string; heartMask: string } | null;
 }
-const fixtures = JSON.parse(await readFile('models/cxr/parity-fixtures.json', 'utf8')) as { modelSha256: string; tolerance: number; cases: Case[] };
-const model = await loadModel('models/cxr');
+interface V2Tolerance {
+  probability: number;
+  ctr: number;
+  lungBoxCells: number;
+  maskDisagreement: number;
+}
+interface Fixtures {
+  modelSha256: string;
+  anatomySha256?: string;
+  tolerance: number | V2Tolerance;
+  cases: Case[];
+}
 
-test('fixtures were made with the shipped model', () => {
+const model = await loadModel();
+const fixturesFile = process.env.PARITY_FIXTURES ?? path.join(model.dir, 'parity-fixtures.json');
+const fixtures = JSON.parse(await readFile(fixturesFile, 'utf8')) as Fixtures;
+const anatomy = model.manifest.anatomy;
+
+test('fixtures were made with the model under test', () => {
   assert.equal(fixtures.modelSha256, model.manifest.sha256);
+  if (anatomy) assert.equal(fixtures.anatomySha256, anatomy.sha256);
   assert.ok(fixtures.cases.length >= 10);
 });
+
+function checkGateAndProbabilities(r: AnalysisResult, c: Case, tolerance: number): void {
+  assert.equal(r.gate.accepted, c.accepted, 'gate decision');
+  assert.equal(r.gate.code ?? null, c.reason, 'refusal reason');
+  assert.deepEqual([...r.gate.flags].sort(), [...c.flags].sort(), 'flags');
+  const ts = Object.fromEntries(r.findings.map((f) => [f.label, f.probability]));
+  assert.deepEqual(Object.keys(ts).sort(), Object.keys(c.probabilities).sort());
+  for (const [label, p] of Object.entries(c.probabilities)) {
+    const d = Math.abs(ts[label]! - p);
+    assert.ok(d <= tolerance, `${label}: TypeScript ${ts[label]} vs Python ${p} (|diff| ${d.toExponential(2)})`);
+  }
+}
+
+/** The anatomy net's thresholded masks as the pipeline computes them (after re-inverting an inverted film). */
+async function tsMasks(m: LoadedModel, file: string, flags: string[]) {
+  const decoded = await decodeImage(await readFile(file));
+  assert.ok(decoded.ok);
+  const img = decoded.image;
+  const spec = m.manifest.anatomy!;
+  const x255 = resizeArea(toGray(img), img.width, img.height, spec.input.width, spec.input.height);
+  const { masks } = await runAnatomyNet(m, inputPlanes(img, x255, spec.input), m.checks, flags.filter((f) => f !== 'inverted'));
+  assert.ok(masks, 'anatomy stage accepted the film');
+  return masks;
+}
+
+/** Fraction of cells where a mask differs from the packed bits (np.packbits, base64) of the fixture. */
+function disagreement(mask: { data: Uint8Array }, b64: string): number {
+  const bits = Buffer.from(b64, 'base64');
+  let diff = 0;
+  for (let k = 0; k < mask.data.length; k++) diff += Number(((bits[k >> 3]! >> (7 - (k & 7))) & 1) !== mask.data[k]);
+  return diff / mask.data.length;
+}
 
 for (const c of fixtures.cases) {
   test(`TypeScript matches Python on ${c.file}`, async () => {
     const r = await runPipeline(await readFile(c.file), model);
-    assert.equal(r.gate.accepted, c.accepted, 'gate decision');
-    assert.equal(r.gate.code ?? null, c.reason, 'refusal reason');
-    assert.deepEqual([...r.gate.flags].sort(), [...c.flags].sort(), 'flags');
-    const ts = Object.fromEntries(r.findings.map((f) => [f.label, f.probability]));
-    assert.deepEqual(Object.keys(ts).sort(), Object.keys(c.probabilities).sort());
-    for (const [label, p] of Object.entries(c.probabilities)) {
-      const d = Math.abs(ts[label]! - p);
-      assert.ok(d <= fixtures.tolerance, `${label}: TypeScript ${ts[label]} vs Python ${p} (|diff| ${d.toExponential(2)})`);
+    if (!anatomy) {
+      checkGateAndProbabilities(r, c, fixtures.tolerance as number);
+      return;
     }
+    const tol = fixtures.tolerance as V2Tolerance;
+    checkGateAndProbabilities(r, c, tol.probability);
+    if (!c.accepted || !c.anatomy) {
+      assert.equal(r.anatomy, null);
+      return;
+    }
+    const masks = await tsMasks(model, c.file, c.flags);
+    const lung = disagreement(masks.lung, c.anatomy.lungMask);
+    const heart = disagreement(masks.heart, c.anatomy.heartMask);
+    assert.ok(lung <= tol.maskDisagreement && heart <= tol.maskDisagreement, `masks differ on ${lung} (lung), ${heart} (heart) of the grid`);
+    const a = r.anatomy!;
+    assert.deepEqual([...a.flags].sort(), [...c.anatomy.flags].sort(), 'anatomy flags');
+    if (c.anatomy.lungBox === null) assert.equal(a.lungBox, null);
+    else {
+      assert.ok(a.lungBox, 'a lung box');
+      const cell = tol.lungBoxCells / masks.lung.width + 1e-9;
+      a.lungBox.forEach((v, i) => assert.ok(Math.abs(v - c.anatomy!.lungBox![i]!) <= cell, `lung box side ${i}: ${v} vs ${c.anatomy!.lungBox![i]}`));
+    }
+    if (c.anatomy.ctr === null) assert.equal(a.ctr, null);
+    else assert.ok(a.ctr !== null && Math.abs(a.ctr - c.anatomy.ctr) <= tol.ctr, `CTR ${a.ctr} vs ${c.anatomy.ctr}`);
   });
 }
