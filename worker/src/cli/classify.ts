@@ -2,7 +2,8 @@
  * npm run classify -- [--jsonl] [--model DIR] <files or folders>
  *
  * Runs the worker's pipeline on each image (folders are walked recursively) and prints one
- * JSON line per image on stdout. Without --jsonl a short summary follows on stderr.
+ * JSON line per image on stdout: gate decision, every shipped finding's probability and call,
+ * and for model 2 the anatomy stage's CTR, lung box and flags. Without --jsonl a short summary follows on stderr.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,6 +57,8 @@ async function main(): Promise<number> {
         probabilities: Object.fromEntries(r.findings.map((f) => [f.label, Number(f.probability.toFixed(6))])),
         calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
         topFinding: r.topFinding,
+        // Model 2: what the anatomy stage measured (null when refused).
+        ...(r.anatomy !== undefined ? { anatomy: r.anatomy && { ctr: r.anatomy.ctr, lungBox: r.anatomy.lungBox, flags: r.anatomy.flags } } : {}),
         modelVersion: r.modelVersion,
         modelName: r.modelName,
         ms: r.timingsMs.total,
