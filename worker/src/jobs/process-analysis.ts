@@ -97,6 +97,8 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     const payload: TAnalysisResultJob = {
       analysisId,
       result: {
+        // Model 2's anatomy result (CTR, lung box, outlines, flags) and notAssessed list are small
+        // and go as they are; model 1 results have neither key.
         ...result,
         // The raw maps are large arrays; the overlay image carries them to the clinician.
         heatmaps: heatmap ? [{ label: heatmap.label, width: heatmap.width, height: heatmap.height }] : [],

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import type { Job } from 'bullmq';
+import type { TAnalysisResultJob } from '../../server/src/queue/queues.js';
+import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
+import { DEFAULT_MODEL_DIR } from '../../worker/src/pipeline/load-model.js';
+import type { WorkerDeps } from '../../worker/src/worker-deps.js';
+
+// The analysis job on the model under test (MODEL_DIR, else models/cxr) with in-memory stand-ins
+// for the image store, Redis and the result queue: what goes back to the server.
+const MODEL_DIR = process.env.MODEL_DIR ?? DEFAULT_MODEL_DIR;
+const modelTwo = (JSON.parse(await readFile(`${MODEL_DIR}/manifest.json`, 'utf8')) as { anatomy?: unknown }).anatomy !== undefined;
+
+function harness() {
+  const stored = new Map<string, Buffer>();
+  const results: TAnalysisResultJob[] = [];
+  const deps = {
+    config: { MODEL_DIR, QUEUE_PREFIX: 'test', ANALYSIS_TIMEOUT_MS: 60_000, NODE_ENV: 'production' },
+    redis: { publish: () => Promise.resolve(0) },
+    images: {
+      get: (key: string) => Promise.resolve(stored.get(key)!),
+      put: (key: string, data: Buffer) => Promise.resolve(void stored.set(key, data)),
+      exists: (key: string) => Promise.resolve(stored.has(key)),
+      delete: (key: string) => Promise.resolve(void stored.delete(key)),
+    },
+    resultQueue: { add: (_name: string, payload: TAnalysisResultJob) => Promise.resolve(void results.push(payload)) },
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  } as unknown as WorkerDeps;
+  const processor = createAnalysisProcessor(deps);
+  const run = async (file: string) => {
+    stored.set('upload', await readFile(file));
+    const job = { data: { analysisId: randomUUID(), storageKey: 'upload', mediaType: 'image/jpeg' }, updateProgress: () => Promise.resolve() } as unknown as Job;
+    const outcome = await processor(job);
+    return { outcome, payload: results.at(-1)!, stored };
+  };
+  return run;
+}
+
+const run = harness();
+
+test('the result payload carries the anatomy result and not-assessed list (model 2) and the top finding overlay', async () => {
+  const { outcome, payload, stored } = await run('tests/fixtures/xray/covid-1.jpg');
+  assert.equal(outcome.status, 'completed');
+  const r = payload.result as Record<string, unknown> & { topFinding: string | null; heatmaps: { label: string; width: number; height: number }[] };
+  if (modelTwo) {
+    const a = r.anatomy as { ctr: number | null; ctrReference: number; lungBox: number[] | null; contours: { lung: string; heart: string }; flags: string[] };
+    assert.ok(a, 'anatomy in the payload');
+    assert.equal(typeof a.contours.lung, 'string');
+    assert.ok(Array.isArray(a.flags));
+    assert.ok(Array.isArray(r.notAssessed));
+    assert.ok(JSON.stringify(a).length < 100_000, 'small enough for the queue');
+  } else {
+    assert.ok(!('anatomy' in r) && !('notAssessed' in r), 'model 1 payloads are unchanged');
+  }
+  if (r.topFinding) {
+    assert.deepEqual(r.heatmaps.map((h) => h.label), [r.topFinding]);
+    assert.ok(!('data' in r.heatmaps[0]!), 'no raw map in the payload');
+    assert.ok(payload.heatmap && stored.has(payload.heatmap.storageKey));
+  } else {
+    assert.deepEqual(r.heatmaps, []);
+    assert.equal(payload.heatmap, null);
+  }
+});
+
+test('a refused image goes back without an anatomy result or overlay', async () => {
+  const { outcome, payload } = await run('tests/fixtures/gate/ct_slice.png');
+  assert.equal(outcome.status, 'refused');
+  assert.equal(payload.heatmap, null);
+  if (modelTwo) assert.equal(payload.result.anatomy, null);
+});
