@@ -45,6 +45,8 @@ const report: TExportReport = {
     { label: 'pneumonia', display: 'Pneumonia', probability: 0.8, threshold: 0.4, call: 'positive' },
     { label: 'covid19', display: 'COVID-19', probability: 0.1, threshold: 0.35, call: 'negative' },
   ],
+  notAssessed: [],
+  anatomy: null,
   topFinding: { label: 'pneumonia', display: 'Pneumonia' },
   report: { format: 'markdown', text: '## Chest X-ray analysis\n\n### Impression\n\nConsistent with **Pneumonia**.\n\n- next step one\n- next step two\n' },
   heatmap: { mediaType: 'image/png', dataBase64: overlay.toString('base64') },

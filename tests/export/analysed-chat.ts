@@ -20,6 +20,26 @@ export const RESULT = {
   timingsMs: { total: 120 },
 } as const;
 
+/** A model-2 result: shipped findings, the anatomy stage's CTR and outlines, the candidates not assessed. */
+export const RESULT_V2 = {
+  ...RESULT,
+  modelVersion: '2026.01-test',
+  findings: [
+    { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.81, threshold: 0.5, call: 'positive' },
+    { label: 'cardiomegaly', display: 'Cardiomegaly', probability: 0.74, threshold: 0.55, call: 'positive' },
+    { label: 'pleural_effusion', display: 'Pleural effusion', probability: 0.12, threshold: 0.5, call: 'negative' },
+  ],
+  topFinding: 'cardiomegaly',
+  anatomy: {
+    ctr: 0.5634,
+    ctrReference: 0.5,
+    lungBox: [0.1, 0.12, 0.9, 0.86],
+    contours: { lung: 'M0.18 0.2 L0.44 0.16 L0.46 0.82 L0.14 0.78 Z', heart: 'M0.4 0.5 L0.66 0.56 L0.62 0.76 L0.42 0.76 Z' },
+    flags: [],
+  },
+  notAssessed: [{ label: 'hernia', display: 'Hernia' }, { label: 'fibrosis', display: 'Fibrosis' }],
+} as const;
+
 export const REPORT_MD = [
   '## Chest X-ray analysis',
   '',

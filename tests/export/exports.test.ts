@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { and, eq } from 'drizzle-orm';
-import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
 import { analyses, auditLog } from '../../server/src/db/schema.js';
 import { EXPORT_MESSAGES, ZExportReport } from '../../server/src/schemas/export.js';
@@ -16,7 +15,8 @@ import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { bearer, createChat, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { createAnalysedChat, RESULT } from './analysed-chat.js';
+import { createAnalysedChat, RESULT, RESULT_V2 } from './analysed-chat.js';
+import { docxText } from './docx-text.js';
 import { checkFhirBundle } from './fhir-check.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cxr-export-test-'));
@@ -25,20 +25,6 @@ const saved = (name: string, data: Buffer) => {
   writeFileSync(path, data);
   return path;
 };
-
-/** All visible text of a .docx: unzip word/document.xml and collect every <w:t>. */
-function docxText(path: string): string {
-  const xml = execFileSync('unzip', ['-p', path, 'word/document.xml'], { encoding: 'utf8' });
-  const parsed: unknown = new XMLParser({ ignoreAttributes: true, isArray: () => false }).parse(xml);
-  const parts: string[] = [];
-  const walk = (v: unknown, key: string) => {
-    if (key === 'w:t' && (typeof v === 'string' || typeof v === 'number')) parts.push(String(v));
-    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
-  };
-  walk(parsed, '');
-  return parts.join(' ');
-}
 
 const squash = (s: string) => s.replace(/\s+/g, ' ');
 
@@ -108,7 +94,7 @@ for (const backend of testBackends()) {
       assert.match(xml, /<w:hyperlink [^>]*w:anchor="model-card"/);
     });
 
-    test('JSON: chest-doctor-ai/report@1, valid against the JSON Schema published in docs/export-schema.md', async () => {
+    test('JSON: chest-doctor-ai/report@2, valid against the JSON Schema published in docs/export-schema.md', async () => {
       const res = await get(`/api/export/${chatId}.json`);
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -122,7 +108,10 @@ for (const backend of testBackends()) {
       const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(published);
       assert.ok(validate(raw), JSON.stringify(validate.errors));
       const doc = ZExportReport.parse(raw);
-      assert.equal(doc.schema, 'chest-doctor-ai/report@1');
+      assert.equal(doc.schema, 'chest-doctor-ai/report@2');
+      // A model-1 result: nothing about anatomy, nothing listed as not assessed.
+      assert.equal(doc.anatomy, null);
+      assert.deepEqual(doc.notAssessed, []);
       assert.deepEqual(doc.patient, { name: patientName, age: 57, medicalHistory: ['Allergies: penicillin', 'Smoker: 10 pack-years'] });
       assert.deepEqual(doc.findings, RESULT.findings);
       assert.deepEqual(doc.model, { name: 'cxr-resnet-test', version: '2025.11-test', cardUrl: 'http://localhost:3000/docs#model-card' });
@@ -198,6 +187,25 @@ for (const backend of testBackends()) {
       const text = execFileSync('pdftotext', [saved('refused.pdf', pdf.rawPayload), '-'], { encoding: 'utf8' });
       assert.match(squash(text), /Image check: Refused: The image appears to be a colour photograph/);
       assert.equal((await get(`/api/export/${chat.id}.docx`)).statusCode, 200);
+    });
+
+    test('a model-2 result: the JSON keeps anatomy and notAssessed, FHIR has the CTR and the not-assessed Observations', async () => {
+      const { chat, analysis } = await createChat(t.deps, alice.user.id, { analysisStatus: 'completed' });
+      const v2 = { ...RESULT_V2, heatmaps: [] };
+      await t.deps.db.update(analyses).set({ result: v2 as unknown as Record<string, unknown>, modelVersion: v2.modelVersion }).where(eq(analyses.id, analysis!.id));
+      const json = ZExportReport.parse((await get(`/api/export/${chat.id}.json`)).json());
+      assert.deepEqual(json.anatomy, RESULT_V2.anatomy);
+      assert.deepEqual(json.notAssessed, RESULT_V2.notAssessed);
+      assert.deepEqual(json.findings, RESULT_V2.findings);
+      const bundle = (await get(`/api/export/${chat.id}.fhir.json`)).json();
+      assert.deepEqual(checkFhirBundle(bundle), []);
+      const resources: Record<string, any>[] = bundle.entry.map((e: { resource: Record<string, unknown> }) => e.resource); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const ctr = resources.find((r) => r.resourceType === 'Observation' && r.code.coding[0].code === 'cardiothoracic-ratio');
+      assert.deepEqual(ctr?.valueQuantity, { value: RESULT_V2.anatomy.ctr, unit: '1', system: 'http://unitsofmeasure.org', code: '1' });
+      const pdf = await get(`/api/export/${chat.id}.pdf`);
+      const text = squash(execFileSync('pdftotext', [saved('v2.pdf', pdf.rawPayload), '-'], { encoding: 'utf8' }));
+      assert.match(text, /Cardiothoracic ratio 0\.56 \(usual upper reference 0\.50 on an adult PA film\)/);
+      assert.match(text, /Not assessed: Hernia, Fibrosis/);
     });
 
     test('requires authentication; an unknown extension is a 404', async () => {

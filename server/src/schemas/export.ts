@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { ZAnatomy, ZNotAssessed } from './analysis.js';
 
 /**
  * Exports of an analysed chat. ZExportReport is the versioned JSON export
- * (`chest-doctor-ai/report@1`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * (`chest-doctor-ai/report@2`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
  * exports are rendered from the same object, so every format says the same thing.
  */
-export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@1';
+/** @2 added `anatomy` and `notAssessed` (model 2); @1 documents are closed, so the shape change is a new version. */
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@2';
 
 export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
 export const ZExportFormat = z.enum(EXPORT_FORMATS);
@@ -53,6 +55,10 @@ export const ZExportReport = z.object({
   /** The image check that runs before the classifier; a refused image has no findings. */
   gate: z.object({ accepted: z.boolean(), reason: z.string().nullable(), flags: z.array(z.string()) }),
   findings: z.array(ZExportFinding),
+  /** Candidate findings this model version cannot back on held-out data: no probability, shown as "not assessed". */
+  notAssessed: z.array(ZNotAssessed),
+  /** The anatomy stage (model 2+): cardiothoracic ratio and outlines; null for models without one or a refused image. */
+  anatomy: ZAnatomy.nullable(),
   topFinding: z.object({ label: z.string(), display: z.string() }).nullable(),
   /** The assistant's written report (markdown) as shown in the chat. */
   report: z.object({ format: z.literal('markdown'), text: z.string() }),

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { TAnatomy } from '../../schemas/analysis.js';
 import type { TExportFinding, TExportReport } from '../../schemas/export.js';
-import { CALL_TEXT, pct } from './export-text.js';
+import { ctrCaveat, ctrText, noCtrReason } from '../analysis/anatomy-text.js';
+import { CALL_TEXT, notAssessedText, pct } from './export-text.js';
 
 /**
  * The report as a FHIR R4 `collection` Bundle: a DiagnosticReport (LOINC 36643-5, chest X-ray)
  * whose results are one Observation per finding (probability as valueQuantity, the call as
- * interpretation), the Patient, the model as a Device, the overlay as Media. References are
+ * interpretation), the cardiothoracic ratio (model 2+, a ratio with UCUM unit "1") and the
+ * candidate findings the model does not assess (no value, data-absent reason "not-performed"),
+ * the Patient, the model as a Device, the overlay as Media. References are
  * `urn:uuid:` fullUrls inside the bundle. Status is `preliminary`: an AI output awaiting review.
  */
 type TResource = Record<string, unknown> & { resourceType: string; id: string };
@@ -14,7 +18,11 @@ const LOINC = 'http://loinc.org';
 const SNOMED = 'http://snomed.info/sct';
 const UCUM = 'http://unitsofmeasure.org';
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+const DATA_ABSENT = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 export const FINDING_SYSTEM = 'urn:chest-doctor-ai:finding';
+/** Measurements of the anatomy stage; LOINC has no code for an AI-measured CTR on a radiograph. */
+export const MEASUREMENT_SYSTEM = 'urn:chest-doctor-ai:measurement';
+export const CTR_CODE = 'cardiothoracic-ratio';
 
 // SNOMED CT concepts for the labels we know; others carry only our own code and the text.
 const SNOMED_OF: Record<string, { code: string; display: string }> = {
@@ -34,21 +42,56 @@ const ref = (r: TResource) => ({ reference: `urn:uuid:${r.id}` });
 function observation(f: TExportFinding, r: TExportReport, patient: TResource, device: TResource): TResource {
   const snomed = SNOMED_OF[f.label];
   return {
+    ...observationBase(r, patient, device, {
+      coding: [{ system: FINDING_SYSTEM, code: f.label, display: f.display }, ...(snomed ? [{ system: SNOMED, ...snomed }] : [])],
+      text: f.display,
+    }),
+    valueQuantity: { value: f.probability, unit: 'probability', system: UCUM, code: '1' },
+    interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_OF[f.call] }], text: CALL_TEXT[f.call] }],
+    referenceRange: [{ low: { value: f.threshold, system: UCUM, code: '1' }, text: `Called positive at or above the operating threshold ${pct(f.threshold)}` }],
+  };
+}
+
+/** The common head of every Observation of the report. */
+function observationBase(r: TExportReport, patient: TResource, device: TResource, code: Record<string, unknown>): TResource {
+  return {
     resourceType: 'Observation',
     id: randomUUID(),
     status: 'preliminary',
     category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging', display: 'Imaging' }] }],
-    code: {
-      coding: [{ system: FINDING_SYSTEM, code: f.label, display: f.display }, ...(snomed ? [{ system: SNOMED, ...snomed }] : [])],
-      text: f.display,
-    },
+    code,
     subject: ref(patient),
     effectiveDateTime: r.analysis.createdAt,
     issued: r.analysis.completedAt ?? r.generatedAt,
     device: ref(device),
-    valueQuantity: { value: f.probability, unit: 'probability', system: UCUM, code: '1' },
-    interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_OF[f.call] }], text: CALL_TEXT[f.call] }],
-    referenceRange: [{ low: { value: f.threshold, system: UCUM, code: '1' }, text: `Called positive at or above the operating threshold ${pct(f.threshold)}` }],
+  };
+}
+
+/** The CTR as a dimensionless ratio with its adult-PA upper reference; or, unmeasured, why not. */
+function ctrObservation(r: TExportReport, anatomy: TAnatomy, patient: TResource, device: TResource): TResource {
+  const base = observationBase(r, patient, device, {
+    coding: [{ system: MEASUREMENT_SYSTEM, code: CTR_CODE, display: 'Cardiothoracic ratio' }],
+    text: 'Cardiothoracic ratio',
+  });
+  if (anatomy.ctr === null) {
+    return { ...base, dataAbsentReason: { coding: [{ system: DATA_ABSENT, code: 'unknown', display: 'Unknown' }], text: `Not measured: ${noCtrReason(anatomy)}` } };
+  }
+  return {
+    ...base,
+    valueQuantity: { value: anatomy.ctr, unit: '1', system: UCUM, code: '1' },
+    referenceRange: [{ high: { value: anatomy.ctrReference, unit: '1', system: UCUM, code: '1' }, text: 'Usual upper reference on an adult PA film' }],
+    note: [{ text: ctrCaveat(r.patient.age) }],
+  };
+}
+
+/** A candidate finding this model version does not assess: named, with no value. */
+function notAssessedObservation(r: TExportReport, n: TExportReport['notAssessed'][number], patient: TResource, device: TResource): TResource {
+  return {
+    ...observationBase(r, patient, device, { coding: [{ system: FINDING_SYSTEM, code: n.label, display: n.display }], text: n.display }),
+    dataAbsentReason: {
+      coding: [{ system: DATA_ABSENT, code: 'not-performed', display: 'Not Performed' }],
+      text: 'Not assessed: this model version cannot back this finding on held-out data',
+    },
   };
 }
 
@@ -78,13 +121,21 @@ export function buildFhirBundle(r: TExportReport): Record<string, unknown> {
       valueString: r.patient.medicalHistory.join('; '),
     });
   }
-  const findings = r.findings.map((f) => observation(f, r, patient, device));
+  const findings = [
+    ...r.findings.map((f) => observation(f, r, patient, device)),
+    ...(r.gate.accepted && r.anatomy ? [ctrObservation(r, r.anatomy, patient, device)] : []),
+    ...(r.gate.accepted ? r.notAssessed.map((n) => notAssessedObservation(r, n, patient, device)) : []),
+  ];
   const media: TResource | null = r.heatmap
     ? { resourceType: 'Media', id: randomUUID(), status: 'completed', subject: ref(patient), device: ref(device), content: { contentType: r.heatmap.mediaType, data: r.heatmap.dataBase64, title: 'Explanation overlay (heatmap)' } }
     : null;
-  const conclusion = r.gate.accepted
-    ? r.topFinding ? `AI output consistent with ${r.topFinding.display}; requires clinician review.` : 'No finding called positive by the AI model.'
-    : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`;
+  const conclusion = [
+    r.gate.accepted
+      ? r.topFinding ? `AI output consistent with ${r.topFinding.display}; requires clinician review.` : 'No finding called positive by the AI model.'
+      : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`,
+    ...(r.gate.accepted && r.anatomy ? [`${ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`] : []),
+    notAssessedText(r) ?? '',
+  ].filter(Boolean).join(' ');
   const report: TResource = {
     resourceType: 'DiagnosticReport',
     id: randomUUID(),

@@ -1,4 +1,5 @@
 import type { TExportFinding, TExportReport } from '../../schemas/export.js';
+import { heartSizeLines, notAssessedLine } from '../analysis/anatomy-text.js';
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */
 export const REPORT_TITLE = 'Chest X-ray AI analysis report';
@@ -34,4 +35,14 @@ export const FINDINGS_HEADER = ['Finding', 'Probability', 'Threshold', 'Call'];
 
 export function findingRow(f: TExportFinding): string[] {
   return [f.display, pct(f.probability), pct(f.threshold), CALL_TEXT[f.call]];
+}
+
+/** The CTR with its reference and caveat (or why there is none); empty without an anatomy stage. */
+export function heartSizeText(r: TExportReport): string[] {
+  return r.gate.accepted ? heartSizeLines(r.anatomy, r.patient.age) ?? [] : [];
+}
+
+/** 'Not assessed: A, B (this model version cannot back these findings on held-out data).', or null. */
+export function notAssessedText(r: TExportReport): string | null {
+  return r.gate.accepted ? notAssessedLine(r.notAssessed) : null;
 }

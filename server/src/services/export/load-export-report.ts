@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { analyses, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { ZAnatomy, ZNotAssessed } from '../../schemas/analysis.js';
 import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '../../schemas/export.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
@@ -13,6 +14,9 @@ const ZResultForExport = z.object({
   modelVersion: z.string(),
   gate: z.object({ accepted: z.boolean(), reason: z.string().nullable().default(null), flags: z.array(z.string()).default([]) }),
   findings: z.array(ZExportFinding).default([]),
+  notAssessed: z.array(ZNotAssessed).default([]),
+  // As in the stored result: a malformed anatomy is left out, the findings still export.
+  anatomy: ZAnatomy.nullish().catch(null),
   topFinding: z.string().nullable().default(null),
 });
 
@@ -76,6 +80,8 @@ export async function loadExportReport(
     model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(deps.config.PUBLIC_URL) },
     gate: result.gate,
     findings: result.findings,
+    notAssessed: result.notAssessed,
+    anatomy: result.anatomy ?? null,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },
     heatmap: await loadHeatmap(deps, userId, analysis.heatmapImageId),

@@ -14,7 +14,7 @@ import {
 } from 'docx';
 import sharp from 'sharp';
 import type { TExportReport } from '../../schemas/export.js';
-import { analysisLines, FINDINGS_HEADER, findingRow, patientLines, REPORT_TITLE } from './export-text.js';
+import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_2 });
@@ -66,6 +66,16 @@ function reportParagraphs(markdown: string): (Paragraph | Table)[] {
   });
 }
 
+/** The not-assessed line under the findings, then the heart size (CTR) section when there is one. */
+function anatomyParagraphs(r: TExportReport): Paragraph[] {
+  const notAssessed = notAssessedText(r);
+  const heart = heartSizeText(r);
+  return [
+    ...(notAssessed ? [new Paragraph(notAssessed)] : []),
+    ...(heart.length ? [heading('Heart size'), ...heart.map((line) => new Paragraph(line))] : []),
+  ];
+}
+
 /** The same content as the PDF, as an editable Word document. */
 export async function renderDocx(r: TExportReport): Promise<Buffer> {
   const doc = new Document({
@@ -89,6 +99,7 @@ export async function renderDocx(r: TExportReport): Promise<Buffer> {
           }),
           heading('Findings'),
           r.findings.length ? table([FINDINGS_HEADER, ...r.findings.map(findingRow)], true) : new Paragraph('No findings: the image was not analysed.'),
+          ...anatomyParagraphs(r),
           ...(await overlay(r)),
           heading('Report'),
           ...reportParagraphs(r.report.text),

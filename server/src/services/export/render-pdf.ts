@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { TExportReport } from '../../schemas/export.js';
-import { analysisLines, FINDINGS_HEADER, findingRow, patientLines, REPORT_TITLE } from './export-text.js';
+import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 
 const require = createRequire(import.meta.url);
@@ -66,6 +66,13 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   row(FINDINGS_HEADER, true);
   if (r.findings.length === 0) doc.font('body').text('No findings: the image was not analysed.');
   for (const f of r.findings) row(findingRow(f), false);
+  const notAssessed = notAssessedText(r);
+  if (notAssessed) doc.moveDown(0.2).font('body').fontSize(10).text(notAssessed, { width });
+  const heart = heartSizeText(r);
+  if (heart.length) {
+    section('Heart size');
+    for (const line of heart) doc.font('body').fontSize(10).text(line, { width });
+  }
 
   if (overlay) {
     section('Explanation overlay');
