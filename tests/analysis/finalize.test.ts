@@ -16,7 +16,7 @@ import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { META, PATIENT, radiograph, refusedResult, sampleResult } from './support/fixtures.js';
+import { META, PATIENT, radiograph, refusedResult, sampleResult, sampleResultV2 } from './support/fixtures.js';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -62,6 +62,25 @@ for (const backend of testBackends()) {
       assert.equal(row?.modelVersion, 'test-1.0.0');
       // Even a direct second insert is refused by the unique index.
       await assert.rejects(t.deps.db.insert(messages).values({ chatId: a.chatId, role: 'assistant', content: 'dup', analysisId: a.analysisId }));
+    });
+
+    test('a model-2 result keeps anatomy and notAssessed from the worker\'s job to the stored row and the tRPC view', async () => {
+      const a = await upload();
+      const sent = sampleResultV2();
+      // Exactly what the worker sends (JSON over the queue), with a field the server does not know.
+      const job = { analysisId: a.analysisId, result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as Record<string, unknown>, heatmap: null };
+      assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
+      const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
+      const stored = row!.result as Record<string, unknown>;
+      assert.deepEqual(stored.anatomy, sent.anatomy);
+      assert.deepEqual(stored.notAssessed, sent.notAssessed);
+      for (const view of [await caller(u).analysis.get({ analysisId: a.analysisId }), await caller(u).analysis.forChat({ chatId: a.chatId })]) {
+        assert.deepEqual(view.result?.anatomy, sent.anatomy);
+        assert.deepEqual(view.result?.notAssessed, sent.notAssessed);
+      }
+      const [report] = await reportsOf(a.analysisId);
+      assert.match(report!.content, /Cardiothoracic ratio 0\.56 \(usual upper reference 0\.50 on an adult PA film\)/);
+      assert.match(report!.content, /Not assessed: Hernia, Fibrosis, Atelectasis/);
     });
 
     test('a refused image ends as a clear assistant message, status refused, no disease', async () => {
