@@ -7,10 +7,11 @@ import type { ManifestInput } from './types.js';
  * in float64, then (x/255 - mean) / std as float32.
  */
 
-/** Luma: (299 R + 587 G + 114 B + 500) / 1000, integer division; alpha is ignored. */
+/** Luma: (299 R + 587 G + 114 B + 500) / 1000, integer division; alpha is ignored. A gray image is returned as it is (not copied). */
 export function toGray(img: DecodedImage): Uint8Array {
   const { width, height, channels, data } = img;
   const n = width * height;
+  if (channels === 1) return data.subarray(0, n);
   const out = new Uint8Array(n);
   if (channels <= 2) {
     for (let i = 0; i < n; i++) out[i] = data[i * channels]!;
