@@ -96,6 +96,9 @@ export const ZAnatomy = z.object({
 });
 export type TAnatomy = z.infer<typeof ZAnatomy>;
 
+/** Why a candidate finding is "not assessed", in the report, the chat, the exports and the viewer. */
+export const NOT_ASSESSED_REASON = 'this model version cannot back these findings on held-out data';
+
 /** A candidate finding this model version cannot back on held-out data: shown as "not assessed". */
 export const ZNotAssessed = z.object({ label: z.string().max(100), display: z.string().max(200) });
 export type TNotAssessed = z.infer<typeof ZNotAssessed>;

@@ -1,11 +1,11 @@
-import type { TAnatomy, TNotAssessed, TStoredResult } from '../../schemas/analysis.js';
+import { NOT_ASSESSED_REASON, type TAnatomy, type TNotAssessed, type TStoredResult } from '../../schemas/analysis.js';
 
 /**
  * The wording of the heart-size (CTR) and "not assessed" lines, shared by the report, the chat
  * and the exports so that every place says the same thing. Pure; figures come from the result.
  */
 
-export const NOT_ASSESSED_REASON = 'this model version cannot back these findings on held-out data';
+export { NOT_ASSESSED_REASON };
 
 /** 0.5312 → '0.53': two decimals, as a CTR is read off a film. */
 export const ratio = (v: number): string => v.toFixed(2);

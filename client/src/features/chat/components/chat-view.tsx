@@ -9,6 +9,7 @@ import { ChatToolbar } from './chat-toolbar';
 import { ExportButtons } from './export-buttons';
 import { FindingsBars } from './findings-bars';
 import { FollowUpInput } from './follow-up-input';
+import { HeartSize } from './heart-size';
 import { MarkdownContent } from './markdown-content';
 import { MessageItem, type TDisplayMessage } from './message-item';
 import { XrayViewer } from './xray-viewer';
@@ -40,6 +41,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
   const xray = live.view?.imageUrl ?? chat.imageUrl ?? detail.messages.find((m) => m.role === 'user' && m.imageUrl)?.imageUrl ?? null;
   const heatmap = live.view?.heatmapUrl ?? detail.messages.find((m) => m.role === 'assistant' && m.imageUrl)?.imageUrl ?? null;
   const shownSrc = viewerSrc ?? xray;
+  const result = live.view?.result ?? null;
   const canFollowUp = live.status === 'completed' || detail.messages.some((m) => m.role === 'assistant');
   const disabledReason = live.running ? 'Follow-up questions open once the analysis has finished.' : canFollowUp ? null : 'This chat has no analysis to discuss yet.';
 
@@ -51,14 +53,22 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
       <div className="chat-view-body">
         <aside className="chat-aside" aria-label="X-ray and findings">
           {shownSrc ? (
-            <XrayViewer key={shownSrc} src={shownSrc} overlaySrc={shownSrc === xray ? heatmap : null} alt={`Chest X-ray of ${chat.patientName}`} />
+            <XrayViewer
+              key={shownSrc}
+              src={shownSrc}
+              overlaySrc={shownSrc === xray ? heatmap : null}
+              anatomy={shownSrc === xray ? result?.anatomy : null}
+              imageSize={result?.image ?? null}
+              alt={`Chest X-ray of ${chat.patientName}`}
+            />
           ) : null}
           {viewerSrc && viewerSrc !== xray ? (
             <button type="button" className="chat-btn chat-btn-ghost" onClick={() => setViewerSrc(null)}>
               Back to the X-ray
             </button>
           ) : null}
-          {live.view?.result ? <FindingsBars findings={live.view.result.findings} modelVersion={live.view.result.modelVersion} /> : null}
+          {result ? <FindingsBars findings={result.findings} notAssessed={result.notAssessed} modelVersion={result.modelVersion} /> : null}
+          {result?.anatomy && result.gate.accepted ? <HeartSize anatomy={result.anatomy} patientAge={chat.patientAge} /> : null}
         </aside>
         <section className="chat-thread" aria-label="Conversation">
           <ol className="chat-messages" aria-live="polite" aria-relevant="additions">

@@ -1,3 +1,5 @@
+import { NOT_ASSESSED_REASON, type TNotAssessed } from '../../../../../server/src/schemas/analysis';
+
 export interface TFindingView {
   label: string;
   display: string;
@@ -9,8 +11,15 @@ export interface TFindingView {
 const CALL_TEXT: Record<TFindingView['call'], string> = { positive: 'Likely', uncertain: 'Uncertain', negative: 'Unlikely' };
 const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
 
+interface TFindingsBarsProps {
+  findings: readonly TFindingView[];
+  /** Candidates this model version does not assess (model 2+): listed by name, without a bar. */
+  notAssessed?: readonly TNotAssessed[] | undefined;
+  modelVersion?: string | null;
+}
+
 /** The model's findings, highest probability first, as bars with the decision threshold marked. */
-export function FindingsBars({ findings, modelVersion }: { findings: readonly TFindingView[]; modelVersion?: string | null }) {
+export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFindingsBarsProps) {
   const sorted = [...findings].sort((a, b) => b.probability - a.probability);
   return (
     <section className="chat-findings" aria-labelledby="chat-findings-title">
@@ -42,6 +51,19 @@ export function FindingsBars({ findings, modelVersion }: { findings: readonly TF
           </li>
         ))}
       </ul>
+      {notAssessed.length > 0 ? (
+        <div className="chat-not-assessed" data-testid="not-assessed">
+          <h4 className="chat-subsection-title">Not assessed</h4>
+          <ul className="chat-not-assessed-list">
+            {notAssessed.map((n) => (
+              <li key={n.label} data-label={n.label}>
+                {n.display}
+              </li>
+            ))}
+          </ul>
+          <p className="chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
+        </div>
+      ) : null}
       {modelVersion ? <p className="chat-hint">Model {modelVersion}. Assistive output only: not a substitute for professional judgement.</p> : null}
     </section>
   );

@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { TAnatomy } from '../../../../../server/src/schemas/analysis';
+import { AnatomyLegend, AnatomyOverlay, hasContours } from './anatomy-overlay';
 
 const MIN_ZOOM = 1;
 const MAX_ZOOM = 8;
@@ -11,16 +13,30 @@ interface TView {
 }
 const HOME: TView = { zoom: 1, x: 0, y: 0 };
 
+interface TXrayViewerProps {
+  src: string;
+  overlaySrc: string | null;
+  alt: string;
+  /** Lung and heart outlines of the anatomy stage (model 2+), drawn over `src` when toggled on. */
+  anatomy?: TAnatomy | null;
+  /** The analysed image's size, until the film has loaded and tells its own. */
+  imageSize?: { width: number; height: number } | null;
+}
+
 /**
  * The X-ray with zoom (buttons, wheel, +/-), pan (drag, arrow keys), a window control as
- * brightness and contrast, and the model's heatmap as a toggled overlay.
+ * brightness and contrast, the model's heatmap as a toggled overlay and, for models with an
+ * anatomy stage, the lung and heart outlines as another.
  */
-export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: string | null; alt: string }) {
+export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = null }: TXrayViewerProps) {
   const [view, setView] = useState<TView>(HOME);
   const [brightness, setBrightness] = useState(100);
   const [contrast, setContrast] = useState(100);
   const [overlay, setOverlay] = useState(false);
   const [opacity, setOpacity] = useState(70);
+  const [showAnatomy, setShowAnatomy] = useState(false);
+  const [loaded, setLoaded] = useState<{ width: number; height: number } | null>(null);
+  const natural = loaded ?? imageSize;
   const drag = useRef<{ x: number; y: number; startX: number; startY: number } | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const ids = useId();
@@ -94,11 +110,17 @@ export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: 
       >
         {/* The window applies to the layer: the overlay is the film with the heatmap blended in. */}
         <div className="chat-viewer-layer" style={{ transform, filter: `brightness(${brightness}%) contrast(${contrast}%)` }}>
-          <img src={src} alt="" draggable={false} />
+          <img src={src} alt="" draggable={false} onLoad={(e) => setLoaded({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} />
           {overlay && overlaySrc ? (
             <img className="chat-viewer-overlay" src={overlaySrc} alt="" draggable={false} style={{ opacity: opacity / 100 }} data-testid="heatmap-overlay" />
           ) : null}
         </div>
+        {/* Outlines on their own layer: same pan and zoom, but the window must not dim their colours. */}
+        {showAnatomy && hasContours(anatomy) && natural ? (
+          <div className="chat-viewer-layer" style={{ transform }}>
+            <AnatomyOverlay contours={anatomy.contours} width={natural.width} height={natural.height} />
+          </div>
+        ) : null}
       </div>
       <div className="chat-viewer-controls">
         <div className="chat-viewer-row" role="group" aria-label="Zoom">
@@ -119,6 +141,12 @@ export function XrayViewer({ src, overlaySrc, alt }: { src: string; overlaySrc: 
               <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} /> Heatmap overlay
             </label>
           ) : null}
+          {hasContours(anatomy) ? (
+            <button type="button" className="chat-btn chat-btn-ghost" onClick={() => setShowAnatomy((v) => !v)}>
+              {showAnatomy ? 'Hide anatomy' : 'Show anatomy'}
+            </button>
+          ) : null}
+          {showAnatomy && hasContours(anatomy) ? <AnatomyLegend /> : null}
         </div>
         <div className="chat-viewer-row">
           <label className="chat-viewer-slider">
