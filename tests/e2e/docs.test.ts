@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
+
+/** The client is built from this model's files (model-facts.ts reads them at build time). */
+const MANIFEST = join('models', 'cxr', 'manifest.json');
 
 describe('the running app in Chromium', () => {
   let app: E2eApp;
@@ -31,6 +36,23 @@ describe('the running app in Chromium', () => {
     assert.ok(await page.getByRole('link', { name: /sign up/i }).first().isVisible());
     await screenshot(page, 'docs');
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('/docs lists what the installed model assesses and does not, from its manifest', { skip: !existsSync(MANIFEST) && 'no model installed' }, async () => {
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { findings: { display?: string; label: string }[]; notAssessed?: { display: string }[] };
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs`);
+    const assessed = page.getByTestId('assessed-findings');
+    await assessed.waitFor();
+    const shown = (await assessed.locator('li').allInnerTexts()).map((t) => t.replace(/ \(summary score\)$/, ''));
+    for (const f of manifest.findings) assert.ok(shown.includes(f.display ?? f.label), `${f.label} is listed`);
+    const notAssessed = manifest.notAssessed ?? [];
+    if (notAssessed.length) {
+      assert.deepEqual(await page.getByTestId('not-assessed-findings').locator('li').allInnerTexts(), notAssessed.map((n) => n.display));
+    } else {
+      assert.equal(await page.getByTestId('not-assessed-findings').count(), 0);
+    }
     await page.close();
   });
 });

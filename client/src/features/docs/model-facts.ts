@@ -4,7 +4,10 @@
  * typed by hand: when the file is absent (a checkout without a trained model) the page states no
  * figures instead of inventing them.
  */
+import { parseModelScope, type TModelScope } from './model-scope';
+
 const cards = import.meta.glob<unknown>('../../../../models/cxr/metrics.json', { eager: true, import: 'default' });
+const manifests = import.meta.glob<unknown>('../../../../models/cxr/manifest.json', { eager: true, import: 'default' });
 
 export interface TModelFacts {
   modelName: string;
@@ -49,3 +52,6 @@ export const MODEL_FACTS: TModelFacts | null = parseModelFacts(Object.values(car
 export function percent(v: number): string {
   return `${(v * 100).toFixed(1)}%`;
 }
+
+/** What the shipped model assesses and does not, from its manifest; null without a model. */
+export const MODEL_SCOPE: TModelScope | null = parseModelScope(Object.values(manifests)[0]);

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { MODEL_FACTS, percent } from '../model-facts';
+import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
 
 /** Measured figures only (model-facts.ts); without a model card the page states none. */
 export function ModelFigures() {
@@ -20,7 +20,7 @@ export function ModelFigures() {
         </div>
         <div className="stat">
           <dt>Findings reported per X-ray</dt>
-          <dd>{f.findings}</dd>
+          <dd>{MODEL_SCOPE?.assessed.length ?? f.findings}</dd>
         </div>
       </dl>
       <p className="muted small">
@@ -29,6 +29,42 @@ export function ModelFigures() {
         confidence intervals and limitations. Results on your patients may differ.
       </p>
     </>
+  );
+}
+
+/** What the shipped model reports, and what it does not, straight from its manifest. */
+export function ModelScope() {
+  if (!MODEL_SCOPE) return <p className="muted">The findings each model reports are listed in the model card that ships with it.</p>;
+  const s = MODEL_SCOPE;
+  return (
+    <section className="model-scope" aria-labelledby="model-scope-heading">
+      <h3 id="model-scope-heading">What the model assesses</h3>
+      <ul className="model-scope-list" data-testid="assessed-findings">
+        {s.assessed.map((f) => (
+          <li key={f.label} data-label={f.label}>
+            {f.display}
+            {f.summary ? <span className="muted"> (summary score)</span> : null}
+          </li>
+        ))}
+        {s.measuresHeartSize ? <li data-label="ctr">Heart size: the cardiothoracic ratio, measured from lung and heart outlines</li> : null}
+      </ul>
+      {s.notAssessed.length > 0 ? (
+        <>
+          <h3 id="not-assessed-heading">Not assessed</h3>
+          <ul className="model-scope-list" data-testid="not-assessed-findings" aria-labelledby="not-assessed-heading">
+            {s.notAssessed.map((f) => (
+              <li key={f.label} data-label={f.label}>
+                {f.display}
+              </li>
+            ))}
+          </ul>
+          <p className="muted small">
+            {s.modelName} {s.modelVersion} reports no probability for these: this model version cannot back them on held-out data.
+          </p>
+        </>
+      ) : null}
+      <p className="muted small">Anything else on the film (fractures, lines and tubes, other conditions) is for the clinician&apos;s own read.</p>
+    </section>
   );
 }
 
@@ -41,6 +77,7 @@ export function OverviewTab() {
         regions that drove them and a written report. Then continue in a chat: ask follow-up questions about the analysis.
       </p>
       <ModelFigures />
+      <ModelScope />
       <div className="cta-row">
         <Link href="/signup" className="button button-primary">
           Sign up

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { MODEL_FACTS, percent } from '../model-facts';
+import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
 
 const PLANS = [
   { name: 'Starter', price: '$99', limit: 'Up to 100 analyses per month', popular: false },
@@ -71,8 +71,19 @@ function accuracyAnswer(): string {
   );
 }
 
+function scopeAnswer(): string {
+  if (!MODEL_SCOPE) return 'Each model lists the findings it reports in its model card.';
+  const names = MODEL_SCOPE.assessed.filter((f) => !f.summary).map((f) => f.display);
+  const heart = MODEL_SCOPE.measuresHeartSize ? ' It also measures the cardiothoracic ratio.' : '';
+  const not = MODEL_SCOPE.notAssessed.length
+    ? ` Not assessed by this model version (it cannot back them on held-out data): ${MODEL_SCOPE.notAssessed.map((f) => f.display).join(', ')}.`
+    : '';
+  return `The shipped model reports a probability for: ${names.join(', ')}.${heart}${not}`;
+}
+
 const FAQ: [string, () => string][] = [
   ['Does Chest Doctor AI make a diagnosis?', () => 'No. It is an assistive tool: a clinician must review every result. See the medical disclaimer below.'],
+  ['Which findings does it assess?', scopeAnswer],
   ['How accurate is it?', accuracyAnswer],
   ['Which images can I upload?', () => 'Frontal chest X-rays as JPEG, PNG or WebP up to 10MB in the app; DICOM through the API.'],
   ['Where is patient data stored?', () => 'On the servers of the organisation that runs it. Nothing is sent to a third party for analysis.'],
