@@ -84,10 +84,10 @@ const ZPathData = z.string().max(200_000).regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\
  * are outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none") over the film.
  */
 export const ZAnatomy = z.object({
-  /** Cardiothoracic ratio; null when it could not be measured (see flags). */
-  ctr: z.number().min(0).max(1.5).nullable(),
+  /** Cardiothoracic ratio; null when it could not be measured (see flags). Shown as measured, however odd. */
+  ctr: z.number().min(0).nullable(),
   /** The usual upper reference value on an adult PA film. */
-  ctrReference: z.number().min(0).max(1.5),
+  ctrReference: z.number().min(0),
   /** The lung-field box the classifier saw [x0, y0, x1, y1], fractions of the image; null = whole film. */
   lungBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
   contours: z.object({ lung: ZPathData, heart: ZPathData }),
