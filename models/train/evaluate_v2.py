@@ -2,7 +2,7 @@
 with too few test positives, the shipping decision, per-source / per-age figures, anatomy
 figures and the shortcut checks.
 
-Usage: /usr/bin/python3 models/train/evaluate_v2.py [--tag head] [--folds 5] [--cv-epochs 8]
+Usage: /usr/bin/python3 models/train/evaluate_v2.py [--tag head] [--folds 5]
 Writes models/cxr/evaluation.json (everything) and models/cxr/metrics.json (what the product shows).
 """
 from __future__ import annotations
@@ -49,16 +49,17 @@ def fold_of(rows, k: int) -> np.ndarray:
     return np.array([zlib.crc32(r["group_id"].encode()) % k for r in rows])
 
 
-def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hidden: int, log) -> np.ndarray:
+def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hidden: int, lr: float, log) -> np.ndarray:
     """Out-of-fold calibrated-free logits for every row (train+val+test), the head retrained per fold."""
     fold = fold_of(rows, folds)
+    has = (y >= 0).any(1)
     oof = np.full((len(rows), len(LABELS)), np.nan, np.float32)
     for k in range(folds):
         t0 = time.time()
-        tr = np.flatnonzero(fold != k)
-        te = np.flatnonzero(fold == k)
+        tr = np.flatnonzero((fold != k) & has)
+        te = np.flatnonzero((fold == k) & has)
         f, yt, w = training_set(rows, ev, aug, aug_index, y, tr, True)
-        head = fit_head(f, yt, w, epochs=epochs, seed=100 + k, hidden=hidden)
+        head = fit_head(f, yt, w, epochs=epochs, seed=100 + k, hidden=hidden, lr=lr)
         del f
         oof[te] = predict(head, np.asarray(ev[te]))
         log({"cv_fold": k, "sec": round(time.time() - t0)})
@@ -69,7 +70,6 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tag", default="head")
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--cv-epochs", type=int, default=8)
     args = ap.parse_args()
     torch.set_num_threads(2)
     t_start = time.time()
@@ -112,8 +112,10 @@ def main() -> None:
     need_cv = [lab for lab, pop in DECIDING.items() if test_figs.get(pop, {}).get("positives", 0) < MIN_TEST_POSITIVES]
     cv_figs = {}
     if need_cv:
-        oof = cross_validate(rows, ev, aug, aug_index, y, ctr, args.folds, args.cv_epochs, ck["hidden"], log)
-        allidx = np.arange(len(rows))
+        # The same recipe as the shipped head (train_heads.py's arguments, saved with it).
+        targs = ck.get("args", {})
+        oof = cross_validate(rows, ev, aug, aug_index, y, ctr, args.folds, targs.get("epochs", 12), ck["hidden"], targs.get("lr", 1e-3), log)
+        allidx = np.flatnonzero((y >= 0).any(1))
         cv_pops = populations(rows, allidx)
         fold = fold_of(rows, args.folds)
         for lab in need_cv:

@@ -6,13 +6,14 @@ Writes .cache/v2/features/
   aug.npy       (M, 1376, 7, 7) float16 features of jittered, photometrically augmented crops
   aug_index.npy (M,) row index of each augmented view (train split only)
 
-Usage: /usr/bin/python3 models/train/extract_features.py [--size 224] [--aug-extra 2] [--aug-224 1]
+Usage: /usr/bin/python3 models/train/extract_features.py [--size 224] [--aug-extra 2] [--aug-224 0]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import time
+import zlib
 
 import numpy as np
 import torch
@@ -70,8 +71,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--aug-extra", type=int, default=2, help="augmented views per cxr-extra training image")
-    ap.add_argument("--aug-224", type=int, default=1, help="augmented views per cxr-224 training image")
+    ap.add_argument("--aug-224", type=int, default=0, help="augmented views per cxr-224 training image")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--only", choices=["eval", "aug", "all"], default="all", help="which views to (re)compute")
+    ap.add_argument("--cxr224-train-fraction", type=float, default=0.5, help="share of cxr-224 training groups to use (CPU budget)")
     args = ap.parse_args()
     torch.set_num_threads(2)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -81,19 +84,36 @@ def main() -> None:
     net = AnatomyNet()
     net.load_state_dict(torch.load(ANATOMY_RUN / "best.pt")["net"])
     net.eval()
-    an = anatomy_pass(net, images)
-    np.savez(OUT / "anatomy.npz", **an)
-    print(f"anatomy pass {time.time() - t0:.0f}s; no lung box for {int(np.isnan(an['boxes'][:, 0]).sum())}", flush=True)
     backbone = Backbone().eval()
     n, s = len(rows), args.size
+    if args.only in ("aug", "all"):
+        augment_views(args, rows, images, net, backbone, t0)
+    if args.only == "aug":
+        return
+    # Every val/test film and every cxr-extra film; a group-deterministic share of the cxr-224 training films.
+    keep = lambda r: r["dataset"] == "cxr-extra" or r["split"] != "train" or (zlib.crc32(r["group_id"].encode()) % 1000) < 1000 * args.cxr224_train_fraction  # noqa: E731
+    done = np.array([keep(r) for r in rows])
+    np.save(OUT / "eval_done.npy", done)
+    todo = np.flatnonzero(done)
+    part = anatomy_pass(net, [images[i] for i in todo])
+    an = {"boxes": np.full((n, 4), np.nan, np.float32), "ctr": np.full(n, np.nan, np.float32)}
+    an["boxes"][todo], an["ctr"][todo] = part["boxes"], part["ctr"]
+    np.savez(OUT / "anatomy.npz", **an)
+    print(f"anatomy pass {time.time() - t0:.0f}s; no lung box for {int(np.isnan(part['boxes'][:, 0]).sum())} of {len(todo)}", flush=True)
     feats = np.lib.format.open_memmap(OUT / "eval.npy", mode="w+", dtype=np.float16, shape=(n, 1376, s // 32, s // 32))
-    for a in range(0, n, 64):
-        idx = range(a, min(n, a + 64))
+    for a in range(0, len(todo), 64):
+        idx = todo[a : a + 64]
         crops = np.stack([crop_resize(images[i], None if np.isnan(an["boxes"][i, 0]) else an["boxes"][i], s) for i in idx])
-        feats[a : a + len(crops)] = run_backbone(backbone, crops)
+        feats[idx] = run_backbone(backbone, crops)
         if a % 1280 == 0:
-            print(f"eval {a}/{n} {time.time() - t0:.0f}s", flush=True)
+            print(f"eval {a}/{len(todo)} {time.time() - t0:.0f}s", flush=True)
     feats.flush()
+    print(f"done in {time.time() - t0:.0f}s", flush=True)
+
+
+def augment_views(args, rows, images, net, backbone, t0) -> None:
+    """Jittered, photometrically augmented crops of the training films (boxes from the anatomy net)."""
+    s = args.size
     rng = np.random.default_rng(args.seed)
     g = torch.Generator().manual_seed(args.seed)
     aug_index = []
@@ -102,17 +122,19 @@ def main() -> None:
             aug_index += [i] * (args.aug_extra if r["dataset"] == "cxr-extra" else args.aug_224)
     aug_index = np.array(aug_index)
     rng.shuffle(aug_index)
+    uniq = np.unique(aug_index)
+    boxes = dict(zip(uniq.tolist(), anatomy_pass(net, [images[i] for i in uniq])["boxes"]))
     np.save(OUT / "aug_index.npy", aug_index)
     aug = np.lib.format.open_memmap(OUT / "aug.npy", mode="w+", dtype=np.float16, shape=(len(aug_index), 1376, s // 32, s // 32))
     for a in range(0, len(aug_index), 64):
         idx = aug_index[a : a + 64]
-        crops = np.stack([crop_resize(images[i], jitter(an["boxes"][i], rng), s) for i in idx])
+        crops = np.stack([crop_resize(images[i], jitter(boxes[int(i)], rng), s) for i in idx])
         crops = photometric(torch.from_numpy(crops).float()[:, None], g)[:, 0].numpy()
         aug[a : a + len(idx)] = run_backbone(backbone, crops)
         if a % 1280 == 0:
             print(f"aug {a}/{len(aug_index)} {time.time() - t0:.0f}s", flush=True)
     aug.flush()
-    print(f"done in {time.time() - t0:.0f}s", flush=True)
+    print(f"augmented views done in {time.time() - t0:.0f}s", flush=True)
 
 
 if __name__ == "__main__":

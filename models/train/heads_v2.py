@@ -16,19 +16,27 @@ FEAT_CH = 1376
 
 
 class Head(nn.Module):
+    """hidden = 0: a linear head (logistic regression on the pooled, standardised features)."""
+
     def __init__(self, n_labels: int, hidden: int = 256, drop: float = 0.3):
         super().__init__()
         self.mean = nn.Parameter(torch.zeros(1, FEAT_CH, 1, 1), requires_grad=False)
         self.std = nn.Parameter(torch.ones(1, FEAT_CH, 1, 1), requires_grad=False)
-        self.c1 = nn.Conv2d(FEAT_CH, hidden, 1)
-        self.drop = nn.Dropout2d(drop)
-        self.c2 = nn.Conv2d(hidden, n_labels, 1)
+        self.c1 = nn.Conv2d(FEAT_CH, hidden, 1) if hidden else None
+        self.drop = nn.Dropout2d(drop) if hidden else nn.Dropout(drop)
+        self.c2 = nn.Conv2d(hidden or FEAT_CH, n_labels, 1)
 
     def cams(self, f: torch.Tensor) -> torch.Tensor:
-        h = F.relu(self.c1((f - self.mean) / self.std))
-        return self.c2(self.drop(h))
+        x = (f - self.mean) / self.std
+        if self.c1 is not None:
+            return self.c2(self.drop(F.relu(self.c1(x))))
+        return self.c2(x)
 
     def forward(self, f: torch.Tensor) -> torch.Tensor:
+        if self.c1 is None and self.training:
+            # Linear head: the mean over positions commutes with the 1x1 conv; dropout on the pooled vector.
+            x = self.drop(((f - self.mean) / self.std).mean((2, 3)))
+            return F.linear(x, self.c2.weight[:, :, 0, 0], self.c2.bias)
         return self.cams(f).mean((2, 3))
 
 
@@ -70,6 +78,9 @@ def fit_head(
     steps = epochs * (len(feats) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     yt, wt = torch.from_numpy(y.astype(np.float32)), torch.from_numpy(w)
+    if not hidden:
+        # Linear head: train on the pooled features (1x1 spatial map), 49x less work per step.
+        feats = pooled(feats)
     for ep in range(epochs):
         head.train()
         order = rng.permutation(len(feats))
@@ -90,6 +101,14 @@ def fit_head(
             log(msg)
     head.eval()
     return head
+
+
+def pooled(feats: np.ndarray, chunk: int = 2048) -> np.ndarray:
+    """(N,C,H,W) -> (N,C,1,1) float32 mean over positions, in chunks (the cache is a memmap)."""
+    out = np.empty((len(feats), feats.shape[1], 1, 1), np.float32)
+    for s in range(0, len(feats), chunk):
+        out[s : s + chunk, :, 0, 0] = np.asarray(feats[s : s + chunk], dtype=np.float32).mean((2, 3))
+    return out
 
 
 def predict(head: Head, feats: np.ndarray, batch: int = 512) -> np.ndarray:
