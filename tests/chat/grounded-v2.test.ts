@@ -143,11 +143,22 @@ describe('model card figures in the chat', () => {
 
   test('an explained finding quotes the card\'s figures for it, and only those', () => {
     const answer = groundedAnswer(ctxOf('Explain the cardiomegaly finding', sampleResultV2(), '61', metrics));
-    assert.match(answer, /ROC AUC 0\.812 \(95% CI 0\.701-0\.900\); at its threshold, sensitivity 80\.0% and specificity 73\.5% on 421 held-out test images \(10 positive\)/);
+    assert.match(answer, /ROC AUC 0\.812 \(95% CI 0\.701-0\.900\); at its threshold, sensitivity 80\.0% and specificity 73\.5%; 421 images, 10 positive \(held-out test split\)/);
     assert.match(answer, /\*\*Heart size:\*\* The anatomy stage measured a \*\*cardiothoracic ratio of 0\.56/);
     assertFiguresGrounded(answer, sampleResultV2(), metrics);
     const other = groundedAnswer(ctxOf('Explain the pleural effusion finding', sampleResultV2(), '61', metrics));
     assert.doesNotMatch(other, /ROC AUC/);
+  });
+
+  test('model 2\'s card: a not-assessed finding gets its measured figure and the shipping rule', () => {
+    const card = parseModelMetrics({
+      modelName: 'cxr-lungcrop-test', modelVersion: 'test-2.0.0', shipRule: 'lower end of the 95 % bootstrap AUROC interval >= 0.7',
+      findings: { hernia: { population: 'hernia (ChestX-ray14)', figureFrom: '5-fold patient-disjoint cross-validation', auc: 0.6512, aucCi95: [0.4101, 0.8799], n: 1486, positives: 11, shipped: false } },
+    });
+    const answer = groundedAnswer(ctxOf('Is there a hernia?', sampleResultV2(), '61', card));
+    assert.match(answer, /does not assess Hernia/);
+    assert.match(answer, /ROC AUC 0\.651 \(95% CI 0\.410-0\.880\); 1,486 images, 11 positive \(hernia \(ChestX-ray14\), 5-fold patient-disjoint cross-validation\), which does not meet the shipping rule: lower end of the 95 % bootstrap AUROC interval >= 0\.7/);
+    assertFiguresGrounded(answer, sampleResultV2(), card);
   });
 
   test('metrics.json is used only for the model version that produced the result', { skip: !modelInstalled() && 'no model installed' }, () => {

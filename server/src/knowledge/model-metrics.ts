@@ -17,8 +17,10 @@ const ZFindingMetrics = z.object({
   aucCi95: z.tuple([z.number(), z.number()]).nullable().catch(null),
   sensitivity: num,
   specificity: num,
-  /** Which held-out images the figure is on, when the evaluation names it. */
+  /** Which images the figure is on, when the evaluation names it (model 2: the deciding population). */
   population: z.string().nullable().catch(null),
+  /** Where the figure comes from ('test split', a cross-validation); null: the held-out test split. */
+  figureFrom: z.string().nullable().catch(null),
 });
 export type TFindingMetrics = z.infer<typeof ZFindingMetrics>;
 
@@ -26,6 +28,8 @@ const ZModelMetrics = z.object({
   modelName: z.string().catch(''),
   modelVersion: z.string(),
   testImages: num,
+  /** The rule a candidate finding had to meet to ship (model 2+). */
+  shipRule: z.string().nullable().catch(null),
   findings: z.record(z.string(), ZFindingMetrics).catch({}),
 });
 export type TModelMetrics = z.infer<typeof ZModelMetrics>;

@@ -42,18 +42,33 @@ export function displayOf(result: TStoredResult, label: string): string {
     ?? label;
 }
 
-/** One finding's held-out figures from the model card, or '' when the card has none for it. */
-export function measuredText(metrics: TModelMetrics | null | undefined, label: string): string {
-  const m: TFindingMetrics | undefined = metrics?.findings[label];
-  if (!metrics || !m || m.auc === null) return '';
+/** 'ROC AUC 0.812 (95% CI 0.701-0.900); …; 421 images, 10 positive (population, where from)' or null. */
+function figureText(m: TFindingMetrics | undefined): string | null {
+  if (!m || m.auc === null) return null;
   const ci = m.aucCi95 ? ` (95% CI ${m.aucCi95[0].toFixed(3)}-${m.aucCi95[1].toFixed(3)})` : '';
   const op = m.sensitivity !== null && m.specificity !== null
     ? `; at its threshold, sensitivity ${pct(m.sensitivity)} and specificity ${pct(m.specificity)}`
     : '';
-  const n = m.n !== null ? ` on ${m.n.toLocaleString('en-US')} held-out test images${m.positives !== null ? ` (${m.positives.toLocaleString('en-US')} positive)` : ''}` : ' on held-out test images';
-  const population = m.population ? `, ${m.population}` : '';
-  return `\n\n**Measured performance** (model card, ${metrics.modelName || 'model'} ${metrics.modelVersion}): ROC AUC ${m.auc.toFixed(3)}${ci}${op}${n}${population}. ` +
-    'Results on your patients may differ.';
+  const n = m.n !== null ? `; ${m.n.toLocaleString('en-US')} images${m.positives !== null ? `, ${m.positives.toLocaleString('en-US')} positive` : ''}` : '';
+  const where = [m.population, m.figureFrom ?? 'held-out test split'].filter(Boolean).join(', ');
+  return `ROC AUC ${m.auc.toFixed(3)}${ci}${op}${n} (${where})`;
+}
+
+const cardName = (metrics: TModelMetrics) => `model card, ${metrics.modelName || 'model'} ${metrics.modelVersion}`;
+
+/** One finding's measured figures from the model card, as a paragraph, or '' when the card has none for it. */
+export function measuredText(metrics: TModelMetrics | null | undefined, label: string): string {
+  const fig = metrics ? figureText(metrics.findings[label]) : null;
+  if (!metrics || !fig) return '';
+  return `\n\n**Measured performance** (${cardName(metrics)}): ${fig}. Results on your patients may differ.`;
+}
+
+/** Why a not-assessed finding did not ship, from the model card, or ''. */
+function notShippedText(metrics: TModelMetrics | null | undefined, label: string): string {
+  const fig = metrics ? figureText(metrics.findings[label]) : null;
+  if (!metrics || !fig) return '';
+  const rule = metrics.shipRule ? `: ${metrics.shipRule}` : '';
+  return ` Its measured figure (${cardName(metrics)}) is ${fig}, which does not meet the shipping rule${rule}.`;
 }
 
 /** What the result says about cardiomegaly as a finding: its figure, "not assessed", or absent. */
@@ -100,7 +115,8 @@ export function notAssessed(ctx: TResponderContext, condition: string, label?: s
   const { result } = ctx;
   const listed = label ? result.notAssessed?.some((n) => n.label === label) : false;
   const why = listed
-    ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.'
+    ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.' +
+      notShippedText(ctx.metrics, label ?? '')
     : `It reports only ${assessedText(result)}.`;
   const generic = NOT_ASSESSED.find((c) => c.name === condition);
   const related = (generic?.related ?? []).map((l) => result.findings.find((f) => f.label === l)).filter((f): f is TFinding => f !== undefined);
