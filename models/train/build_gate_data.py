@@ -5,7 +5,7 @@ seed is shared between splits or kinds) and, for natural images, by source pictu
 pictures never seen in training). Each split is written to .cache/gate/<split>.npz:
 x (N,128,128 float16, 0..255 as the worker preprocesses), kind, pre (deterministic pre-check
 reason or ''), post (post-check reason or '').
-Usage: /usr/bin/python3 models/train/build_gate_data.py [--train 1500 --val 300 --test 500] [--jobs 1]
+Usage: /usr/bin/python3 models/train/build_gate_data.py [--train 1200 --val 300 --test 500] [--jobs 1]
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def one(job):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--train", type=int, default=1500)
+    ap.add_argument("--train", type=int, default=1200)
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--test", type=int, default=500)
     ap.add_argument("--splits", default="train,val,test")
