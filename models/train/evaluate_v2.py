@@ -74,9 +74,9 @@ def main() -> None:
     torch.set_num_threads(2)
     t_start = time.time()
     log = lambda m: print(json.dumps(m), flush=True)  # noqa: E731
-    rows, ev, aug, aug_index, y = load_all()
-    calib = json.loads((RUN / "calibration.json").read_text())
     ck = torch.load(RUN / f"{args.tag}.pt")
+    rows, ev, aug, aug_index, y = load_all(pooled_only=ck["hidden"] == 0)
+    calib = json.loads((RUN / "calibration.json").read_text())
     head = Head(len(LABELS), ck["hidden"])
     head.load_state_dict(ck["head"])
     head.eval()

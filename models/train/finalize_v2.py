@@ -22,6 +22,7 @@ from calibration import youden_threshold
 from heads_v2 import Head, predict
 from labels_v2 import DISPLAY, LABELS
 from populations_v2 import DECIDING, populations
+from train_heads import pooled_cache
 
 RUN = CACHE / "heads"
 FEATS = CACHE / "features"
@@ -101,7 +102,7 @@ def main() -> None:
     head.load_state_dict(ck["head"])
     head.eval()
     nih_tr = np.array([i for i in tr if rows[i]["source"].startswith("nih-")])
-    ev = np.load(FEATS / "eval.npy", mmap_mode="r")
+    ev = pooled_cache("eval") if ck["hidden"] == 0 else np.load(FEATS / "eval.npy", mmap_mode="r")
     ztr = predict(head, np.asarray(ev[nih_tr]))
     c = LABELS.index("cardiomegaly")
     z_card_tr = logit(calibrated(ztr, temps, biases)[:, c])
