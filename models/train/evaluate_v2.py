@@ -49,7 +49,7 @@ def fold_of(rows, k: int) -> np.ndarray:
     return np.array([zlib.crc32(r["group_id"].encode()) % k for r in rows])
 
 
-def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hidden: int, lr: float, log) -> np.ndarray:
+def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hidden: int, lr: float, wd: float, log) -> np.ndarray:
     """Out-of-fold calibrated-free logits for every row (train+val+test), the head retrained per fold."""
     fold = fold_of(rows, folds)
     has = (y >= 0).any(1)
@@ -59,7 +59,7 @@ def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hi
         tr = np.flatnonzero((fold != k) & has)
         te = np.flatnonzero((fold == k) & has)
         f, yt, w = training_set(rows, ev, aug, aug_index, y, tr, True)
-        head = fit_head(f, yt, w, epochs=epochs, seed=100 + k, hidden=hidden, lr=lr)
+        head = fit_head(f, yt, w, epochs=epochs, seed=100 + k, hidden=hidden, lr=lr, wd=wd)
         del f
         oof[te] = predict(head, np.asarray(ev[te]))
         log({"cv_fold": k, "sec": round(time.time() - t0)})
@@ -114,7 +114,7 @@ def main() -> None:
     if need_cv:
         # The same recipe as the shipped head (train_heads.py's arguments, saved with it).
         targs = ck.get("args", {})
-        oof = cross_validate(rows, ev, aug, aug_index, y, ctr, args.folds, targs.get("epochs", 12), ck["hidden"], targs.get("lr", 1e-3), log)
+        oof = cross_validate(rows, ev, aug, aug_index, y, ctr, args.folds, targs.get("epochs", 12), ck["hidden"], targs.get("lr", 1e-3), targs.get("wd", 0.05), log)
         allidx = np.flatnonzero((y >= 0).any(1))
         cv_pops = populations(rows, allidx)
         fold = fold_of(rows, args.folds)

@@ -14,6 +14,7 @@ import argparse
 import json
 import time
 import zlib
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -74,6 +75,8 @@ def main() -> None:
     ap.add_argument("--aug-224", type=int, default=0, help="augmented views per cxr-224 training image")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--only", choices=["eval", "aug", "all"], default="all", help="which views to (re)compute")
+    ap.add_argument("--anatomy", type=Path, default=ANATOMY_RUN / "best.pt", help="anatomy net weights")
+    ap.add_argument("--splits", default="train,val,test", help="recompute backbone features for these splits only (the rest are kept)")
     ap.add_argument("--cxr224-train-fraction", type=float, default=0.5, help="share of cxr-224 training groups to use (CPU budget)")
     args = ap.parse_args()
     torch.set_num_threads(2)
@@ -82,7 +85,7 @@ def main() -> None:
     images = np.load(CACHE / "images.npy", allow_pickle=True)
     t0 = time.time()
     net = AnatomyNet()
-    net.load_state_dict(torch.load(ANATOMY_RUN / "best.pt")["net"])
+    net.load_state_dict(torch.load(args.anatomy)["net"])
     net.eval()
     backbone = Backbone().eval()
     n, s = len(rows), args.size
@@ -100,7 +103,12 @@ def main() -> None:
     an["boxes"][todo], an["ctr"][todo] = part["boxes"], part["ctr"]
     np.savez(OUT / "anatomy.npz", **an)
     print(f"anatomy pass {time.time() - t0:.0f}s; no lung box for {int(np.isnan(part['boxes'][:, 0]).sum())} of {len(todo)}", flush=True)
-    feats = np.lib.format.open_memmap(OUT / "eval.npy", mode="w+", dtype=np.float16, shape=(n, 1376, s // 32, s // 32))
+    splits = args.splits.split(",")
+    if len(splits) == 3:
+        feats = np.lib.format.open_memmap(OUT / "eval.npy", mode="w+", dtype=np.float16, shape=(n, 1376, s // 32, s // 32))
+    else:
+        feats = np.load(OUT / "eval.npy", mmap_mode="r+")
+        todo = np.array([i for i in todo if rows[i]["split"] in splits])
     for a in range(0, len(todo), 64):
         idx = todo[a : a + 64]
         crops = np.stack([crop_resize(images[i], None if np.isnan(an["boxes"][i, 0]) else an["boxes"][i], s) for i in idx])

@@ -63,6 +63,7 @@ def fit_head(
     seed: int = 0,
     hidden: int = 256,
     batch: int = 256,
+    wd: float = 0.05,
     log=None,
     val=None,
 ) -> Head:
@@ -74,7 +75,7 @@ def fit_head(
     sample = torch.from_numpy(feats[rng.choice(len(feats), min(2000, len(feats)), replace=False)].astype(np.float32))
     head.mean.data = sample.mean((0, 2, 3), keepdim=True)
     head.std.data = sample.std((0, 2, 3), keepdim=True) + 1e-3
-    opt = torch.optim.AdamW([p for p in head.parameters() if p.requires_grad], lr=lr, weight_decay=0.05)
+    opt = torch.optim.AdamW([p for p in head.parameters() if p.requires_grad], lr=lr, weight_decay=wd)
     steps = epochs * (len(feats) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     yt, wt = torch.from_numpy(y.astype(np.float32)), torch.from_numpy(w)

@@ -83,6 +83,7 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--wd", type=float, default=0.05)
     ap.add_argument("--no-aug", action="store_true")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--tag", default="head")
@@ -106,7 +107,7 @@ def main() -> None:
         log.flush()
 
     emit({"start": vars(args), "n_train_views": len(f)})
-    head = fit_head(f, yt, w, epochs=args.epochs, lr=args.lr, seed=args.seed, hidden=args.hidden, log=emit, val=val_metrics(rows, fv, va))
+    head = fit_head(f, yt, w, epochs=args.epochs, lr=args.lr, seed=args.seed, hidden=args.hidden, wd=args.wd, log=emit, val=val_metrics(rows, fv, va))
     torch.save({"head": head.state_dict(), "hidden": args.hidden, "labels": LABELS, "args": vars(args)}, RUN / f"{args.tag}.pt")
     np.save(RUN / f"{args.tag}_val_logits.npy", predict(head, fv))
     emit({"saved": f"{args.tag}.pt"})
