@@ -79,7 +79,7 @@ def load_nets(model_dir: Path, manifest: dict, anatomy_weights: Path | None = No
     a = AnatomyExport(anatomy.eval(), gate.eval()).eval()
     c = ClassifierExport(Backbone().eval(), head.eval()).eval()
     _check_against_onnx(a, model_dir / manifest["anatomy"]["file"], ["anatomy.out.weight", "anatomy.out.bias", "gate.fc.weight", "gate.fc.bias"])
-    _check_against_onnx(c, model_dir / manifest["file"], ["head.c1.weight", "head.c2.weight", "head.c2.bias"])
+    _check_against_onnx(c, model_dir / manifest["file"], (["head.c1.weight"] if c.head.c1 is not None else []) + ["head.c2.bias"])
     return Nets(TorchRunner(a, ["masks", "gate_logits"]), TorchRunner(c, ["logits", "cams"]))
 
 
