@@ -21,6 +21,10 @@ TARGETS = {
 }
 
 
+def finding_label(lab: str) -> str:
+    return "viral_given_pneumonia" if lab in ("pneumonia_viral", "pneumonia_bacterial") else lab
+
+
 def load(name: str) -> dict:
     p = MODEL_DIR / name
     return json.loads(p.read_text()) if p.exists() else {}
@@ -36,6 +40,32 @@ def pct(v) -> str:
 
 def ci(c) -> str:
     return f"[{f3(c[0])}, {f3(c[1])}]"
+
+
+def training_seconds() -> dict[str, float]:
+    """Wall time of each step, from the logs the scripts wrote (copied to .cache/v2/logs)."""
+    out: dict[str, float] = {}
+    logs = CACHE / "logs"
+
+    def epochs(name):
+        p = logs / name
+        return sum(json.loads(l)["sec"] for l in p.read_text().splitlines() if l.startswith('{"epoch"')) if p.exists() else 0.0
+
+    out["anatomy U-Net, 5 epochs x 90 steps"] = epochs("anat.out")
+    out["anatomy heart fine-tune, 3 epochs x 90 steps"] = epochs("anat_ft.out")
+    for name, label in (("extract_aug.out", "augmented training crops through the backbone"), ("extract_eval.out", "all crops through the backbone"), ("extract_vt.out", "val/test crops again with the fine-tuned anatomy net")):
+        p = logs / name
+        if p.exists():
+            last = [l for l in p.read_text().splitlines() if "done in" in l]
+            if last:
+                out[label] = float(last[-1].split("done in ")[1].rstrip("s"))
+    p = logs / "chain.out"
+    if p.exists():
+        heads = [json.loads(l) for l in p.read_text().splitlines() if l.startswith('{"tag"')]
+        if heads:
+            out["linear head, 30 epochs"] = float(heads[-1]["sec"])
+        out["cross-validation, 5 folds"] = float(sum(json.loads(l)["sec"] for l in p.read_text().splitlines() if l.startswith('{"cv_fold"')))
+    return out
 
 
 def main() -> None:
@@ -82,7 +112,7 @@ def main() -> None:
             "ctrMae": an.get("ctr", {}).get("mae"),
             "ctrImages": an.get("ctr", {}).get("n"),
         },
-        "gate": {k: gate.get(k) for k in ("rejectThreshold", "negatives", "radiographs") if k in gate},
+        "gate": {"rejectThreshold": gate.get("rejectThreshold"), **gate.get("test", {})},
         "targets": target_rows,
         "groups": ev["byGroup"],
     }
@@ -100,7 +130,7 @@ def main() -> None:
     w("")
     w(f"- Classifier `model.onnx` (sha256 `{man.get('sha256')}`) and anatomy stage `anatomy.onnx` (sha256 `{man.get('anatomy', {}).get('sha256')}`), ONNX opset 17.")
     w(f"- Training data: `{man.get('trainingData')}` (cxr-224 and cxr-extra train splits; thresholds and calibration on their val splits; test splits touched once, for this card).")
-    w("- Pipeline: input gate (deterministic checks + a small net) -> anatomy U-Net (lungs, heart; 128x128) -> the film cropped to the lung-field box (+8 % margin) at native resolution, stretched to 224x224 -> ImageNet MobileNetV2 (frozen, 1-channel) -> a 2-layer 1x1-conv head giving 17 sigmoid outputs and their class-activation maps -> per-label Platt calibration (val) -> findings. Heatmaps are confined to the lung mask.")
+    w("- Pipeline: input gate (deterministic checks + a small net) -> anatomy U-Net (lungs, heart; 128x128) -> the film cropped to the lung-field box (+8 % margin) at native resolution, stretched to 224x224 -> ImageNet MobileNetV2 (frozen, 1-channel; mid-level and top features at 7x7) -> a linear 1x1-conv head (logistic regression on the standardised features, applied at every position) giving 17 sigmoid outputs whose per-position values are the class-activation maps -> per-label Platt calibration (val) -> findings. Heatmaps are confined to the lung mask.")
     w("- Backbone weights: MobileNetV2 ImageNet weights from google-coral/test_data (Apache-2.0; see `LICENSE-mobilenet-v2`). The heart segmentation is trained on JSRT/SCR masks, whose terms allow research and education only: the anatomy stage inherits those terms.")
     w(f"- A probability within {man.get('uncertainMargin')} log-odds of its threshold is reported as 'uncertain'.")
     w("")
@@ -162,11 +192,25 @@ def main() -> None:
         w("CTR definition: maximal horizontal heart width (leftmost to rightmost heart pixel) / maximal inner thoracic width (the widest row from the outer edge of one lung field to the outer edge of the other). Usual upper reference 0.50 on an adult PA film. The heart masks come from 247 adult PA JSRT films only, so the CTR is less reliable on AP films (magnified heart), pediatric films (a larger normal heart) and films unlike 1990s digitised film; no such films had reference masks to measure it on.")
         w("")
     if gate:
-        w("## Input gate")
+        t = gate.get("test", {})
+        w("## Input gate (test split and held-out generated negatives)")
         w("")
-        w("```json")
-        w(json.dumps({k: gate[k] for k in gate if k not in ("val",)}, indent=1)[:6000])
-        w("```")
+        w(f"Reject threshold {gate.get('rejectThreshold')} (p(other)), chosen on validation. Radiographs:")
+        w("")
+        w("| source | n | refused by the net | refused by the fixed checks | inverted copies flagged inverted |")
+        w("|---|---|---|---|---|")
+        for src, v in t.get("radiographs", {}).items():
+            reasons = ", ".join(f"{k} {c}" for k, c in v.get("deterministicReasons", {}).items())
+            w(f"| {src} | {v['n']} | {pct(v['netRefused'])} | {pct(v['deterministicRefused'])}{' (' + reasons + ')' if reasons else ''} | {pct(v['invertedCopies']['flaggedInverted'])} |")
+        w("")
+        w("nih-cxr14-kcr films are 64x64 thumbnails: the fixed minimum-side check (128 px) refuses them by design.")
+        w("")
+        w("| generated non-radiograph | n | refused |")
+        w("|---|---|---|")
+        for kind, v in t.get("negatives", {}).items():
+            w(f"| {kind} | {v['n']} | {pct(v['refused'])} |")
+        w("")
+        w("The negatives are synthetic (`train/gate_generators.py`, other seeds and other pictures than training); refusal of real CT, MRI, ultrasound or lateral films from other sources is not measured.")
         w("")
     if sc:
         w("## Shortcut checks (test split)")
@@ -182,6 +226,15 @@ def main() -> None:
         w("")
         w("'Lungs only': everything outside the predicted lung fields set to the film's median; 'lungs blanked': the lung fields set to it. A finding read from the lungs keeps its AUROC in the first column and falls towards 0.5 in the second.")
         w("")
+        lm = sc.get("lungMasking", {})
+        kept = [f"{k} {f3(lm[finding_label(k)]['aucAsShipped'])} -> {f3(lm[finding_label(k)]['aucLungsBlanked'])}" for k in shipped if finding_label(k) in lm]
+        if kept:
+            w("**What this says about the shipped findings:** with the lung fields blanked their AUROCs go " + "; ".join(kept) + ". "
+              "The model still reads much of its signal from outside the lung fields inside the crop (mediastinum, diaphragm, "
+              "film borders, exposure and processing that differ by source), so part of each figure above may be a source "
+              "effect; the within-source ChestX-ray14 figure for infection is the least confounded one. Treat the figures as "
+              "upper bounds for films from other hospitals.")
+            w("")
         if sc.get("modelV1"):
             w("Model 1.0.0 on the same test populations: " + "; ".join(f"{k} ({v['population']}) {f3(v['auc'])}" for k, v in sc["modelV1"].items()) + ".")
             w("")
@@ -191,7 +244,9 @@ def main() -> None:
         if '"start"' in line or '"saved"' in line:
             w(f"- `{line}`")
     w(f"- Library versions: `{json.dumps(man.get('training', {}).get('versions', {}))}`")
-    w("- Machine: 2 CPU cores (no GPU); commands and times in models/README.md.")
+    for name, secs in training_seconds().items():
+        w(f"- {name}: {secs / 60:.1f} min")
+    w("- Machine: 2 CPU cores, 24 GiB, no GPU, shared with other work during the run (so the times are upper bounds); commands in models/README.md.")
     w("")
     w("## Limits")
     w("")

@@ -1,6 +1,6 @@
 """Shortcut checks for the model card, on the test split:
 
-1. how well the image's source can be predicted from the head's pooled hidden features (5-fold
+1. how well the image's source can be predicted from the pooled features the head's last layer reads (5-fold
    logistic regression; all test films, and normal films only, where the label cannot help);
 2. the deciding AUROCs when the classifier sees only the lung fields (everything else set to the
    crop's median) and when the lung fields are blanked (lungs set to the median): a model that
@@ -37,9 +37,11 @@ HEADS = CACHE / "heads"
 
 
 def hidden_pooled(head: Head, f: np.ndarray) -> np.ndarray:
+    """What the head's last layer sees, pooled: the hidden layer, or for a linear head the
+    standardised backbone features."""
     with torch.no_grad():
-        x = torch.from_numpy(f.astype(np.float32))
-        return F.relu(head.c1((x - head.mean) / head.std)).mean((2, 3)).numpy()
+        x = (torch.from_numpy(f.astype(np.float32)) - head.mean) / head.std
+        return (F.relu(head.c1(x)) if head.c1 is not None else x).mean((2, 3)).numpy()
 
 
 def source_predictability(h: np.ndarray, src: np.ndarray) -> dict:
@@ -47,6 +49,9 @@ def source_predictability(h: np.ndarray, src: np.ndarray) -> dict:
     from sklearn.metrics import balanced_accuracy_score
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
+    names, counts = np.unique(src, return_counts=True)
+    keep = np.isin(src, names[counts >= 10])  # a source with a handful of films cannot be cross-validated
+    h, src = h[keep], src[keep]
     k = min(5, int(min(np.unique(src, return_counts=True)[1])))
     pred = cross_val_predict(LogisticRegression(max_iter=2000, C=0.1), h, src, cv=StratifiedKFold(k, shuffle=True, random_state=0))
     return {"n": int(len(src)), "sources": sorted(set(src.tolist())), "balancedAccuracy": float(balanced_accuracy_score(src, pred)), "chance": 1 / len(set(src.tolist()))}
