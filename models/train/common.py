@@ -137,10 +137,21 @@ def preprocess_file(path: Path, size: int = INPUT_SIZE) -> np.ndarray:
     return resize_area(load_image_gray(path), size)
 
 
+def finite(obj):
+    """NaN/inf (an undefined AUROC, say) become null: strict JSON readers (the client build) reject them."""
+    if isinstance(obj, float):
+        return obj if obj == obj and abs(obj) != float("inf") else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    return obj
+
+
 def write_json(path: Path, obj) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w") as f:
-        json.dump(obj, f, indent=2)
+        json.dump(finite(obj), f, indent=2, allow_nan=False)
         f.write("\n")
     os.replace(tmp, path)
