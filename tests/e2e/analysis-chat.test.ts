@@ -15,7 +15,8 @@ import { writeDicom } from '../helpers/write-dicom.js';
  * patient text or message content that tries to run script.
  */
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
-const FIXTURE = fixture('cxr/pneumonia-bacterial-kermany-person1307-bacteria-3278.jpg');
+// A film the shipped model calls positive, so the report has a top finding and a heatmap overlay.
+const FIXTURE = fixture('cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg');
 const NOT_A_RADIOGRAPH = fixture('gate/colour-photo.jpg');
 const PASSWORD = 'correct horse battery';
 const XSS_NAME = `${TEST_PATIENT_MARKER} <img src=x onerror="window.__xss=1">`;
