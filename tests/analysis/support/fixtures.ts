@@ -1,26 +1,31 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
 import type { TStoredResult } from '../../../server/src/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
 
-export const DATASET_DIR = process.env.CXR_DATASET_DIR ?? '/work/shared/datasets/cxr-224';
+/** Committed test-split radiographs (tests/fixtures/cxr/README.md): no test reads the data sets. */
+const RADIOGRAPH_DIR = fileURLToPath(new URL('../../fixtures/cxr/', import.meta.url));
 export const MODEL_DIR = process.env.MODEL_DIR ?? 'models/cxr';
 export const modelInstalled = (): boolean => existsSync(join(MODEL_DIR, 'manifest.json'));
 export const META = { ip: '127.0.0.1', requestId: 'test' };
 
-/** Test-split radiographs of the shared dataset (never committed; read at run time). */
+/** The committed radiographs, optionally of one label (the file name starts with it). */
 export function testRadiographs(label?: 'normal' | 'pneumonia' | 'covid19', limit = 30): string[] {
-  const rows = readFileSync(join(DATASET_DIR, 'manifest.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  return rows.filter((r) => r[6] === 'test' && (!label || r[1] === label)).slice(0, limit).map((r) => join(DATASET_DIR, r[0]!));
+  return readdirSync(RADIOGRAPH_DIR)
+    .filter((f) => f.endsWith('.jpg') && (!label || f.startsWith(`${label}-`)))
+    .sort()
+    .slice(0, limit)
+    .map((f) => join(RADIOGRAPH_DIR, f));
 }
 
 /** A real radiograph, upscaled to `side` pixels wide (JPEG), optionally with EXIF attached. */
 export async function radiograph(opts: { label?: 'normal' | 'pneumonia' | 'covid19'; index?: number; side?: number; exif?: boolean } = {}): Promise<Buffer> {
   const file = testRadiographs(opts.label, (opts.index ?? 0) + 1)[opts.index ?? 0];
-  if (!file) throw new Error('dataset image missing');
+  if (!file) throw new Error('no such radiograph fixture');
   const side = opts.side ?? 512;
   let img = sharp(file).resize(side, Math.round(side * 1.1), { kernel: 'lanczos3' });
   if (opts.exif) img = img.withExif({ IFD0: { Artist: 'Jane Patient', ImageDescription: 'DOB 1970-01-01' } });
