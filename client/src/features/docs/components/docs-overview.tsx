@@ -7,6 +7,7 @@ export function ModelFigures() {
     return <p className="muted">Measured accuracy figures are published in the model card that ships with each model.</p>;
   }
   const f = MODEL_FACTS;
+  if (f.accuracy === null || f.macroAuc === null) return <FindingFigures />;
   return (
     <>
       <dl className="stats">
@@ -27,6 +28,42 @@ export function ModelFigures() {
         Measured on {f.testImages > 0 ? `${f.testImages.toLocaleString('en-US')} ` : ''}held-out test images
         {f.classes.length ? ` (${f.classes.join(' / ')})` : ''} by {f.modelName} {f.modelVersion}; see the model card for
         confidence intervals and limitations. Results on your patients may differ.
+      </p>
+    </>
+  );
+}
+
+/** Model 2+: each shipped finding's ROC AUC on the held-out population that decided it ships. */
+function FindingFigures() {
+  const f = MODEL_FACTS!;
+  return (
+    <>
+      <table className="model-figures" data-testid="model-figures">
+        <caption>Measured on held-out data by {f.modelName} {f.modelVersion}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Finding</th>
+            <th scope="col">ROC AUC [95% CI]</th>
+            <th scope="col">Held-out population</th>
+          </tr>
+        </thead>
+        <tbody>
+          {f.figures.map((x) => (
+            <tr key={x.label} data-label={x.label}>
+              <th scope="row">{x.display}</th>
+              <td>
+                {x.auc.toFixed(3)} [{x.ci95[0].toFixed(3)}, {x.ci95[1].toFixed(3)}]
+              </td>
+              <td>
+                {x.population} ({x.figureFrom})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">
+        Each figure is from data the model was not trained or tuned on; see the model card for every candidate finding, the
+        per-source results and the limitations. Results on your patients may differ.
       </p>
     </>
   );

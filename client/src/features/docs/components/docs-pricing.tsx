@@ -64,6 +64,13 @@ export function TestimonialsTab() {
 
 function accuracyAnswer(): string {
   if (!MODEL_FACTS) return 'Each model ships with a model card that reports its measured accuracy on held-out test images.';
+  if (MODEL_FACTS.accuracy === null || MODEL_FACTS.macroAuc === null) {
+    const figs = MODEL_FACTS.figures.map((x) => `${x.display} ${x.auc.toFixed(3)} (${x.population})`).join('; ');
+    return (
+      `${MODEL_FACTS.modelName} ${MODEL_FACTS.modelVersion} reports each finding with its own measured ROC AUC on held-out data: ${figs}. ` +
+      'The model card lists every candidate finding, the per-source results and the limitations; performance on your own patients may differ.'
+    );
+  }
   return (
     `On ${MODEL_FACTS.testImages > 0 ? `${MODEL_FACTS.testImages.toLocaleString('en-US')} ` : ''}held-out test images the shipped model ` +
     `reached ${percent(MODEL_FACTS.accuracy)} accuracy and a macro ROC AUC of ${MODEL_FACTS.macroAuc.toFixed(3)}. ` +
