@@ -49,7 +49,7 @@ def fold_of(rows, k: int) -> np.ndarray:
     return np.array([zlib.crc32(r["group_id"].encode()) % k for r in rows])
 
 
-def cross_validate(rows, ev, aug, aug_index, y, ctr, folds: int, epochs: int, hidden: int, lr: float, wd: float, log) -> np.ndarray:
+def cross_validate(rows, ev, aug, aug_index, y, folds: int, epochs: int, hidden: int, lr: float, wd: float, log) -> np.ndarray:
     """Out-of-fold calibrated-free logits for every row (train+val+test), the head retrained per fold."""
     fold = fold_of(rows, folds)
     has = (y >= 0).any(1)
@@ -114,7 +114,7 @@ def main() -> None:
     if need_cv:
         # The same recipe as the shipped head (train_heads.py's arguments, saved with it).
         targs = ck.get("args", {})
-        oof = cross_validate(rows, ev, aug, aug_index, y, ctr, args.folds, targs.get("epochs", 12), ck["hidden"], targs.get("lr", 1e-3), targs.get("wd", 0.05), log)
+        oof = cross_validate(rows, ev, aug, aug_index, y, args.folds, targs.get("epochs", 12), ck["hidden"], targs.get("lr", 1e-3), targs.get("wd", 0.05), log)
         allidx = np.flatnonzero((y >= 0).any(1))
         cv_pops = populations(rows, allidx)
         fold = fold_of(rows, args.folds)

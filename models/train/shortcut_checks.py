@@ -25,7 +25,7 @@ from anatomy_ops import crop_resize, pixel_box
 from cache_v2 import CACHE
 from common import MODEL_DIR, resize_area, write_json
 from finalize_v2 import calibrated
-from heads_v2 import Head, auroc
+from heads_v2 import Head, auroc, predict
 from labels_v2 import LABELS
 from mobilenet_v2 import Backbone
 from populations_v2 import DECIDING, populations
@@ -118,9 +118,7 @@ def main() -> None:
                 zs.append(head(backbone(torch.from_numpy(crops).float()[:, None])).numpy())
         probs[mode] = calibrated(np.concatenate(zs), calib["temperature"], calib["bias"])
         print(mode, "done", flush=True)
-    from finalize_v2 import calibrated as cal
-
-    normal_p = cal(np.asarray(__import__("heads_v2").predict(head, np.asarray(ev[te]))), calib["temperature"], calib["bias"])
+    normal_p = calibrated(predict(head, np.asarray(ev[te])), calib["temperature"], calib["bias"])
     table = {}
     for lab, pop in DECIDING.items():
         if pop not in pops:
