@@ -3,10 +3,10 @@ import { Redirect, Route, Switch } from 'wouter';
 import { ErrorBoundary, RenderErrorProbe } from '../components/error-boundary';
 import { FullPageSpinner } from '../components/spinner';
 import { Toaster } from '../components/toast/toaster';
-import { ChatHome } from './chat-home';
 
 // Every page is its own chunk: a visitor of /login downloads no chat, profile or docs code.
 const DocsPage = lazy(() => import('../features/docs/pages/docs-page').then((m) => ({ default: m.DocsPage })));
+const ModelCardPage = lazy(() => import('../features/model-card/pages/model-card-page').then((m) => ({ default: m.ModelCardPage })));
 const LoginPage = lazy(() => import('../features/auth/pages/login-page').then((m) => ({ default: m.LoginPage })));
 const SignupPage = lazy(() => import('../features/auth/pages/signup-page').then((m) => ({ default: m.SignupPage })));
 const ForgotPasswordPage = lazy(() =>
@@ -16,6 +16,7 @@ const ResetPasswordPage = lazy(() =>
   import('../features/auth/pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
 );
 const ChatLayout = lazy(() => import('../features/shell/components/chat-layout').then((m) => ({ default: m.ChatLayout })));
+const ChatHomePage = lazy(() => import('../features/chat/pages/chat-home-page').then((m) => ({ default: m.ChatHomePage })));
 const ProfilesPage = lazy(() => import('../features/profiles/pages/profiles-page').then((m) => ({ default: m.ProfilesPage })));
 const SettingsPage = lazy(() => import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 
@@ -28,6 +29,7 @@ export function App() {
       <Suspense fallback={<FullPageSpinner />}>
         <Switch>
           <Route path="/docs" component={DocsPage} />
+          <Route path="/model-card" component={ModelCardPage} />
           <Route path="/login" component={LoginPage} />
           <Route path="/signup" component={SignupPage} />
           <Route path="/forgot-password" component={ForgotPasswordPage} />
@@ -35,7 +37,7 @@ export function App() {
           <Route path="/chat" nest>
             <ChatLayout>
               <Switch>
-                <Route path="/" component={ChatHome} />
+                <Route path="/" component={ChatHomePage} />
                 <Route path="/profiles" component={ProfilesPage} />
                 <Route path="/settings" component={SettingsPage} />
                 <Route>

@@ -1,45 +1,35 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
-import { isUnauthorized } from '../lib/error-text';
-import { clearLocalSession, goToLogin } from '../lib/session';
+import { onErrorLink } from '../lib/on-error-link';
+import { makeSignOutOn401 } from '../lib/sign-out-on-401';
 import { trpc } from '../lib/trpc';
 
-/**
- * Section 4: any 401 clears everything and returns to /login. Only inside the signed-in area: on
- * the public pages a 401 is an ordinary answer (a wrong password on /login).
- */
-function on401(queryClient: QueryClient, err: unknown): void {
-  if (!isUnauthorized(err) || !window.location.pathname.startsWith('/chat')) return;
-  clearLocalSession(queryClient);
-  goToLogin(window.location.pathname + window.location.search);
-}
-
-function makeQueryClient(): QueryClient {
+function makeClients() {
   const queryClient: QueryClient = new QueryClient({
-    queryCache: new QueryCache({ onError: (err) => on401(queryClient, err) }),
-    mutationCache: new MutationCache({ onError: (err) => on401(queryClient, err) }),
+    queryCache: new QueryCache({ onError: (err) => signOutOn401(err) }),
+    mutationCache: new MutationCache({ onError: (err) => signOutOn401(err) }),
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
   });
-  return queryClient;
+  const signOutOn401 = makeSignOutOn401(queryClient);
+  const trpcClient = trpc.createClient({
+    links: [
+      onErrorLink(signOutOn401),
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: '/trpc' }),
+        false: httpBatchLink({ url: '/trpc' }),
+      }),
+    ],
+  });
+  return { queryClient, trpcClient };
 }
 
 /** React Query + tRPC; subscriptions (analysis progress, streamed replies) go over SSE. */
 export function Providers({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(makeQueryClient);
-  const [client] = useState(() =>
-    trpc.createClient({
-      links: [
-        splitLink({
-          condition: (op) => op.type === 'subscription',
-          true: httpSubscriptionLink({ url: '/trpc' }),
-          false: httpBatchLink({ url: '/trpc' }),
-        }),
-      ],
-    }),
-  );
+  const [{ queryClient, trpcClient }] = useState(makeClients);
   return (
-    <trpc.Provider client={client} queryClient={queryClient}>
+    <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </trpc.Provider>
   );

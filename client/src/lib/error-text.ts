@@ -1,4 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
+import { HttpError } from './http-error';
 
 /** Section 8: no response at all. */
 export const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
@@ -25,8 +26,13 @@ function dataOf(err: TRPCClientError<never>): TErrorData | null {
   return data && typeof data === 'object' ? (data as TErrorData) : null;
 }
 
-/** What a failed tRPC call tells us, in one shape every screen reads. */
+/** What a failed tRPC call (or plain-HTTP `HttpError`) tells us, in one shape every screen reads. */
 export function errorInfo(err: unknown): TErrorInfo {
+  if (err instanceof HttpError) {
+    return err.status === 0
+      ? { network: true, status: null, code: null, message: null }
+      : { network: false, status: err.status, code: null, message: err.message };
+  }
   if (!(err instanceof TRPCClientError)) {
     return { network: false, status: null, code: null, message: null };
   }

@@ -1,5 +1,6 @@
 import { createTRPCReact } from '@trpc/react-query';
-import type { AppRouter } from '../../../server/src/trpc/router';
+import type { AppRouter } from '@server/app-router';
 
 /** Typed hooks for every procedure of the server's appRouter. */
 export const trpc = createTRPCReact<AppRouter>();
+export type { AppRouter };

@@ -1,6 +1,6 @@
 /**
  * A tiny store so toasts can be raised from anywhere, including code outside React (the global
- * 401 handler in providers.tsx).
+ * 401 handler in lib/sign-out-on-401.ts).
  */
 export type TToastKind = 'success' | 'error' | 'info';
 

@@ -1,12 +1,13 @@
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
-import { clearLocalSession, goToLogin } from '../../../lib/session';
+import { isUnauthorized } from '../../../lib/error-text';
+import { HttpError } from '../../../lib/http-error';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../chat-history/current-chat';
 import { ANALYSIS_MESSAGES, type TProgressStage } from '../lib/analysis-stages';
 import type { TPatientInfo } from '../lib/patient-fields';
-import { uploadAnalysis, UploadError } from '../lib/upload-analysis';
+import { uploadAnalysis } from '../lib/upload-analysis';
 
 export type TSubmission =
   | { phase: 'idle' }
@@ -22,7 +23,10 @@ export function useAnalysisSubmission() {
   const [state, setState] = useState<TSubmission>({ phase: 'idle' });
   const toast = useToast();
   const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
+  // A mutation, so that a 401 takes the app's one path (the MutationCache's sign-out).
+  const upload = useMutation({
+    mutationFn: (v: { file: File; patient: TPatientInfo; profileId: string | null }) => uploadAnalysis(v.file, v.patient, v.profileId),
+  });
 
   const finish = useCallback(
     async (chatId: string, analysisId: string, stage: TProgressStage) => {
@@ -58,23 +62,23 @@ export function useAnalysisSubmission() {
     },
   });
 
+  const { mutate } = upload;
   const submit = useCallback(
-    async (file: File, patient: TPatientInfo, profileId: string | null) => {
+    (file: File, patient: TPatientInfo, profileId: string | null) => {
       setState({ phase: 'uploading' });
-      try {
-        const ids = await uploadAnalysis(file, patient, profileId);
-        setState({ phase: 'running', ...ids, stage: 'queued' });
-      } catch (err) {
-        setState({ phase: 'idle' });
-        if (err instanceof UploadError && err.status === 401) {
-          clearLocalSession(queryClient);
-          goToLogin(window.location.pathname + window.location.search);
-          return;
-        }
-        toast.error(err instanceof UploadError ? err.message : ANALYSIS_MESSAGES.failed);
-      }
+      mutate(
+        { file, patient, profileId },
+        {
+          onSuccess: (ids) => setState({ phase: 'running', ...ids, stage: 'queued' }),
+          onError: (err) => {
+            setState({ phase: 'idle' });
+            // A 401 has already signed the user out: no toast on the way to /login.
+            if (!isUnauthorized(err)) toast.error(err instanceof HttpError ? err.message : ANALYSIS_MESSAGES.failed);
+          },
+        },
+      );
     },
-    [toast, queryClient],
+    [toast, mutate],
   );
 
   return { state, submit, busy: state.phase !== 'idle' };

@@ -1,8 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText, isUnauthorized } from '../../../lib/error-text';
-import { clearLocalSession, goToLogin } from '../../../lib/session';
 import { trpc } from '../../../lib/trpc';
 import { ANALYSIS_MESSAGES } from '../lib/analysis-stages';
 import type { TDisplayMessage } from '../components/message-item';
@@ -17,7 +15,6 @@ export function useFollowUp(chatId: string) {
   const [reply, setReply] = useState<{ text: string } | null>(null);
   const toast = useToast();
   const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
   const sub = useRef<{ unsubscribe: () => void } | null>(null);
   useEffect(() => () => sub.current?.unsubscribe(), []);
 
@@ -31,12 +28,8 @@ export function useFollowUp(chatId: string) {
         sub.current = null;
         setReply(null);
         setPending((p) => p.filter((m) => m.id !== local.id));
-        if (isUnauthorized(err)) {
-          clearLocalSession(queryClient);
-          goToLogin(window.location.pathname + window.location.search);
-          return;
-        }
-        toast.error(errorText(err, ANALYSIS_MESSAGES.chatFailed));
+        // A 401 has already signed the user out (the tRPC link's handler): no toast then.
+        if (!isUnauthorized(err)) toast.error(errorText(err, ANALYSIS_MESSAGES.chatFailed));
       };
       void (async () => {
         let streamId: string;
@@ -70,7 +63,7 @@ export function useFollowUp(chatId: string) {
         );
       })();
     },
-    [chatId, toast, utils, queryClient],
+    [chatId, toast, utils],
   );
 
   return { pending, reply, busy: reply !== null, send };

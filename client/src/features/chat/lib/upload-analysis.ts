@@ -1,4 +1,5 @@
 import { NETWORK_ERROR } from '../../../lib/error-text';
+import { HttpError } from '../../../lib/http-error';
 import { ANALYSIS_MESSAGES } from './analysis-stages';
 import type { TPatientInfo } from './patient-fields';
 
@@ -7,20 +8,11 @@ export interface TUploadAnswer {
   analysisId: string;
 }
 
-/** Error whose message is safe to show as a toast (the server's message or the spec's fallback). */
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Sends the X-ray and patient information as the spec's multipart (`image`, `profile` JSON text)
  * and returns at once with the ids; progress then arrives over the analysis.onProgress
- * subscription. The session cookie authenticates it (same origin).
+ * subscription. The session cookie authenticates it (same origin). Failures throw `HttpError`
+ * with a message safe to show (the server's, or the spec's fallback).
  */
 export async function uploadAnalysis(file: File, patient: TPatientInfo, profileId: string | null): Promise<TUploadAnswer> {
   const body = new FormData();
@@ -32,7 +24,7 @@ export async function uploadAnalysis(file: File, patient: TPatientInfo, profileI
   try {
     res = await fetch('/api/chat/upload', { method: 'POST', body, credentials: 'same-origin' });
   } catch {
-    throw new UploadError(NETWORK_ERROR, 0);
+    throw new HttpError(NETWORK_ERROR, 0);
   }
   const json = (await res.json().catch(() => null)) as {
     success?: boolean;
@@ -43,7 +35,7 @@ export async function uploadAnalysis(file: File, patient: TPatientInfo, profileI
   const chatId = json?.data?.chat_id;
   const analysisId = json?.data?.analysis_id;
   if (!res.ok || !json?.success || !chatId || !analysisId) {
-    throw new UploadError(json?.message || json?.detail || ANALYSIS_MESSAGES.failed, res.status);
+    throw new HttpError(json?.message || json?.detail || ANALYSIS_MESSAGES.failed, res.status);
   }
   return { chatId, analysisId };
 }

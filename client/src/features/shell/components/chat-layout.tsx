@@ -10,7 +10,7 @@ import '../../../styles/shell.css';
 
 /**
  * The protected /chat layout (section 2): it needs a loaded user (`auth.me`). A 401 is handled
- * globally (providers.tsx): caches cleared, then /login with this location remembered.
+ * globally (lib/sign-out-on-401.ts): caches cleared, then /login with this location remembered.
  */
 export function ChatLayout({ children }: { children: ReactNode }) {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000 });
