@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 
 interface TModalProps {
   open: boolean;
@@ -7,6 +7,8 @@ interface TModalProps {
   /** While true, Escape and the backdrop do nothing (a request is in flight). */
   locked?: boolean;
   className?: string;
+  /** Where focus goes on opening (a form's first field); by default the first focusable element. */
+  initialFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }
 
@@ -14,15 +16,29 @@ interface TModalProps {
  * A modal on the native <dialog>: the browser traps focus, makes the page behind inert and
  * returns focus to the opener on close, which hand-made overlays tend to get wrong.
  */
-export function Modal({ open, title, onClose, locked = false, className, children }: TModalProps) {
+export function Modal({ open, title, onClose, locked = false, className, initialFocus, children }: TModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      initialFocus?.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [open, initialFocus]);
+  // A click on the backdrop (the <dialog> itself, outside its body) closes it: a pointer
+  // shortcut whose keyboard equivalents are Escape (the cancel event below) and the Close button.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return;
+    const onBackdrop = (e: MouseEvent) => {
+      if (e.target === dialog && !locked) onClose();
+    };
+    dialog.addEventListener('click', onBackdrop);
+    return () => dialog.removeEventListener('click', onBackdrop);
+  }, [open, locked, onClose]);
   if (!open) return null;
   return (
     <dialog
@@ -33,9 +49,6 @@ export function Modal({ open, title, onClose, locked = false, className, childre
         // Escape: the browser would close it by itself; React state decides instead.
         e.preventDefault();
         if (!locked) onClose();
-      }}
-      onClick={(e) => {
-        if (e.target === ref.current && !locked) onClose();
       }}
     >
       <div className="modal-body">

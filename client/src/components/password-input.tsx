@@ -1,6 +1,6 @@
-import { useState, type InputHTMLAttributes } from 'react';
+import { useState, type ComponentProps } from 'react';
 
-interface TPasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+interface TPasswordInputProps extends Omit<ComponentProps<'input'>, 'type'> {
   id: string;
 }
 

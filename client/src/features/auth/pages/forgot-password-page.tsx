@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ZForgotPasswordInput } from '../../../../../server/src/schemas/auth';
-import { describedBy, Field } from '../../../components/field';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -48,31 +49,12 @@ export function ForgotPasswordPage() {
         </div>
       ) : (
         <>
-          <form
-            className="form"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              submit();
-            }}
-          >
-            <Field id="forgot-email" label="Email Address" error={error}>
-              <input
-                id="forgot-email"
-                className="input"
-                type="email"
-                autoComplete="email"
-                autoFocus
-                value={email}
-                aria-invalid={Boolean(error)}
-                aria-describedby={describedBy('forgot-email', { error: Boolean(error) })}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </Field>
+          <Form onSubmit={submit}>
+            <TextField id="forgot-email" label="Email Address" type="email" autoComplete="email" value={email} error={error} onChange={setEmail} />
             <button type="submit" className="button button-primary button-block" disabled={forgot.isPending}>
               {forgot.isPending ? 'Sending...' : 'Send Reset Link'}
             </button>
-          </form>
+          </Form>
           <div className="auth-links">
             <Link href="/login">Back to Login</Link>
           </div>

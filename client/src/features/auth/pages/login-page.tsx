@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { ZCheckEmailInput, ZLoginInput } from '../../../../../server/src/schemas/auth';
-import { describedBy, Field } from '../../../components/field';
-import { PasswordInput } from '../../../components/password-input';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -22,13 +22,26 @@ export function LoginPage() {
   const afterAuth = useAfterAuth();
   const checkEmail = trpc.auth.checkEmail.useMutation();
   const login = trpc.auth.login.useMutation();
+  // Continue and 'Back to email' replace the field the user was in: focus follows to the new
+  // one. Only after those clicks; on arrival the page leaves focus where the browser puts it.
+  const stepInput = useRef<HTMLInputElement>(null);
+  const focusStep = useRef(false);
+  useEffect(() => {
+    if (!focusStep.current) return;
+    focusStep.current = false;
+    stepInput.current?.focus();
+  }, [step]);
+  const goTo = (next: 'email' | 'password') => {
+    focusStep.current = true;
+    setStep(next);
+  };
 
   const submitEmail = () => {
     const parsed = validate(ZCheckEmailInput, { email });
     if (!parsed.ok) return setError(parsed.message);
     setError(null);
     checkEmail.mutate(parsed.data, {
-      onSuccess: () => setStep('password'),
+      onSuccess: () => goTo('password'),
       onError: (err) => toast.error(errorText(err, LOGIN_FAILED)),
     });
   };
@@ -54,41 +67,20 @@ export function LoginPage() {
       title={step === 'email' ? 'Sign In' : 'Enter Your Password'}
       subtitle={step === 'email' ? 'Enter your email address to continue' : `Signing in as ${email}`}
     >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (step === 'email') submitEmail();
-          else submitPassword();
-        }}
-      >
+      <Form onSubmit={step === 'email' ? submitEmail : submitPassword}>
         {step === 'email' ? (
-          <Field id="login-email" label="Email Address" error={error}>
-            <input
-              id="login-email"
-              className="input"
-              type="email"
-              autoComplete="email"
-              autoFocus
-              value={email}
-              aria-invalid={Boolean(error)}
-              aria-describedby={describedBy('login-email', { error: Boolean(error) })}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </Field>
+          <TextField id="login-email" label="Email Address" type="email" autoComplete="email" inputRef={stepInput} value={email} error={error} onChange={setEmail} />
         ) : (
-          <Field id="login-password" label="Password" error={error}>
-            <PasswordInput
-              id="login-password"
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              aria-invalid={Boolean(error)}
-              aria-describedby={describedBy('login-password', { error: Boolean(error) })}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </Field>
+          <TextField
+            id="login-password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            inputRef={stepInput}
+            value={password}
+            error={error}
+            onChange={setPassword}
+          />
         )}
         {step === 'email' ? (
           <button type="submit" className="button button-primary button-block" disabled={checkEmail.isPending}>
@@ -103,7 +95,7 @@ export function LoginPage() {
               type="button"
               className="button button-link"
               onClick={() => {
-                setStep('email');
+                goTo('email');
                 setPassword('');
                 setError(null);
               }}
@@ -112,7 +104,7 @@ export function LoginPage() {
             </button>
           </>
         )}
-      </form>
+      </Form>
       <div className="auth-links">
         <Link href="/forgot-password">Forgot password?</Link>
         <p>

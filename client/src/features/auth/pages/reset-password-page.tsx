@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { navigate, useSearch } from 'wouter/use-browser-location';
 import { ZResetPasswordForm } from '../../../../../server/src/schemas/auth';
-import { describedBy, Field } from '../../../components/field';
-import { PasswordInput } from '../../../components/password-input';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -54,22 +54,19 @@ export function ResetPasswordPage() {
     );
   };
 
-  const field = (key: 'password' | 'confirmPassword', id: string, label: string, hint: string) => {
-    const fieldError = error?.field === key ? error.message : null;
-    return (
-      <Field id={id} label={label} hint={hint} error={fieldError}>
-        <PasswordInput
-          id={id}
-          autoComplete="new-password"
-          value={values[key]}
-          disabled={!token}
-          aria-invalid={Boolean(fieldError)}
-          aria-describedby={describedBy(id, { hint: true, error: Boolean(fieldError) })}
-          onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-        />
-      </Field>
-    );
-  };
+  const field = (key: 'password' | 'confirmPassword', id: string, label: string, hint: string) => (
+    <TextField
+      id={id}
+      label={label}
+      hint={hint}
+      type="password"
+      autoComplete="new-password"
+      value={values[key]}
+      disabled={!token}
+      error={error?.field === key ? error.message : null}
+      onChange={(value) => setValues((v) => ({ ...v, [key]: value }))}
+    />
+  );
 
   return (
     <AuthLayout
@@ -84,14 +81,7 @@ export function ResetPasswordPage() {
           <p className="alert-note">Redirecting to the reset request page...</p>
         </div>
       ) : null}
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <Form onSubmit={submit}>
         {field('password', 'reset-password', 'New Password', 'Minimum 8 characters')}
         {field('confirmPassword', 'reset-confirm', 'Confirm Password', 'Minimum 8 characters, the same as above')}
         {error && error.field !== 'password' && error.field !== 'confirmPassword' ? (
@@ -102,7 +92,7 @@ export function ResetPasswordPage() {
         <button type="submit" className="button button-primary button-block" disabled={reset.isPending || !token}>
           {reset.isPending ? 'Resetting...' : 'Save New Password'}
         </button>
-      </form>
+      </Form>
       <div className="auth-links">
         <Link href="/login">Back to Login</Link>
       </div>

@@ -1,8 +1,8 @@
-import { useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { ZSignupForm } from '../../../../../server/src/schemas/auth';
-import { describedBy, Field } from '../../../components/field';
-import { PasswordInput } from '../../../components/password-input';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -51,30 +51,20 @@ export function SignupPage() {
       title="Create Account"
       subtitle="Sign up to get started"
     >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        {FIELDS.map((f) => {
-          const fieldError = error?.field === f.key ? error.message : null;
-          const common = {
-            id: f.id,
-            autoComplete: f.autoComplete,
-            value: values[f.key],
-            'aria-invalid': Boolean(fieldError),
-            'aria-describedby': describedBy(f.id, { hint: true, error: Boolean(fieldError) }),
-            onChange: (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [f.key]: e.target.value })),
-          };
-          return (
-            <Field key={f.key} id={f.id} label={f.label} hint={f.hint} error={fieldError}>
-              {f.type === 'password' ? <PasswordInput {...common} /> : <input className="input" type={f.type} {...common} />}
-            </Field>
-          );
-        })}
+      <Form onSubmit={submit}>
+        {FIELDS.map((f) => (
+          <TextField
+            key={f.key}
+            id={f.id}
+            label={f.label}
+            hint={f.hint}
+            type={f.type}
+            autoComplete={f.autoComplete}
+            value={values[f.key]}
+            error={error?.field === f.key ? error.message : null}
+            onChange={(value) => setValues((v) => ({ ...v, [f.key]: value }))}
+          />
+        ))}
         {error && !FIELDS.some((f) => f.key === error.field) ? (
           <p className="field-error" role="alert">
             {error.message}
@@ -83,7 +73,7 @@ export function SignupPage() {
         <button type="submit" className="button button-primary button-block" disabled={signup.isPending}>
           {signup.isPending ? 'Creating account...' : 'Create Account'}
         </button>
-      </form>
+      </Form>
       <div className="auth-links">
         <p>
           Already have an account? <Link href="/login">Log in</Link>

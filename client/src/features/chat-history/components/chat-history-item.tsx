@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import type { TChatSummary } from '../../../../../server/src/schemas/history';
 import { openChat } from '../current-chat';
@@ -22,6 +22,11 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(chat.title);
   const [saving, setSaving] = useState(false);
+  const titleInput = useRef<HTMLInputElement>(null);
+  // The editor replaces the Rename button the user just pressed: focus moves into it.
+  useEffect(() => {
+    if (editing) titleInput.current?.focus();
+  }, [editing]);
 
   const cancel = () => {
     setEditing(false);
@@ -47,8 +52,8 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
         <input
           className="input input-small"
           aria-label="Chat title"
+          ref={titleInput}
           value={draft}
-          autoFocus
           disabled={saving}
           maxLength={200}
           onChange={(e) => setDraft(e.target.value)}

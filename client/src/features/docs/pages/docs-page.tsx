@@ -1,5 +1,6 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
+import { Tabs } from '../../../components/tabs';
 import { FeaturesTab, GuideTab, OverviewTab } from '../components/docs-overview';
 import { FaqTab, PricingTab, TestimonialsTab } from '../components/docs-pricing';
 import '../../../styles/docs.css';
@@ -21,14 +22,6 @@ const SUPPORT_EMAIL: string = (import.meta.env.VITE_SUPPORT_EMAIL as string | un
 export function DocsPage() {
   const [tab, setTab] = useState<TTab>('overview');
   const active = TABS.find((t) => t.key === tab) ?? TABS[0];
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const i = TABS.findIndex((t) => t.key === tab);
-    const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
-    if (!next) return;
-    setTab(next.key);
-    document.getElementById(`docs-tab-${next.key}`)?.focus();
-  };
   return (
     <div className="docs">
       <header className="docs-header">
@@ -55,26 +48,9 @@ export function DocsPage() {
             replace them.
           </p>
         </section>
-        <div className="tabs docs-tabs" role="tablist" aria-label="Documentation sections" onKeyDown={onKeyDown}>
-          {TABS.map((t) => (
-            <button
-              key={t.key}
-              id={`docs-tab-${t.key}`}
-              type="button"
-              role="tab"
-              className={`tab ${tab === t.key ? 'active' : ''}`}
-              aria-selected={tab === t.key}
-              aria-controls="docs-panel"
-              tabIndex={tab === t.key ? 0 : -1}
-              onClick={() => setTab(t.key)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
-        <div className="docs-panel" id="docs-panel" role="tabpanel" aria-labelledby={`docs-tab-${active.key}`}>
+        <Tabs idPrefix="docs" label="Documentation sections" tabs={TABS} value={tab} onChange={setTab} className="docs-tabs" panelClassName="docs-panel">
           <active.Panel />
-        </div>
+        </Tabs>
         <aside className="disclaimer" aria-labelledby="disclaimer-heading">
           <h2 id="disclaimer-heading">Medical disclaimer</h2>
           <p>

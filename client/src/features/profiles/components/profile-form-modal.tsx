@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ZProfileInput, type TProfile, type TProfileValues } from '../../../../../server/src/schemas/profile';
 import { CloseIcon } from '../../../components/icons';
-import { describedBy, Field } from '../../../components/field';
+import { Form } from '../../../components/form';
 import { Modal } from '../../../components/modal';
+import { TextField } from '../../../components/text-field';
 import { validate } from '../../../lib/first-issue';
 
 interface TRow {
@@ -25,6 +26,7 @@ interface TFormProps {
 /** The create/edit modal (section 2). Mounted only while open, so each opening starts fresh. */
 export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormProps) {
   const uid = useId();
+  const nameInput = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(editing?.patientName ?? '');
   const [age, setAge] = useState(editing ? String(editing.age) : '');
   const [rows, setRows] = useState<TRow[]>(() => Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)));
@@ -46,42 +48,22 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
   const rowsError = error?.field === 'additionalFields' ? error.message : null;
 
   return (
-    <Modal open title={editing ? 'Edit Profile' : 'Create New Profile'} onClose={onClose} locked={saving} className="profile-modal">
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Field id={`${uid}-name`} label="Patient Name" required error={nameError}>
-          <input
-            id={`${uid}-name`}
-            className="input"
-            value={name}
-            autoFocus
-            autoComplete="off"
-            aria-invalid={Boolean(nameError)}
-            aria-describedby={describedBy(`${uid}-name`, { error: Boolean(nameError) })}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </Field>
-        <Field id={`${uid}-age`} label="Age" required error={ageError}>
-          <input
-            id={`${uid}-age`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={150}
-            step={1}
-            value={age}
-            aria-invalid={Boolean(ageError)}
-            aria-describedby={describedBy(`${uid}-age`, { error: Boolean(ageError) })}
-            onChange={(e) => setAge(e.target.value)}
-          />
-        </Field>
+    <Modal open title={editing ? 'Edit Profile' : 'Create New Profile'} onClose={onClose} locked={saving} className="profile-modal" initialFocus={nameInput}>
+      <Form onSubmit={submit}>
+        <TextField id={`${uid}-name`} label="Patient Name" required autoComplete="off" inputRef={nameInput} value={name} error={nameError} onChange={setName} />
+        <TextField
+          id={`${uid}-age`}
+          label="Age"
+          required
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={150}
+          step={1}
+          value={age}
+          error={ageError}
+          onChange={setAge}
+        />
         <fieldset className="fieldset">
           <legend className="field-label">Additional Information</legend>
           {rows.length === 0 ? <p className="muted">No additional fields. Add medical history, allergies, medications...</p> : null}
@@ -128,7 +110,7 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
             {saving ? 'Saving...' : editing ? 'Update Profile' : 'Create Profile'}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

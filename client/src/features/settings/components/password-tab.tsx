@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ZChangePasswordInput } from '../../../../../server/src/schemas/settings';
-import { describedBy, Field } from '../../../components/field';
-import { PasswordInput } from '../../../components/password-input';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -40,33 +40,24 @@ export function PasswordTab() {
   };
 
   return (
-    <form
-      className="form settings-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <Form className="settings-form" onSubmit={submit}>
       <h2 className="section-title">Change Password</h2>
-      {FIELDS.map((f) => {
-        const fieldError = error?.field === f.key ? error.message : null;
-        return (
-          <Field key={f.key} id={f.id} label={f.label} hint={f.hint} error={fieldError}>
-            <PasswordInput
-              id={f.id}
-              autoComplete={f.autoComplete}
-              value={values[f.key]}
-              aria-invalid={Boolean(fieldError)}
-              aria-describedby={describedBy(f.id, { hint: Boolean(f.hint), error: Boolean(fieldError) })}
-              onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))}
-            />
-          </Field>
-        );
-      })}
+      {FIELDS.map((f) => (
+        <TextField
+          key={f.key}
+          id={f.id}
+          label={f.label}
+          hint={f.hint}
+          type="password"
+          autoComplete={f.autoComplete}
+          value={values[f.key]}
+          error={error?.field === f.key ? error.message : null}
+          onChange={(value) => setValues((v) => ({ ...v, [f.key]: value }))}
+        />
+      ))}
       <button type="submit" className="button button-primary" disabled={change.isPending}>
         {change.isPending ? 'Updating...' : 'Update Password'}
       </button>
-    </form>
+    </Form>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { TAuthUser } from '../../../../../server/src/schemas/auth';
 import { ZChangeNameInput } from '../../../../../server/src/schemas/settings';
-import { describedBy, Field } from '../../../components/field';
+import { Form } from '../../../components/form';
+import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { validate } from '../../../lib/first-issue';
@@ -29,40 +30,13 @@ export function ProfileTab({ user }: { user: TAuthUser }) {
   };
 
   return (
-    <form
-      className="form settings-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <Form className="settings-form" onSubmit={submit}>
       <h2 className="section-title">Profile Information</h2>
-      <Field id="settings-name" label="Full Name" error={error}>
-        <input
-          id="settings-name"
-          className="input"
-          autoComplete="name"
-          value={name}
-          aria-invalid={Boolean(error)}
-          aria-describedby={describedBy('settings-name', { error: Boolean(error) })}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </Field>
-      <Field id="settings-email" label="Email Address" hint="Email cannot be changed">
-        <input
-          id="settings-email"
-          className="input"
-          type="email"
-          value={user.email}
-          readOnly
-          aria-readonly="true"
-          aria-describedby="settings-email-hint"
-        />
-      </Field>
+      <TextField id="settings-name" label="Full Name" autoComplete="name" value={name} error={error} onChange={setName} />
+      <TextField id="settings-email" label="Email Address" hint="Email cannot be changed" type="email" value={user.email} readOnly aria-readonly="true" />
       <button type="submit" className="button button-primary" disabled={change.isPending}>
         {change.isPending ? 'Saving...' : 'Save Changes'}
       </button>
-    </form>
+    </Form>
   );
 }
