@@ -58,21 +58,23 @@ export function resizeArea(gray: Uint8Array, width: number, height: number, outW
   const wy = areaWeights(height, outH);
   const wx = areaWeights(width, outW);
   const rows = new Float64Array(outH * width); // rows first, like (wy @ img) @ wx.T
+  // Row views keep the inner loops free of index arithmetic (the same sums in the same order).
   for (let i = 0; i < outH; i++) {
     const { start, weights } = wy[i]!;
-    const dst = i * width;
+    const acc = rows.subarray(i * width, (i + 1) * width);
     for (let k = 0; k < weights.length; k++) {
       const w = weights[k]!;
-      const src = (start + k) * width;
-      for (let x = 0; x < width; x++) rows[dst + x]! += w * gray[src + x]!;
+      const src = gray.subarray((start + k) * width, (start + k + 1) * width);
+      for (let x = 0; x < width; x++) acc[x]! += w * src[x]!;
     }
   }
   const out = new Float64Array(outH * outW);
   for (let i = 0; i < outH; i++) {
+    const row = rows.subarray(i * width, (i + 1) * width);
     for (let j = 0; j < outW; j++) {
       const { start, weights } = wx[j]!;
       let s = 0;
-      for (let k = 0; k < weights.length; k++) s += weights[k]! * rows[i * width + start + k]!;
+      for (let k = 0; k < weights.length; k++) s += weights[k]! * row[start + k]!;
       out[i * outW + j] = s;
     }
   }

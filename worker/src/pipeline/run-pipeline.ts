@@ -4,19 +4,32 @@ import { decodeImage } from './decode.js';
 import { modelGate, postChecks, preChecks, refuse } from './gate.js';
 import { infer } from './infer.js';
 import { inputPlanes, normalise, resizeArea, toGray } from './preprocess.js';
+import type { GrayFilm } from './explain.js';
 import type { AnalysisResult, GateVerdict, LoadedModel } from './types.js';
 
 export { loadModel } from './load-model.js';
-export { renderHeatmapOverlay } from './explain.js';
+export { renderHeatmapOverlay, renderOverlay, type GrayFilm } from './explain.js';
 export type * from './types.js';
+
+/** A result and the film it was computed from (8-bit luma, the stored image's size), or null when the image did not decode. */
+export interface FilmAnalysis {
+  result: AnalysisResult;
+  film: GrayFilm | null;
+}
+
+/** One image in, one structured result out (see analyseFilm). */
+export async function runPipeline(image: Buffer, model: LoadedModel): Promise<AnalysisResult> {
+  return (await analyseFilm(image, model)).result;
+}
 
 /**
  * One image in, one structured result out: decode, gate, preprocess, infer, calibrate,
  * compose. A model with an anatomy stage (model 2) runs it on the whole film first and
  * classifies the lung crop (classify-lung-crop.ts). A refused image comes back with the
- * gate's reason and no findings; only a broken model makes this throw.
+ * gate's reason and no findings; only a broken model makes this throw. The decoded film comes
+ * back beside the result so that the overlay is drawn without decoding the image again.
  */
-export async function runPipeline(image: Buffer, model: LoadedModel): Promise<AnalysisResult> {
+export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<FilmAnalysis> {
   const t0 = performance.now();
   const timingsMs: Record<string, number> = {};
   const lap = (name: string, since: number): number => {
@@ -28,9 +41,9 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   const base = { modelVersion: manifest.modelVersion, modelName: manifest.modelName };
   // Model 2 results always carry the anatomy fields; model 1 results are as they were.
   const empty = manifest.anatomy ? { anatomy: null, notAssessed: [] } : {};
-  const refused = (gate: GateVerdict, width = 0, height = 0): AnalysisResult => {
+  const refused = (gate: GateVerdict, width = 0, height = 0): FilmAnalysis => {
     lap('total', t0);
-    return { ...base, gate, findings: [], ...empty, topFinding: null, heatmaps: [], image: { width, height }, timingsMs };
+    return { result: { ...base, gate, findings: [], ...empty, topFinding: null, heatmaps: [], image: { width, height }, timingsMs }, film: null };
   };
 
   const decoded = await decodeImage(image);
@@ -43,6 +56,7 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   // The gate's checks run at the first net's input: the anatomy stage's, else the classifier's.
   const first = manifest.anatomy?.input ?? manifest.input;
   const gray = toGray(img);
+  const film: GrayFilm = { width: img.width, height: img.height, data: gray };
   const x255 = resizeArea(gray, img.width, img.height, first.width, first.height);
   const post = postChecks(x255, model.checks);
   t = lap('preprocess', t);
@@ -51,7 +65,7 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   if (manifest.anatomy) {
     const r = await classifyLungCrop(model, img, gray, x255, post.flags, lap);
     lap('total', t0);
-    return { ...base, ...r, image: { width: img.width, height: img.height }, timingsMs };
+    return { result: { ...base, ...r, image: { width: img.width, height: img.height }, timingsMs }, film };
   }
 
   let planes = inputPlanes(img, x255, manifest.input);
@@ -73,5 +87,5 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
   const heatmaps = composeHeatmaps(model, outputs);
   lap('compose', t);
   lap('total', t0);
-  return { ...base, gate, findings, topFinding, heatmaps, image: { width: img.width, height: img.height }, timingsMs };
+  return { result: { ...base, gate, findings, topFinding, heatmaps, image: { width: img.width, height: img.height }, timingsMs }, film };
 }
