@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../server/src/env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { startPrivateRedis } from './lib/private-redis.js';
 
 /**

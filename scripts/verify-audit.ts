@@ -1,5 +1,5 @@
 import { openDatabase } from '../server/src/db/client.js';
-import { loadConfig } from '../server/src/env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { pgliteDirOf } from '../server/src/open-deps.js';
 import { verifyAuditChain } from '../server/src/services/audit/verify-audit-chain.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/src/app.js';
-import { loadConfig } from '../../server/src/env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { openDeps } from '../../server/src/open-deps.js';
 
 /**

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, type TExportReport } from '../../server/src/schemas/export.js';
+import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, type TExportReport } from '@contracts/schemas/export.js';
 import { decodeDicom } from '../../server/src/services/dicom/decode-dicom.js';
 import { buildFhirBundle } from '../../server/src/services/export/build-fhir.js';
 import { renderDocx } from '../../server/src/services/export/render-docx.js';

@@ -5,7 +5,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TDb } from '../../server/src/db/client.js';
-import type { ImageStore } from '../../server/src/storage/image-store.js';
+import type { ImageStore } from '@contracts/image-store.js';
 import { createArchive } from './archive.js';
 import { FILES_DIR, FORMAT, FORMAT_VERSION, isArchivePath, MANIFEST_FILE, MANIFEST_HASH_FILE, sha256Of, TABLES_DIR, ZStorageKey, type TManifest } from './backup-format.js';
 import { appliedMigrations, ident, queryRows, tablesInFkOrder, type TTableInfo } from './db-catalog.js';

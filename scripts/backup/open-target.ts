@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../server/src/db/client.js';
-import { loadConfig, type TConfig } from '../../server/src/env.js';
+import { loadConfig, type TConfig } from '@contracts/config/server-config.js';
 import { pgliteDirOf } from '../../server/src/open-deps.js';
-import { createImageStore } from '../../server/src/storage/create-image-store.js';
-import type { ImageStore } from '../../server/src/storage/image-store.js';
+import { createImageStore } from '@common/storage/create-image-store.js';
+import type { ImageStore } from '@contracts/image-store.js';
 import { BackupError } from './backup-format.js';
 
 export interface BackupTarget {

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { TDb } from '../../server/src/db/client.js';
 import { recordAudit } from '../../server/src/services/audit/record-audit.js';
 import { verifyAuditChain } from '../../server/src/services/audit/verify-audit-chain.js';
-import type { ImageStore } from '../../server/src/storage/image-store.js';
+import type { ImageStore } from '@contracts/image-store.js';
 import { extractArchive } from './archive.js';
 import { BackupError, FILES_DIR, type TManifest } from './backup-format.js';
 import { appliedMigrations, ident, queryRows, resetSequences, tablesInFkOrder, type TTableInfo } from './db-catalog.js';

@@ -10,9 +10,8 @@ import authPlugin from './plugins/auth.js';
 import clientApp from './plugins/client-app.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
-import { loggerOptions } from './lib/logger.js';
-import { createRedis } from './lib/redis.js';
-import { DEFAULT_REDIS_URL } from './open-deps.js';
+import { loggerOptions } from '@common/logger.js';
+import { createRedis } from '@common/redis.js';
 import rest from './rest/index.js';
 import { sendError } from './rest/reply.js';
 import { createTrpcContextFactory } from './trpc/context.js';
@@ -84,7 +83,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Its own connection with a short command timeout and no offline queue: a Redis that hangs or
   // is gone makes the limiter's calls fail fast (skipOnError lets the request through to the
   // route, which answers 503 where it needs Redis) instead of stalling every request.
-  const limiterRedis = createRedis(config.REDIS_URL ?? DEFAULT_REDIS_URL, {
+  const limiterRedis = createRedis(config.REDIS_URL, {
     commandTimeout: 500,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,

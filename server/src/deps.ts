@@ -2,8 +2,8 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { TDb } from './db/client.js';
-import type { TConfig } from './env.js';
-import type { ImageStore } from './storage/image-store.js';
+import type { TConfig } from '@contracts/config/server-config.js';
+import type { ImageStore } from '@contracts/image-store.js';
 
 /**
  * What services need from the outside world, passed explicitly (no globals) so tests can build

@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { loadConfig } from './env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { openDeps } from './open-deps.js';
 import { startBackgroundServices } from './background.js';
 

@@ -3,11 +3,11 @@ import { Queue } from 'bullmq';
 import pino from 'pino';
 import { openDatabase } from './db/client.js';
 import type { AppDeps } from './deps.js';
-import type { TConfig } from './env.js';
-import { loggerOptions } from './lib/logger.js';
-import { createRedis } from './lib/redis.js';
-import { QueueName } from './queue/queues.js';
-import { createImageStore } from './storage/create-image-store.js';
+import type { TConfig } from '@contracts/config/server-config.js';
+import { loggerOptions } from '@common/logger.js';
+import { createRedis } from '@common/redis.js';
+import { QueueName } from '@contracts/queues.js';
+import { createImageStore } from '@common/storage/create-image-store.js';
 
 export interface OpenedDeps {
   deps: AppDeps;
@@ -15,12 +15,10 @@ export interface OpenedDeps {
   close: () => Promise<void>;
 }
 
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
-
 /** Opens database (migrating it), Redis, the analysis queue and image storage. */
 export async function openDeps(config: TConfig, log = pino(loggerOptions(config))): Promise<OpenedDeps> {
   const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirOf(config) });
-  const redis = createRedis(config.REDIS_URL ?? DEFAULT_REDIS_URL);
+  const redis = createRedis(config.REDIS_URL);
   const analysisQueue = new Queue(QueueName.Analysis, { connection: redis, prefix: config.QUEUE_PREFIX });
   analysisQueue.on('error', () => undefined);
   const images = await createImageStore(config);
@@ -36,6 +34,6 @@ export async function openDeps(config: TConfig, log = pino(loggerOptions(config)
   };
 }
 
-export function pgliteDirOf(config: TConfig): string {
-  return process.env.PGLITE_DIR ?? resolve(config.DATA_DIR, 'pg');
+export function pgliteDirOf(config: Pick<TConfig, 'PGLITE_DIR' | 'DATA_DIR'>): string {
+  return config.PGLITE_DIR ?? resolve(config.DATA_DIR, 'pg');
 }

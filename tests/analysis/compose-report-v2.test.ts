@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ZStoredResult } from '../../server/src/schemas/analysis.js';
+import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { composeReport, pct } from '../../server/src/services/analysis/compose-report.js';
 import { sampleResult, sampleResultV2 } from './support/fixtures.js';
 

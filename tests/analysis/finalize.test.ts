@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../server/src/db/schema.js';
-import { QueueName } from '../../server/src/queue/queues.js';
-import { ANALYSIS_MESSAGES } from '../../server/src/schemas/analysis.js';
-import { publishAnalysisEvent } from '../../server/src/services/analysis/analysis-events.js';
+import { QueueName } from '@contracts/queues.js';
+import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
+import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { failAnalysis, finalizeAnalysis } from '../../server/src/services/analysis/finalize-analysis.js';
@@ -40,7 +40,7 @@ for (const backend of testBackends()) {
 
     test('the finalizer writes one report with findings, impression, remarks, model version and disclaimer; a second run adds nothing', async () => {
       const a = await upload();
-      const job = { analysisId: a.analysisId, result: sampleResult() as unknown as Record<string, unknown>, heatmap: null };
+      const job = { analysisId: a.analysisId, result: sampleResult(), heatmap: null };
       assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
       assert.equal(await finalizeAnalysis(t.deps, job), 'skipped');
       const reports = await reportsOf(a.analysisId);
@@ -68,7 +68,7 @@ for (const backend of testBackends()) {
       const a = await upload();
       const sent = sampleResultV2();
       // Exactly what the worker sends (JSON over the queue), with a field the server does not know.
-      const job = { analysisId: a.analysisId, result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as Record<string, unknown>, heatmap: null };
+      const job = { analysisId: a.analysisId, result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as ReturnType<typeof sampleResultV2>, heatmap: null };
       assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
       const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
       const stored = row!.result as Record<string, unknown>;
@@ -85,7 +85,7 @@ for (const backend of testBackends()) {
 
     test('a refused image ends as a clear assistant message, status refused, no disease', async () => {
       const a = await upload();
-      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: refusedResult() as unknown as Record<string, unknown>, heatmap: null }), 'refused');
+      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: refusedResult(), heatmap: null }), 'refused');
       const [report] = await reportsOf(a.analysisId);
       assert.match(report!.content, /Image not analysed/);
       assert.match(report!.content, /colour photograph/);
@@ -108,7 +108,7 @@ for (const backend of testBackends()) {
     test('a finished analysis whose chat was deleted is skipped', async () => {
       const a = await upload();
       await t.deps.db.delete(chats).where(eq(chats.id, a.chatId));
-      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: sampleResult() as unknown as Record<string, unknown>, heatmap: null }), 'skipped');
+      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: sampleResult(), heatmap: null }), 'skipped');
     });
 
     test('the reconciler re-enqueues an analysis stuck in queued whose job is gone, under the same job id', async () => {

@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { analyses } from '../../server/src/db/schema.js';
-import { QueueName } from '../../server/src/queue/queues.js';
+import { QueueName } from '@contracts/queues.js';
 import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
 import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, auditLog } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
-import { API_KEY_MESSAGES, MAX_ACTIVE_API_KEYS } from '../../server/src/schemas/api-key.js';
+import { API_KEY_MESSAGES, MAX_ACTIVE_API_KEYS } from '@contracts/schemas/api-key.js';
 import { createContextInner } from '../../server/src/trpc/context.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { createCallerFactory } from '../../server/src/trpc/trpc.js';

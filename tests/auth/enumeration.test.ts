@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outboxDir } from '../../server/src/env.js';
+import { outboxDir } from '@contracts/config/server-config.js';
 import { passwordHasherFor } from '../../server/src/lib/password.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';

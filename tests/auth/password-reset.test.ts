@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { passwordResetTokens } from '../../server/src/db/schema.js';
-import { outboxDir } from '../../server/src/env.js';
+import { outboxDir } from '@contracts/config/server-config.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
 import { sendMail } from '../../server/src/services/mail/send-mail.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

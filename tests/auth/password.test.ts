@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/src/db/schema.js';
-import { loadConfig } from '../../server/src/env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { createPasswordHasher, paramsOf, passwordHasherFor } from '../../server/src/lib/password.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { CONDITION_NOTES } from '../../server/src/knowledge/cxr-conditions.js';
 import { metricsForResult, parseModelMetrics, type TModelMetrics } from '../../server/src/knowledge/model-metrics.js';
-import type { TStoredResult } from '../../server/src/schemas/analysis.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { classifyQuestion, groundedAnswer } from '../../server/src/services/chat/responders/grounded-responder.js';
 import { systemPrompt } from '../../server/src/services/chat/responders/openai-responder.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { messages } from '../../server/src/db/schema.js';
-import { CHAT_MESSAGES } from '../../server/src/schemas/chat.js';
+import { CHAT_MESSAGES } from '@contracts/schemas/chat.js';
 import { pct } from '../../server/src/services/analysis/compose-report.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport } from '../../server/src/schemas/export.js';
+import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport } from '@contracts/schemas/export.js';
 import { buildFhirBundle, CTR_CODE } from '../../server/src/services/export/build-fhir.js';
 import { renderDocx } from '../../server/src/services/export/render-docx.js';
 import { renderPdf } from '../../server/src/services/export/render-pdf.js';

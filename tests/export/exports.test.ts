@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { analyses, auditLog } from '../../server/src/db/schema.js';
-import { EXPORT_MESSAGES, ZExportReport } from '../../server/src/schemas/export.js';
+import { EXPORT_MESSAGES, ZExportReport } from '@contracts/schemas/export.js';
 import { createContextInner } from '../../server/src/trpc/context.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { createCallerFactory } from '../../server/src/trpc/trpc.js';

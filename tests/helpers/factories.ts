@@ -5,7 +5,7 @@ import type { AppDeps } from '../../server/src/deps.js';
 import { passwordHasherFor } from '../../server/src/lib/password.js';
 import { hashToken, newToken, sha256Hex } from '../../server/src/lib/tokens.js';
 import { formatMedicalHistory } from '../../server/src/services/history/format-medical-history.js';
-import { contentKey } from '../../server/src/storage/image-store.js';
+import { contentKey } from '@contracts/image-store.js';
 import { uniqueSuffix } from './test-config.js';
 
 /**

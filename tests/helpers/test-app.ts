@@ -24,8 +24,7 @@ export interface TestAppOptions {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const backend = opts.backend ?? 'pglite';
   const pgdb = backend === 'postgres' ? await createPostgresDatabase() : null;
-  const config = testConfig({ ...(pgdb ? { DATABASE_URL: pgdb.url } : {}), ...opts.env });
-  if (!pgdb) process.env.PGLITE_DIR = 'memory://';
+  const config = testConfig({ ...(pgdb ? { DATABASE_URL: pgdb.url } : { PGLITE_DIR: 'memory://' }), ...opts.env });
   const opened = await openDeps(config);
   const app = await buildApp({ deps: opened.deps, pingDb: opened.pingDb, logger: false });
   const background = opts.background ? startBackgroundServices(opened.deps) : null;

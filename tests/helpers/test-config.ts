@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadConfig, type TConfig } from '../../server/src/env.js';
+import { loadConfig, type TConfig } from '@contracts/config/server-config.js';
 
 export type TBackend = 'pglite' | 'postgres';
 
@@ -51,6 +51,8 @@ export function testConfig(overrides: Record<string, string> = {}): TConfig {
     QUEUE_PREFIX: `t${uniqueSuffix()}`,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PUBLIC_URL: 'http://localhost:3000',
+    // The test command runs PGlite in memory (scripts/test.sh); the config is where the server reads it.
+    ...(process.env.PGLITE_DIR ? { PGLITE_DIR: process.env.PGLITE_DIR } : {}),
     ...overrides,
   });
 }

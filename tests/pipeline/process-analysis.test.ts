@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import type { Job } from 'bullmq';
-import type { TAnalysisResultJob } from '../../server/src/queue/queues.js';
+import type { TAnalysisResultJob } from '@contracts/queues.js';
 import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
-import { DEFAULT_MODEL_DIR } from '../../worker/src/pipeline/load-model.js';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
 import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 
 // The analysis job on the model under test (MODEL_DIR, else models/cxr) with in-memory stand-ins
 // for the image store, Redis and the result queue: what goes back to the server.
-const MODEL_DIR = process.env.MODEL_DIR ?? DEFAULT_MODEL_DIR;
+const MODEL_DIR = loadBaseConfig().MODEL_DIR;
 const modelTwo = (JSON.parse(await readFile(`${MODEL_DIR}/manifest.json`, 'utf8')) as { anatomy?: unknown }).anatomy !== undefined;
 
 function harness() {

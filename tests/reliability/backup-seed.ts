@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../server/src/deps.js';
 import * as s from '../../server/src/db/schema.js';
 import { recordAudit } from '../../server/src/services/audit/record-audit.js';
-import { contentKey } from '../../server/src/storage/image-store.js';
+import { contentKey } from '@contracts/image-store.js';
 import { hashToken, newToken, sha256Hex } from '../../server/src/lib/tokens.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 import { testMedicalHistory, testPatientName } from '../helpers/test-patients.js';

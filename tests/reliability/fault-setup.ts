@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import type pg from 'pg';
 import { startPrivateRedis } from '../../scripts/lib/private-redis.js';
 import { openDatabase } from '../../server/src/db/client.js';
-import { QueueName } from '../../server/src/queue/queues.js';
+import { QueueName } from '@contracts/queues.js';
 import { createUser } from '../helpers/factories.js';
 import { sqlClient, startStack, type TStack } from '../helpers/fault-procs.js';
 import { createPostgresDatabase, testConfig } from '../helpers/test-config.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../server/src/deps.js';
 import { analyses, chats, messages, patientProfiles, storedImages } from '../../server/src/db/schema.js';
 import { sha256Hex } from '../../server/src/lib/tokens.js';
-import { contentKey } from '../../server/src/storage/image-store.js';
+import { contentKey } from '@contracts/image-store.js';
 
 export interface TSeeded {
   profileIds: string[];

@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import pino from 'pino';
-import { loadConfig } from '../../server/src/env.js';
-import { loggerOptions } from '../../server/src/lib/logger.js';
-import { createRedis } from '../../server/src/lib/redis.js';
-import { DEFAULT_REDIS_URL } from '../../server/src/open-deps.js';
-import { QueueName } from '../../server/src/queue/queues.js';
-import { createImageStore } from '../../server/src/storage/create-image-store.js';
+import { loggerOptions } from '@common/logger.js';
+import { createRedis } from '@common/redis.js';
+import { createImageStore } from '@common/storage/create-image-store.js';
+import { loadWorkerConfig } from '@contracts/config/worker-config.js';
+import { QueueName } from '@contracts/queues.js';
+import { setIntraOpThreads } from './pipeline/infer.js';
 import { createAnalysisProcessor } from './jobs/process-analysis.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -18,20 +18,20 @@ const HEARTBEAT_MS = 10_000;
  * job finish before exiting.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadWorkerConfig();
   const log = pino({ ...loggerOptions(config), name: 'worker' });
-  const redisUrl = config.REDIS_URL ?? DEFAULT_REDIS_URL;
-  const redis = createRedis(redisUrl);
+  setIntraOpThreads(config.ORT_INTRA_OP_THREADS);
+  const redis = createRedis(config.REDIS_URL);
   const resultQueue = new Queue(QueueName.AnalysisResult, { connection: redis, prefix: config.QUEUE_PREFIX });
   resultQueue.on('error', () => undefined);
   const deps: WorkerDeps = { config, redis, images: await createImageStore(config), resultQueue, log };
   const worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
-    connection: createRedis(redisUrl),
+    connection: createRedis(config.REDIS_URL),
     prefix: config.QUEUE_PREFIX,
-    concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+    concurrency: config.WORKER_CONCURRENCY,
     // A job whose worker died is handed to another after this long without a lock renewal.
-    lockDuration: Number(process.env.WORKER_LOCK_MS ?? 30_000),
-    stalledInterval: Number(process.env.WORKER_STALLED_MS ?? 30_000),
+    lockDuration: config.WORKER_LOCK_MS,
+    stalledInterval: config.WORKER_STALLED_MS,
     maxStalledCount: 2,
   });
   worker.on('error', (err) => log.warn({ err: err.message }, 'worker connection error'));

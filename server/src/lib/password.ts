@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import argon2, { type HashOptions } from 'argon2';
-import type { TConfig } from '../env.js';
+import type { TConfig } from '@contracts/config/server-config.js';
 
 /** OWASP's minimum for argon2id; production refuses to run below it. */
 export const ARGON2_MINIMUM = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

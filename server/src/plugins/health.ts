@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { redisReachable } from '../lib/redis.js';
+import { redisReachable } from '@common/redis.js';
 
 /** /healthz: the process answers. /readyz: it can reach its database and Redis. */
 const health: FastifyPluginAsync = async (app) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
-import { API_KEY_MESSAGES, ZApiKeyIdInput, ZCreateApiKeyInput } from '../schemas/api-key.js';
+import { API_KEY_MESSAGES, ZApiKeyIdInput, ZCreateApiKeyInput } from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../services/api-key/create-api-key.js';
 import { listApiKeys } from '../services/api-key/list-api-keys.js';
 import { requireKeyManager } from '../services/api-key/require-key-manager.js';

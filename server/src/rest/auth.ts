@@ -6,7 +6,7 @@ import {
   ZLoginInput,
   ZResetPasswordInput,
   ZSignupInput,
-} from '../schemas/auth.js';
+} from '@contracts/schemas/auth.js';
 import { passwordHasherFor } from '../lib/password.js';
 import { logIn } from '../services/auth/log-in.js';
 import { requestPasswordReset } from '../services/auth/request-password-reset.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../lib/app-error.js';
-import { ANALYSIS_MESSAGES, type TAnalysisStatus } from '../schemas/analysis.js';
-import { CHAT_MESSAGES, ZLegacyChatBody } from '../schemas/chat.js';
+import { ANALYSIS_MESSAGES, type TAnalysisStatus } from '@contracts/schemas/analysis.js';
+import { CHAT_MESSAGES, ZLegacyChatBody } from '@contracts/schemas/chat.js';
 import { createAnalysis } from '../services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../services/analysis/follow-analysis.js';
 import { readUploadParts } from '../services/analysis/read-upload-parts.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../lib/app-error.js';
-import { EXPORT_MESSAGES, type TExportFormat } from '../schemas/export.js';
+import { EXPORT_MESSAGES, type TExportFormat } from '@contracts/schemas/export.js';
 import { exportChat } from '../services/export/export-chat.js';
 import { sendError } from './reply.js';
 

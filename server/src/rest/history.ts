@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
-import { ZLegacyChatIdBody, ZLegacyEditTitleBody } from '../schemas/history.js';
+import { ZLegacyChatIdBody, ZLegacyEditTitleBody } from '@contracts/schemas/history.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
 import { deleteChat } from '../services/history/delete-chat.js';
 import { editChatTitle } from '../services/history/edit-chat-title.js';

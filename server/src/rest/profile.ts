@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import { ZLegacyProfilePayload } from '../schemas/profile.js';
+import { ZLegacyProfilePayload } from '@contracts/schemas/profile.js';
 import type { TAuth } from '../services/auth/resolve-session.js';
 import { createProfile } from '../services/profile/create-profile.js';
 import { deleteProfile } from '../services/profile/delete-profile.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_MESSAGES } from '../schemas/auth.js';
-import { SETTINGS_MESSAGES, ZChangeNameInput, ZChangePasswordInput, ZClearInput, ZDeleteAccountInput } from '../schemas/settings.js';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES, ZChangeNameInput, ZChangePasswordInput, ZClearInput, ZDeleteAccountInput } from '@contracts/schemas/settings.js';
 import { logOut } from '../services/auth/log-out.js';
 import { requireAuth, requirePasswordSession } from '../services/auth/require-auth.js';
 import { clearSessionCookie } from '../services/auth/session-cookie.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
-import type { TStoredResult } from '../../../server/src/schemas/analysis.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
 
@@ -139,6 +139,6 @@ export const refusedResult = (): TStoredResult => sampleResult({
 export async function analysedChat(deps: AppDeps, userId: string, result: TStoredResult = sampleResult(), patient: object = PATIENT) {
   const image = await radiograph({ side: 256 });
   const created = await createAnalysis(deps, META, userId, { image, profileJson: JSON.stringify(patient), profileId: null });
-  await finalizeAnalysis(deps, { analysisId: created.analysisId, result: result as unknown as Record<string, unknown>, heatmap: null });
+  await finalizeAnalysis(deps, { analysisId: created.analysisId, result, heatmap: null });
   return created;
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { loadConfig } from '../../../server/src/env.js';
+import { loadConfig } from '@contracts/config/server-config.js';
 import { openDeps, type OpenedDeps } from '../../../server/src/open-deps.js';
 import { launchBrowser } from '../../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../../helpers/e2e-app.js';

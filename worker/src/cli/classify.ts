@@ -7,6 +7,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { loadWorkerConfig } from '@contracts/config/worker-config.js';
+import { setIntraOpThreads } from '../pipeline/infer.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
 
 const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff', '.gif', '.avif', '.heic', '.bmp']);
@@ -41,7 +43,10 @@ async function main(): Promise<number> {
     process.stderr.write('usage: npm run classify -- [--jsonl] [--model DIR] <files or folders>\n');
     return 2;
   }
-  const model = await loadModel(modelDir);
+  // The worker's config: MODEL_DIR when no --model is given, ORT_INTRA_OP_THREADS, both checked.
+  const config = loadWorkerConfig();
+  setIntraOpThreads(config.ORT_INTRA_OP_THREADS);
+  const model = await loadModel(modelDir ?? config.MODEL_DIR);
   let n = 0;
   let accepted = 0;
   for (const input of inputs) {

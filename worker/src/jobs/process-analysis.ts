@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { ZAnalysisJob, type TAnalysisResultJob, type TAnalysisStage } from '../../../server/src/queue/queues.js';
-import { publishAnalysisEvent } from '../../../server/src/services/analysis/analysis-events.js';
-import { resultJobId } from '../../../server/src/services/analysis/result-job-id.js';
-import { contentKey } from '../../../server/src/storage/image-store.js';
+import { ImageNotFoundError } from '@contracts/image-store.js';
+import type { TAnalysisStage } from '@contracts/analysis-stage.js';
+import { ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResultJob } from '@contracts/queues.js';
+import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
+import { resultJobId } from '@contracts/result-job-id.js';
+import { contentKey } from '@contracts/image-store.js';
 import { loadModel, renderHeatmapOverlay, runPipeline, type AnalysisResult, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
@@ -69,9 +71,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     try {
       image = await deps.images.get(storageKey);
     } catch (err) {
-      if ((err as { code?: string; name?: string }).code === 'ENOENT' || (err as { name?: string }).name === 'NoSuchKey') {
-        throw new UnrecoverableError('image missing from storage');
-      }
+      if (err instanceof ImageNotFoundError) throw new UnrecoverableError('image missing from storage');
       throw err;
     }
     let t = lap('readMs', t0);
@@ -94,7 +94,9 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     }
     lap('overlayMs', t);
     lap('workerTotalMs', t0);
-    const payload: TAnalysisResultJob = {
+    // Checked against the contract here, not only by the finalizer: a drift fails this analysis
+    // at once with the offending paths (no values) instead of ten finalize retries later.
+    const checked = ZAnalysisResultJob.safeParse({
       analysisId,
       result: {
         // Model 2's anatomy result (CTR, lung box, outlines, flags) and notAssessed list are small
@@ -105,22 +107,22 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
         timingsMs: { ...result.timingsMs, ...timings },
       },
       heatmap: stored,
-    };
+    });
+    if (!checked.success) {
+      throw new UnrecoverableError(`result breaks the result job contract at ${checked.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+    }
+    const payload = checked.data;
     await deps.resultQueue.add('result', payload, { ...resultJobOptions, jobId: resultJobId(analysisId) });
-    return { status: result.gate.accepted ? 'completed' : 'refused', topFinding: result.topFinding, timingsMs: payload.result.timingsMs as Record<string, number> };
+    return { status: result.gate.accepted ? 'completed' : 'refused', topFinding: result.topFinding, timingsMs: payload.result.timingsMs };
   };
 }
 
-/**
- * Test-only seam for the fault-injection tests (tests/reliability/faults-*): with NODE_ENV=test,
- * CXR_TEST_INFERENCE_DELAY_MS makes inference slow (a window to kill the worker in) and 'hang'
- * makes it never finish. Ignored in every other environment.
- */
+/** The config's CXR_TEST_INFERENCE_DELAY_MS seam (worker-config.ts): honoured only with NODE_ENV=test. */
 function testInferenceDelay(deps: WorkerDeps): Promise<void> {
-  const v = deps.config.NODE_ENV === 'test' ? process.env.CXR_TEST_INFERENCE_DELAY_MS : undefined;
+  const v = deps.config.NODE_ENV === 'test' ? deps.config.CXR_TEST_INFERENCE_DELAY_MS : undefined;
   if (!v) return Promise.resolve();
   return new Promise((resolve) => {
-    if (v !== 'hang') setTimeout(resolve, Number(v));
+    if (v !== 'hang') setTimeout(resolve, v);
   });
 }
 

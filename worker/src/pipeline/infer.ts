@@ -9,9 +9,15 @@ export interface OutputTensor {
 const sessions = new Map<string, Promise<ort.InferenceSession>>();
 
 /** Threads per inference; one by default so several worker processes can share a CPU. */
-function threads(): number {
-  const n = Number(process.env.ORT_INTRA_OP_THREADS ?? 1);
-  return Number.isInteger(n) && n > 0 ? n : 1;
+let intraOpThreads = 1;
+
+/**
+ * Sets the threads per inference for the sessions created after this call; the worker passes
+ * its config's ORT_INTRA_OP_THREADS at boot, so a typo there is a config error, not a fallback.
+ */
+export function setIntraOpThreads(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`intra-op threads must be a positive integer, got ${n}`);
+  intraOpThreads = n;
 }
 
 /** One ONNX session per model file, created on first use; concurrent callers share the promise. */
@@ -19,7 +25,7 @@ export function getSession(file: string): Promise<ort.InferenceSession> {
   let s = sessions.get(file);
   if (!s) {
     s = ort.InferenceSession.create(file, {
-      intraOpNumThreads: threads(),
+      intraOpNumThreads: intraOpThreads,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
       executionMode: 'sequential',

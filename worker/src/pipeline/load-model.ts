@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
 import { DEFAULT_CHECKS } from './gate.js';
 import type { LoadedModel, ManifestAnatomy, ManifestFinding, ModelManifest, ResolvedFinding } from './types.js';
-
-export const DEFAULT_MODEL_DIR = 'models/cxr';
 
 export class ModelLoadError extends Error {
   override name = 'ModelLoadError';
 }
 
 /**
- * Reads `manifest.json` from a model folder (argument, else MODEL_DIR, else models/cxr),
+ * Reads `manifest.json` from a model folder (argument, else the config's MODEL_DIR, whose default is models/cxr),
  * checks the ONNX file(s) (classifier, and the anatomy stage of model 2) against the manifest's sha256 and fills in defaults. The ONNX
  * session itself is created lazily by infer.ts on first use.
  */
 export async function loadModel(dir?: string): Promise<LoadedModel> {
-  const root = path.resolve(dir ?? process.env.MODEL_DIR ?? DEFAULT_MODEL_DIR);
+  const root = path.resolve(dir ?? loadBaseConfig().MODEL_DIR);
   let manifest: ModelManifest;
   try {
     manifest = JSON.parse(await readFile(path.join(root, 'manifest.json'), 'utf8')) as ModelManifest;

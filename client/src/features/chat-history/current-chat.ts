@@ -1,5 +1,5 @@
 import { navigate, useHistoryState, useSearch } from 'wouter/use-browser-location';
-import type { TProfile } from '../../../../server/src/schemas/profile';
+import type { TProfile } from '@contracts/schemas/profile';
 
 /**
  * The one convention the sidebar and the chat home share for "which chat is open":

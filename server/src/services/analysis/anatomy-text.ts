@@ -1,4 +1,4 @@
-import { NOT_ASSESSED_REASON, type TAnatomy, type TNotAssessed, type TStoredResult } from '../../schemas/analysis.js';
+import { NOT_ASSESSED_REASON, type TAnatomy, type TNotAssessed, type TStoredResult } from '@contracts/schemas/analysis.js';
 
 /**
  * The wording of the heart-size (CTR) and "not assessed" lines, shared by the report, the chat

@@ -1,6 +1,6 @@
 import type { TPatientSnapshot } from '../../db/schema.js';
 import { CONDITION_NOTES, trainingDataNoteFor } from '../../knowledge/cxr-conditions.js';
-import type { TFinding, TStoredResult } from '../../schemas/analysis.js';
+import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { ageYears, assessedNames, heartSizeLines, notAssessedLine, SUMMARY_LABEL } from './anatomy-text.js';
 
 export const DISCLAIMER =

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
 import { decodeDicomUpload } from '../dicom/decode-dicom-upload.js';
 import { isDicomBytes } from '../dicom/dicom-lib.js';
 import type { TDicomPatient } from '../dicom/read-dicom-patient.js';

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps.js';
-import { analysisJobOptions, ZAnalysisJob, type TAnalysisJob } from '../../queue/queues.js';
+import { analysisJobOptions, ZAnalysisJob, type TAnalysisJob } from '@contracts/queues.js';
 
 /** How long an enqueue may take before the upload is answered 503 (Redis unreachable). */
 export const ENQUEUE_TIMEOUT_MS = 1000;

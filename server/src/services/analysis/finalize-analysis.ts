@@ -1,11 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { analyses, chats, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import type { TAnalysisResultJob } from '../../queue/queues.js';
-import { ZStoredResult } from '../../schemas/analysis.js';
+import type { TAnalysisResultJob } from '@contracts/queues.js';
+import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { patientOf } from '../history/chat-view.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
-import { publishAnalysisEvent } from './analysis-events.js';
+import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';

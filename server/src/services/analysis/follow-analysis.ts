@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
-import type { TAnalysisEvent } from '../../queue/queues.js';
-import { TERMINAL_STATUSES, type TAnalysisStatus, type TProgressEvent } from '../../schemas/analysis.js';
-import { analysisEventHub } from './analysis-events.js';
+import type { TAnalysisEvent } from '@contracts/queues.js';
+import { TERMINAL_STATUSES, type TAnalysisStatus, type TProgressEvent } from '@contracts/schemas/analysis.js';
+import { analysisEventHub } from '@common/publish-analysis-event.js';
 import { getOwnedAnalysis } from './get-analysis.js';
 
 /** The DB is re-read this often too, in case a pub/sub message was lost (Redis restart). */

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, ZStoredResult, type TAnalysisStatus, type TAnalysisView } from '../../schemas/analysis.js';
+import { ANALYSIS_MESSAGES, ZStoredResult, type TAnalysisStatus, type TAnalysisView } from '@contracts/schemas/analysis.js';
 import { isUuid } from '../history/keyset-cursor.js';
 import { imageUrlOf } from '../images/image-url.js';
 

@@ -1,6 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '../../schemas/analysis.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 
 /** The raw pieces of an analysis upload, before any checking of their content. */
 export interface TRawUpload {

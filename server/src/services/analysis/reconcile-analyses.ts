@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import { analyses, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import { resultJobId } from './result-job-id.js';
+import { resultJobId } from '@contracts/result-job-id.js';
 import { enqueueAnalysis, queueReady } from './enqueue-analysis.js';
 import { failAnalysis } from './finalize-analysis.js';
 

@@ -1,5 +1,5 @@
 import { apiKeys } from '../../db/schema.js';
-import type { TApiKey } from '../../schemas/api-key.js';
+import type { TApiKey } from '@contracts/schemas/api-key.js';
 
 /** The columns a listing may read: never key_hash. */
 export const apiKeyColumns = {

@@ -4,7 +4,7 @@ import { apiKeys } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import { API_KEY_MESSAGES, MAX_ACTIVE_API_KEYS, type TCreatedApiKey } from '../../schemas/api-key.js';
+import { API_KEY_MESSAGES, MAX_ACTIVE_API_KEYS, type TCreatedApiKey } from '@contracts/schemas/api-key.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { apiKeyColumns, apiKeyView } from './api-key-view.js';
 import { API_KEY_PREFIX } from './resolve-api-key.js';

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
-import type { TApiKey } from '../../schemas/api-key.js';
+import type { TApiKey } from '@contracts/schemas/api-key.js';
 import { apiKeyColumns, apiKeyView } from './api-key-view.js';
 
 /** The user's active (not revoked) keys, newest first. */

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error.js';
-import { API_KEY_MESSAGES } from '../../schemas/api-key.js';
+import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
 import type { TAuth } from '../auth/resolve-session.js';
 
 /**

@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { API_KEY_MESSAGES } from '../../schemas/api-key.js';
+import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
 import { recordAudit } from '../audit/record-audit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

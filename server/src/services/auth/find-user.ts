@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import type { TAuthUser } from '../../schemas/auth.js';
+import type { TAuthUser } from '@contracts/schemas/auth.js';
 
 export interface TUserWithHash extends TAuthUser {
   passwordHash: string;

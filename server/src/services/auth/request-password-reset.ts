@@ -1,7 +1,7 @@
 import { passwordResetTokens } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import type { TForgotPasswordInput } from '../../schemas/auth.js';
+import type { TForgotPasswordInput } from '@contracts/schemas/auth.js';
 import { passwordResetMail } from '../mail/password-reset-mail.js';
 import { sendMail } from '../mail/send-mail.js';
 import { auditAccount } from './audit-auth.js';

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error.js';
-import { AUTH_MESSAGES } from '../../schemas/auth.js';
-import { SETTINGS_MESSAGES } from '../../schemas/settings.js';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
 import type { TAuth } from './resolve-session.js';
 
 /** For REST shims: the signed-in user, or 401 (which makes the client log out, as the spec says). */

@@ -4,7 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { passwordHasherFor } from '../../lib/password.js';
 import { hashToken } from '../../lib/tokens.js';
-import { AUTH_MESSAGES, type TResetPasswordInput } from '../../schemas/auth.js';
+import { AUTH_MESSAGES, type TResetPasswordInput } from '@contracts/schemas/auth.js';
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { findUserById } from './find-user.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { TConfig } from '../../env.js';
+import type { TConfig } from '@contracts/config/server-config.js';
 import { SESSION_COOKIE } from '../../lib/request-auth.js';
 
 /** The spec's token cookie lifetime (section 9); the server-side session expires with it. */

@@ -2,7 +2,7 @@ import { users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { passwordHasherFor } from '../../lib/password.js';
-import { AUTH_MESSAGES, type TAuthUser, type TSignupInput } from '../../schemas/auth.js';
+import { AUTH_MESSAGES, type TAuthUser, type TSignupInput } from '@contracts/schemas/auth.js';
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { createSession } from './create-session.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
-import { CHAT_MESSAGES, type TReplyChunk } from '../../schemas/chat.js';
+import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
 import type { Responder } from './responders/responder.js';
 import { loadChatContext, streamChatReply } from './stream-chat-reply.js';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
 import type { TDecodedUpload } from '../analysis/decode-upload.js';
 import { decodeDicom } from './decode-dicom.js';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '../../schemas/analysis.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
 import { checkModality } from './check-modality.js';
 import { parseDicomBytes, TAG, textTag, type DataSet } from './dicom-lib.js';
 import { patientOfDataSet, type TDicomPatient } from './read-dicom-patient.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TAnatomy } from '../../schemas/analysis.js';
-import type { TExportFinding, TExportReport } from '../../schemas/export.js';
+import type { TAnatomy } from '@contracts/schemas/analysis.js';
+import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
 import { ctrCaveat, ctrText, noCtrReason } from '../analysis/anatomy-text.js';
 import { CALL_TEXT, notAssessedText, pct } from './export-text.js';
 

@@ -1,6 +1,6 @@
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { isAppError } from '../../lib/app-error.js';
-import { ZExportReport, type TExportFormat } from '../../schemas/export.js';
+import { ZExportReport, type TExportFormat } from '@contracts/schemas/export.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { buildFhirBundle } from './build-fhir.js';
 import { loadExportReport } from './load-export-report.js';

@@ -1,4 +1,4 @@
-import type { TExportFinding, TExportReport } from '../../schemas/export.js';
+import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
 import { heartSizeLines, notAssessedLine } from '../analysis/anatomy-text.js';
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */

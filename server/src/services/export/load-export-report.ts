@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { analyses, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { ZAnatomy, ZNotAssessed } from '../../schemas/analysis.js';
-import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '../../schemas/export.js';
+import { ZAnatomy, ZNotAssessed } from '@contracts/schemas/analysis.js';
+import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '@contracts/schemas/export.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
 

@@ -13,7 +13,7 @@ import {
   WidthType,
 } from 'docx';
 import sharp from 'sharp';
-import type { TExportReport } from '../../schemas/export.js';
+import type { TExportReport } from '@contracts/schemas/export.js';
 import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 

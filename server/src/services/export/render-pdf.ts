@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
-import type { TExportReport } from '../../schemas/export.js';
+import type { TExportReport } from '@contracts/schemas/export.js';
 import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 

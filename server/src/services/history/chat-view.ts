@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { chats, messages, type TPatientSnapshot } from '../../db/schema.js';
-import type { TChatMessage, TChatSummary } from '../../schemas/history.js';
+import type { TChatMessage, TChatSummary } from '@contracts/schemas/history.js';
 import { imageUrlOf } from '../images/image-url.js';
 import { NO_MEDICAL_HISTORY } from './format-medical-history.js';
 

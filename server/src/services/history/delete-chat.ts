@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { chats } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { HISTORY_MESSAGES } from '../../schemas/history.js';
+import { HISTORY_MESSAGES } from '@contracts/schemas/history.js';
 import { deleteUnreferencedImages, imageIdsOfChats } from '../images/delete-unreferenced-images.js';
 import { auditedAccess } from './audited-access.js';
 import { isUuid } from './keyset-cursor.js';

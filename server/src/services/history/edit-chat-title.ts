@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { HISTORY_MESSAGES } from '../../schemas/history.js';
+import { HISTORY_MESSAGES } from '@contracts/schemas/history.js';
 import { auditedAccess } from './audited-access.js';
 import { isUuid } from './keyset-cursor.js';
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { messages } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
-import type { THistoryGetOutput } from '../../schemas/history.js';
+import type { THistoryGetOutput } from '@contracts/schemas/history.js';
 import { auditedAccess } from './audited-access.js';
 import { messageColumns, patientOf, toChatMessage, toChatSummary, type TMessageRow } from './chat-view.js';
 import { decodeCursor, encodeCursor } from './keyset-cursor.js';

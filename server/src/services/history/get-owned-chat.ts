@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { HISTORY_MESSAGES } from '../../schemas/history.js';
+import { HISTORY_MESSAGES } from '@contracts/schemas/history.js';
 import { chatColumns, type TChatRow } from './chat-view.js';
 import { isUuid } from './keyset-cursor.js';
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
-import type { THistoryListOutput } from '../../schemas/history.js';
+import type { THistoryListOutput } from '@contracts/schemas/history.js';
 import { auditedAccess } from './audited-access.js';
 import { chatColumns, toChatSummary, type TChatRow } from './chat-view.js';
 import { decodeCursor, encodeCursor, type TKeysetPosition } from './keyset-cursor.js';

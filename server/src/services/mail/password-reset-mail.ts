@@ -1,4 +1,4 @@
-import type { TConfig } from '../../env.js';
+import type { TConfig } from '@contracts/config/server-config.js';
 import type { TMail } from './send-mail.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppDeps } from '../../deps.js';
-import { outboxDir, type TConfig } from '../../env.js';
+import { outboxDir, type TConfig } from '@contracts/config/server-config.js';
 
 export interface TMail {
   to: string;

@@ -1,7 +1,7 @@
 import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
-import { rowsToCustomFields, type TProfileValues } from '../../schemas/profile.js';
+import { rowsToCustomFields, type TProfileValues } from '@contracts/schemas/profile.js';
 import { auditedAccess } from '../history/audited-access.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 

@@ -1,5 +1,5 @@
 import { patientProfiles } from '../../db/schema.js';
-import type { TProfile } from '../../schemas/profile.js';
+import type { TProfile } from '@contracts/schemas/profile.js';
 import { formatMedicalHistory } from '../history/format-medical-history.js';
 
 /** The columns every profile read selects: explicit, so nothing else can leak. */

@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { rowsToCustomFields, type TProfileValues } from '../../schemas/profile.js';
+import { rowsToCustomFields, type TProfileValues } from '@contracts/schemas/profile.js';
 import { auditedAccess } from '../history/audited-access.js';
 import { isUuid } from '../history/keyset-cursor.js';
 import { PROFILE_NOT_FOUND } from './get-owned-profile.js';

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import type { TAuthUser } from '../../schemas/auth.js';
-import type { TChangeNameInput } from '../../schemas/settings.js';
+import type { TAuthUser } from '@contracts/schemas/auth.js';
+import type { TChangeNameInput } from '@contracts/schemas/settings.js';
 import { recordAudit } from '../audit/record-audit.js';
 
 export async function changeName(deps: Pick<AppDeps, 'db'>, meta: RequestMeta, userId: string, input: TChangeNameInput): Promise<TAuthUser> {

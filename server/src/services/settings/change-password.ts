@@ -2,7 +2,7 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { passwordHasherFor } from '../../lib/password.js';
-import { SETTINGS_MESSAGES, type TChangePasswordInput } from '../../schemas/settings.js';
+import { SETTINGS_MESSAGES, type TChangePasswordInput } from '@contracts/schemas/settings.js';
 import { auditAccount } from '../auth/audit-auth.js';
 import { authLimits } from '../auth/auth-limits.js';
 import type { TAuth } from '../auth/resolve-session.js';

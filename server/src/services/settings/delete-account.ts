@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { storedImages, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
-import { SETTINGS_MESSAGES } from '../../schemas/settings.js';
+import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { TAuth } from '../auth/resolve-session.js';
 import { confirmPassword } from './confirm-password.js';

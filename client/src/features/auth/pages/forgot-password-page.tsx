@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { ZForgotPasswordInput } from '../../../../../server/src/schemas/auth';
+import { ZForgotPasswordInput } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { ZCheckEmailInput, ZLoginInput } from '../../../../../server/src/schemas/auth';
+import { ZCheckEmailInput, ZLoginInput } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { navigate, useSearch } from 'wouter/use-browser-location';
-import { ZResetPasswordForm } from '../../../../../server/src/schemas/auth';
+import { ZResetPasswordForm } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

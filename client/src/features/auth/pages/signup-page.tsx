@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { ZSignupForm } from '../../../../../server/src/schemas/auth';
+import { ZSignupForm } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
-import type { TChatSummary } from '../../../../../server/src/schemas/history';
+import type { TChatSummary } from '@contracts/schemas/history';
 import { openChat } from '../current-chat';
 
 /** Section 9: titles show at most 28 characters, then an ellipsis. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TChatSummary } from '../../../../../server/src/schemas/history';
+import type { TChatSummary } from '@contracts/schemas/history';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';

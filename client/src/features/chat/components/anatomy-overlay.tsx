@@ -1,4 +1,4 @@
-import type { TAnatomy } from '../../../../../server/src/schemas/analysis';
+import type { TAnatomy } from '@contracts/schemas/analysis';
 
 /**
  * The anatomy stage's lung and heart outlines over the film. The outer viewBox has the film's

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { THistoryGetOutput } from '../../../../../server/src/schemas/history';
+import type { THistoryGetOutput } from '@contracts/schemas/history';
 import { useAutoScroll } from '../hooks/use-auto-scroll';
 import { useFollowUp } from '../hooks/use-follow-up';
 import { useLiveAnalysis } from '../hooks/use-live-analysis';
@@ -63,7 +63,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
             />
           ) : null}
           {viewerSrc && viewerSrc !== xray ? (
-            <button type="button" className="chat-btn chat-btn-ghost" onClick={() => setViewerSrc(null)}>
+            <button type="button" className="button button-link" onClick={() => setViewerSrc(null)}>
               Back to the X-ray
             </button>
           ) : null}
@@ -79,7 +79,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               <li className="chat-msg is-assistant" data-role="assistant" data-streaming="true">
                 {followUp.reply.text === '' ? (
                   <p className="chat-thinking" role="status">
-                    <span className="chat-dots" aria-hidden="true" /> Thinking...
+                    <span className="spinner spinner-small" aria-hidden="true" /> Thinking...
                   </p>
                 ) : (
                   <MarkdownContent text={followUp.reply.text} />

@@ -1,4 +1,4 @@
-import { NOT_ASSESSED_REASON, type TNotAssessed } from '../../../../../server/src/schemas/analysis';
+import { NOT_ASSESSED_REASON, type TNotAssessed } from '@contracts/schemas/analysis';
 
 export interface TFindingView {
   label: string;

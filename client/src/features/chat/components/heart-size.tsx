@@ -1,4 +1,4 @@
-import type { TAnatomy } from '../../../../../server/src/schemas/analysis';
+import type { TAnatomy } from '@contracts/schemas/analysis';
 
 /** Why the anatomy stage gave no ratio, from its flags (the report says the same). */
 function noCtrReason(anatomy: TAnatomy): string {
@@ -27,7 +27,7 @@ export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientA
           <span className="chat-heart-reference">(usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film)</span>
         </p>
       )}
-      <p className="chat-hint">
+      <p className="muted small chat-hint">
         {pediatric ? 'Pediatric patient: the adult reference does not apply. ' : ''}
         Less reliable on AP and pediatric films; a measurement from the model&apos;s outlines, not a diagnosis.
       </p>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { TAnatomy } from '../../../../../server/src/schemas/analysis';
+import type { TAnatomy } from '@contracts/schemas/analysis';
 import { AnatomyLegend, AnatomyOverlay, hasContours } from './anatomy-overlay';
 
 const MIN_ZOOM = 1;
@@ -129,16 +129,16 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
       </div>
       <div className="chat-viewer-controls">
         <div className="chat-viewer-row" role="group" aria-label="Zoom">
-          <button type="button" className="chat-icon-btn" onClick={() => zoomBy(0.8)} aria-label="Zoom out" disabled={view.zoom <= MIN_ZOOM}>
+          <button type="button" className="icon-button icon-button-outline" onClick={() => zoomBy(0.8)} aria-label="Zoom out" disabled={view.zoom <= MIN_ZOOM}>
             −
           </button>
           <output id={`${ids}-zoom`} className="chat-viewer-zoom" aria-live="polite">
             {Math.round(view.zoom * 100)}%
           </output>
-          <button type="button" className="chat-icon-btn" onClick={() => zoomBy(1.25)} aria-label="Zoom in" disabled={view.zoom >= MAX_ZOOM}>
+          <button type="button" className="icon-button icon-button-outline" onClick={() => zoomBy(1.25)} aria-label="Zoom in" disabled={view.zoom >= MAX_ZOOM}>
             +
           </button>
-          <button type="button" className="chat-btn chat-btn-ghost" onClick={reset}>
+          <button type="button" className="button button-link" onClick={reset}>
             Reset view
           </button>
           {overlaySrc ? (
@@ -147,7 +147,7 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
             </label>
           ) : null}
           {hasContours(anatomy) ? (
-            <button type="button" className="chat-btn chat-btn-ghost" onClick={() => setShowAnatomy((v) => !v)}>
+            <button type="button" className="button button-link" onClick={() => setShowAnatomy((v) => !v)}>
               {showAnatomy ? 'Hide anatomy' : 'Show anatomy'}
             </button>
           ) : null}

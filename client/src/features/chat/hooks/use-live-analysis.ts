@@ -1,6 +1,6 @@
 import { skipToken } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TChatSummary } from '../../../../../server/src/schemas/history';
+import type { TChatSummary } from '@contracts/schemas/history';
 import { trpc } from '../../../lib/trpc';
 import { isTerminal, type TProgressStage } from '../lib/analysis-stages';
 

@@ -1,4 +1,4 @@
-/** The worker's progress stages (server/src/queue/queues.ts AnalysisStage), as the clinician reads them. */
+/** The worker's progress stages (contracts/analysis-stage.ts AnalysisStage), as the clinician reads them. */
 export const PROGRESS_STEPS = [
   { stage: 'queued', label: 'Queued' },
   { stage: 'checking', label: 'Checking image' },

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { TProfile } from '../../../../../server/src/schemas/profile';
+import type { TProfile } from '@contracts/schemas/profile';
 import { clearNewChatProfile, useCurrentChatId, useIsNewChat, useNewChatProfile } from '../../chat-history/current-chat';
 import { ChatScreen } from '../components/chat-screen';
 import { NewAnalysis } from '../components/new-analysis';

@@ -1,4 +1,4 @@
-import type { TProfile } from '../../../../../server/src/schemas/profile';
+import type { TProfile } from '@contracts/schemas/profile';
 
 interface TCardProps {
   profile: TProfile;

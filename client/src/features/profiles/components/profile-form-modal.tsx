@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { ZProfileInput, type TProfile, type TProfileValues } from '../../../../../server/src/schemas/profile';
+import { ZProfileInput, type TProfile, type TProfileValues } from '@contracts/schemas/profile';
 import { CloseIcon } from '../../../components/icons';
 import { Form } from '../../../components/form';
 import { Modal } from '../../../components/modal';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
-import type { TProfile, TProfileValues } from '../../../../../server/src/schemas/profile';
+import type { TProfile, TProfileValues } from '@contracts/schemas/profile';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { API_KEY_MESSAGES, ZCreateApiKeyInput, type TApiKey } from '../../../../../server/src/schemas/api-key';
+import { API_KEY_MESSAGES, ZCreateApiKeyInput, type TApiKey } from '@contracts/schemas/api-key';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { describedBy, Field } from '../../../components/field';
 import { useToast } from '../../../components/toast/use-toast';

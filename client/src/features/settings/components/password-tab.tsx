@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ZChangePasswordInput } from '../../../../../server/src/schemas/settings';
+import { ZChangePasswordInput } from '@contracts/schemas/settings';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { TAuthUser } from '../../../../../server/src/schemas/auth';
-import { ZChangeNameInput } from '../../../../../server/src/schemas/settings';
+import type { TAuthUser } from '@contracts/schemas/auth';
+import { ZChangeNameInput } from '@contracts/schemas/settings';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';

@@ -1,5 +1,5 @@
 import { CONDITION_NOTES, trainingDataNoteFor, type TConditionNote } from '../../../knowledge/cxr-conditions.js';
-import type { TFinding, TStoredResult } from '../../../schemas/analysis.js';
+import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { notAssessedLine, SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import { pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
 import { assessedText, bullets, callText, closing, figure, heartSizeText, measuredText } from './grounded-scope.js';

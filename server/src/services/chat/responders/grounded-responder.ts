@@ -1,5 +1,5 @@
 import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
-import type { TStoredResult } from '../../../schemas/analysis.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import * as answer from './grounded-answers.js';
 import { displayOf } from './grounded-scope.js';

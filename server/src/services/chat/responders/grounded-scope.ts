@@ -1,6 +1,6 @@
 import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
 import type { TFindingMetrics, TModelMetrics } from '../../../knowledge/model-metrics.js';
-import type { TFinding, TStoredResult } from '../../../schemas/analysis.js';
+import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
 import { ageYears, assessedNames, ctrCaveat, noCtrReason, ratio } from '../../analysis/anatomy-text.js';
 import type { TResponderContext } from './responder.js';

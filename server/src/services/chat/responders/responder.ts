@@ -1,6 +1,6 @@
 import type { TPatientSnapshot } from '../../../db/schema.js';
 import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
-import type { TStoredResult } from '../../../schemas/analysis.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
 
 /** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
 export interface TResponderContext {

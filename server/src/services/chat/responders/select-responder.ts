@@ -1,4 +1,4 @@
-import type { TConfig } from '../../../env.js';
+import type { TConfig } from '@contracts/config/server-config.js';
 import { groundedResponder } from './grounded-responder.js';
 import { openAiResponder } from './openai-responder.js';
 import type { Responder } from './responder.js';

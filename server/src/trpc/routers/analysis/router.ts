@@ -1,4 +1,4 @@
-import { ZAnalysisIdInput, ZAnalysisView, ZChatIdInput, type TProgressEvent } from '../../../schemas/analysis.js';
+import { ZAnalysisIdInput, ZAnalysisView, ZChatIdInput, type TProgressEvent } from '@contracts/schemas/analysis.js';
 import { followAnalysis } from '../../../services/analysis/follow-analysis.js';
 import { getChatAnalysis, getOwnedAnalysis } from '../../../services/analysis/get-analysis.js';
 import { auditedAccess } from '../../../services/history/audited-access.js';

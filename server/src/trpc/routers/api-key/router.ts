@@ -1,4 +1,4 @@
-import { ZApiKeyIdInput, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokeApiKeyOutput } from '../../../schemas/api-key.js';
+import { ZApiKeyIdInput, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokeApiKeyOutput } from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../../../services/api-key/create-api-key.js';
 import { listApiKeys } from '../../../services/api-key/list-api-keys.js';
 import { requireKeyManager } from '../../../services/api-key/require-key-manager.js';

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZCheckEmailInput, ZMessageResult } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZCheckEmailInput, ZMessageResult } from '@contracts/schemas/auth.js';
 import { publicProcedure } from '../../trpc.js';
 
 /**

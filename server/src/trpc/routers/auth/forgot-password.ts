@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZForgotPasswordInput, ZMessageResult } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZForgotPasswordInput, ZMessageResult } from '@contracts/schemas/auth.js';
 import { requestPasswordReset } from '../../../services/auth/request-password-reset.js';
 import { publicProcedure } from '../../trpc.js';
 

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZAuthResult, ZLoginInput } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZAuthResult, ZLoginInput } from '@contracts/schemas/auth.js';
 import { logIn } from '../../../services/auth/log-in.js';
 import { setSessionCookie } from '../../../services/auth/session-cookie.js';
 import { publicProcedure } from '../../trpc.js';

@@ -1,4 +1,4 @@
-import { ZMeResult } from '../../../schemas/auth.js';
+import { ZMeResult } from '@contracts/schemas/auth.js';
 import { protectedProcedure } from '../../trpc.js';
 
 /** The signed-in user, which the client loads before showing the /chat area. */

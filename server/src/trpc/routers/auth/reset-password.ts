@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZMessageResult, ZResetPasswordInput } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZMessageResult, ZResetPasswordInput } from '@contracts/schemas/auth.js';
 import { resetPassword } from '../../../services/auth/reset-password.js';
 import { publicProcedure } from '../../trpc.js';
 

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZAuthResult, ZSignupInput } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZAuthResult, ZSignupInput } from '@contracts/schemas/auth.js';
 import { setSessionCookie } from '../../../services/auth/session-cookie.js';
 import { signUp } from '../../../services/auth/sign-up.js';
 import { publicProcedure } from '../../trpc.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZChatSendInput, ZChatSendOutput, type TReplyChunk } from '../../../schemas/chat.js';
+import { ZChatSendInput, ZChatSendOutput, type TReplyChunk } from '@contracts/schemas/chat.js';
 import { followReplyStream, startReplyStream } from '../../../services/chat/reply-streams.js';
 import { sendChatMessage } from '../../../services/chat/stream-chat-reply.js';
 import { protectedProcedure, router } from '../../trpc.js';

@@ -1,4 +1,4 @@
-import { ZExportFile, ZExportInput } from '../../../schemas/export.js';
+import { ZExportFile, ZExportInput } from '@contracts/schemas/export.js';
 import { exportChat } from '../../../services/export/export-chat.js';
 import { protectedProcedure, router } from '../../trpc.js';
 

@@ -7,7 +7,7 @@ import {
   ZHistoryGetOutput,
   ZHistoryListInput,
   ZHistoryListOutput,
-} from '../../../schemas/history.js';
+} from '@contracts/schemas/history.js';
 import { deleteChat } from '../../../services/history/delete-chat.js';
 import { editChatTitle } from '../../../services/history/edit-chat-title.js';
 import { getChat } from '../../../services/history/get-chat.js';

@@ -6,7 +6,7 @@ import {
   ZProfileListInput,
   ZProfileListOutput,
   ZProfileUpdateInput,
-} from '../../../schemas/profile.js';
+} from '@contracts/schemas/profile.js';
 import { createProfile } from '../../../services/profile/create-profile.js';
 import { deleteProfile } from '../../../services/profile/delete-profile.js';
 import { getProfile } from '../../../services/profile/get-profile.js';

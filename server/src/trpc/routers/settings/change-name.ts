@@ -1,5 +1,5 @@
-import { ZAuthUser, ZMessageResult } from '../../../schemas/auth.js';
-import { SETTINGS_MESSAGES, ZChangeNameInput } from '../../../schemas/settings.js';
+import { ZAuthUser, ZMessageResult } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES, ZChangeNameInput } from '@contracts/schemas/settings.js';
 import { changeName } from '../../../services/settings/change-name.js';
 import { protectedProcedure } from '../../trpc.js';
 

@@ -1,5 +1,5 @@
-import { ZMessageResult } from '../../../schemas/auth.js';
-import { SETTINGS_MESSAGES, ZChangePasswordInput } from '../../../schemas/settings.js';
+import { ZMessageResult } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES, ZChangePasswordInput } from '@contracts/schemas/settings.js';
 import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { changePassword } from '../../../services/settings/change-password.js';
 import { protectedProcedure } from '../../trpc.js';

@@ -1,5 +1,5 @@
-import { ZMessageResult } from '../../../schemas/auth.js';
-import { SETTINGS_MESSAGES, ZClearInput } from '../../../schemas/settings.js';
+import { ZMessageResult } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES, ZClearInput } from '@contracts/schemas/settings.js';
 import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { clearChats } from '../../../services/settings/clear-chats.js';
 import { protectedProcedure } from '../../trpc.js';

@@ -1,5 +1,5 @@
-import { ZMessageResult } from '../../../schemas/auth.js';
-import { SETTINGS_MESSAGES, ZDeleteAccountInput } from '../../../schemas/settings.js';
+import { ZMessageResult } from '@contracts/schemas/auth.js';
+import { SETTINGS_MESSAGES, ZDeleteAccountInput } from '@contracts/schemas/settings.js';
 import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { clearSessionCookie } from '../../../services/auth/session-cookie.js';
 import { deleteAccount } from '../../../services/settings/delete-account.js';

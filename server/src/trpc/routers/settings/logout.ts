@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, ZMessageResult } from '../../../schemas/auth.js';
+import { AUTH_MESSAGES, ZMessageResult } from '@contracts/schemas/auth.js';
 import { logOut } from '../../../services/auth/log-out.js';
 import { clearSessionCookie } from '../../../services/auth/session-cookie.js';
 import { publicProcedure } from '../../trpc.js';

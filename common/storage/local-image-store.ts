@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { ImageStore } from './image-store.js';
+import { ImageNotFoundError, type ImageStore } from '@contracts/image-store.js';
 
 /** Images in a local directory that no static route serves. */
 export class LocalImageStore implements ImageStore {
@@ -32,8 +32,13 @@ export class LocalImageStore implements ImageStore {
     }
   }
 
-  get(key: string): Promise<Buffer> {
-    return readFile(this.pathOf(key));
+  async get(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ImageNotFoundError({ cause: err });
+      throw err;
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnalysisStage } from '../queue/queues.js';
+import { AnalysisStage } from '../analysis-stage.js';
 
 /**
  * Analysis uploads and results: the refusal messages are the spec's exact strings (section 5),
@@ -61,6 +61,8 @@ export const ZProgressEvent = z.object({
   analysisId: z.uuid(),
   stage: z.enum(AnalysisStage),
   status: ZAnalysisStatus,
+  /** Refused or failed: the reason to show (the same text as the analysis view's `error`). */
+  message: z.string().optional(),
 });
 export type TProgressEvent = z.infer<typeof ZProgressEvent>;
 

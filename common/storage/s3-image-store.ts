@@ -5,15 +5,15 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { TConfig } from '../env.js';
-import type { ImageStore } from './image-store.js';
+import type { TBaseConfig } from '@contracts/config/base-config.js';
+import { ImageNotFoundError, type ImageStore } from '@contracts/image-store.js';
 
 /** S3-compatible object storage (MinIO, Ceph, AWS): lets servers and workers share images. */
 export class S3ImageStore implements ImageStore {
   private readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(config: TConfig) {
+  constructor(config: TBaseConfig) {
     if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required when S3_ENDPOINT is set');
     this.bucket = config.S3_BUCKET;
     this.client = new S3Client({
@@ -33,7 +33,12 @@ export class S3ImageStore implements ImageStore {
   }
 
   async get(key: string): Promise<Buffer> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const out = await this.client
+      .send(new GetObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch((err: unknown) => {
+        // S3, MinIO and s3rver all name a missing key NoSuchKey; callers only see ImageNotFoundError.
+        throw (err as { name?: string }).name === 'NoSuchKey' ? new ImageNotFoundError({ cause: err }) : err;
+      });
     if (!out.Body) throw new Error('empty object');
     return Buffer.from(await out.Body.transformToByteArray());
   }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AnalysisStage } from './analysis-stage.js';
+import { ZStoredResult } from './schemas/analysis.js';
 
 /** Queue names in one place; each is prefixed by QUEUE_PREFIX so tests can use their own. */
 export const QueueName = {
@@ -16,23 +18,29 @@ export const ZAnalysisJob = z.object({
 });
 export type TAnalysisJob = z.infer<typeof ZAnalysisJob>;
 
+/**
+ * What the worker hands back. Both ends parse it: the worker before adding the job (a drift fails
+ * the analysis at once, with the offending paths) and the server's finalizer on receipt.
+ */
 export const ZAnalysisResultJob = z.object({
   analysisId: z.uuid(),
   /** The pipeline's structured result (numbers and labels, no patient data). */
-  result: z.record(z.string(), z.unknown()),
+  result: ZStoredResult,
   heatmap: z
     .object({ storageKey: z.string(), sha256: z.string(), bytes: z.number(), width: z.number(), height: z.number() })
     .nullable(),
 });
 export type TAnalysisResultJob = z.infer<typeof ZAnalysisResultJob>;
 
-/** Progress stages shown to the clinician, in order. */
-export const AnalysisStage = ['queued', 'checking', 'analysing', 'writing', 'done', 'refused', 'failed'] as const;
-export type TAnalysisStage = (typeof AnalysisStage)[number];
-
 /** Redis pub/sub channel on which every stage change is announced (ids only). */
 export const analysisEventsChannel = (prefix: string) => `${prefix}:analysis-events`;
-export const ZAnalysisEvent = z.object({ analysisId: z.uuid(), chatId: z.uuid().optional(), stage: z.enum(AnalysisStage) });
+export const ZAnalysisEvent = z.object({
+  analysisId: z.uuid(),
+  chatId: z.uuid().optional(),
+  stage: z.enum(AnalysisStage),
+  /** Terminal 'refused' / 'failed' events: the safe message the clinician is shown (never patient data). */
+  message: z.string().max(500).optional(),
+});
 export type TAnalysisEvent = z.infer<typeof ZAnalysisEvent>;
 
 export const analysisJobOptions = {

@@ -1,10 +1,10 @@
-import type { TConfig } from '../env.js';
+import type { TBaseConfig } from '@contracts/config/base-config.js';
 
 /**
  * Structured JSON logs. Requests are logged by method, route and status only: bodies are never
  * logged (they carry patient data) and credentials are redacted.
  */
-export function loggerOptions(config: Pick<TConfig, 'LOG_LEVEL'>) {
+export function loggerOptions(config: Pick<TBaseConfig, 'LOG_LEVEL'>) {
   return {
     level: config.LOG_LEVEL,
     redact: {
