@@ -4,7 +4,11 @@ import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
 /** Measured figures only (model-facts.ts); without a model card the page states none. */
 export function ModelFigures() {
   if (!MODEL_FACTS) {
-    return <p className="muted">Measured accuracy figures are published in the model card that ships with each model.</p>;
+    return (
+      <p className="muted">
+        Measured accuracy figures are published in the <Link href="/model-card">model card</Link> that ships with each model.
+      </p>
+    );
   }
   const f = MODEL_FACTS;
   if (f.accuracy === null || f.macroAuc === null) return <FindingFigures />;
@@ -26,8 +30,8 @@ export function ModelFigures() {
       </dl>
       <p className="muted small">
         Measured on {f.testImages > 0 ? `${f.testImages.toLocaleString('en-US')} ` : ''}held-out test images
-        {f.classes.length ? ` (${f.classes.join(' / ')})` : ''} by {f.modelName} {f.modelVersion}; see the model card for
-        confidence intervals and limitations. Results on your patients may differ.
+        {f.classes.length ? ` (${f.classes.join(' / ')})` : ''} by {f.modelName} {f.modelVersion}; see the{' '}
+        <Link href="/model-card">model card</Link> for confidence intervals and limitations. Results on your patients may differ.
       </p>
     </>
   );
@@ -62,7 +66,7 @@ function FindingFigures() {
         </tbody>
       </table>
       <p className="muted small">
-        Each figure is from data the model was not trained or tuned on; see the model card for every candidate finding, the
+        Each figure is from data the model was not trained or tuned on; see the <Link href="/model-card">model card</Link> for every candidate finding, the
         per-source results and the limitations. Results on your patients may differ.
       </p>
     </>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link } from 'wouter';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
 import { Tabs } from '../../../components/tabs';
 import { FeaturesTab, GuideTab, OverviewTab } from '../components/docs-overview';
 import { FaqTab, PricingTab, TestimonialsTab } from '../components/docs-pricing';
@@ -21,6 +21,11 @@ const SUPPORT_EMAIL: string = (import.meta.env.VITE_SUPPORT_EMAIL as string | un
 /** The public page (/docs): marketing and documentation. */
 export function DocsPage() {
   const [tab, setTab] = useState<TTab>('overview');
+  const [, navigate] = useLocation();
+  // Exports made before the model card had its own page link to /docs#model-card.
+  useEffect(() => {
+    if (window.location.hash === '#model-card') navigate('/model-card', { replace: true });
+  }, [navigate]);
   const active = TABS.find((t) => t.key === tab) ?? TABS[0];
   return (
     <div className="docs">
