@@ -26,7 +26,7 @@ function report(over: Partial<TExportReport> = {}): TExportReport {
     chat: { id: crypto.randomUUID(), title: 'Model 2 - X-Ray Analysis', createdAt: now },
     analysis: { id: crypto.randomUUID(), status: 'completed', createdAt: now, completedAt: now },
     patient: { name: 'Test Patient', age: 61, medicalHistory: [] },
-    model: { name: RESULT_V2.modelName, version: RESULT_V2.modelVersion, cardUrl: 'http://localhost:3000/docs#model-card' },
+    model: { name: RESULT_V2.modelName, version: RESULT_V2.modelVersion, cardUrl: 'http://localhost:3000/model-card' },
     gate: { accepted: true, reason: null, flags: [] },
     findings: RESULT_V2.findings,
     notAssessed: RESULT_V2.notAssessed,

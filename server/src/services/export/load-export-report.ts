@@ -21,7 +21,7 @@ const ZResultForExport = z.object({
 });
 
 export function modelCardUrl(publicUrl: string): string {
-  return new URL('/docs#model-card', publicUrl).toString();
+  return new URL('/model-card', publicUrl).toString();
 }
 
 function ageOf(text: string): number | null {
