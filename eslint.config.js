@@ -33,4 +33,30 @@ export default tseslint.config(
   },
   // Accessibility: the recommended jsx-a11y rules on every client component, as errors.
   { ...jsxA11y.flatConfigs.recommended, files: ['client/src/**/*.tsx'] },
+  // Import boundaries: what crosses a process boundary lives in contracts/ (pure) and common/
+  // (shared runtime); the worker and the client reach nothing in server/ but the router's type.
+  ...importBoundaries(),
 );
+
+function importBoundaries() {
+  const ban = (what, why) => ({ group: [`**/${what}/**`, `${what}/**`, '!@trpc/**'], message: why }); // @trpc/server/* is the library, not our server
+  const server = ban('server', 'import it from @contracts/ or @common/ instead: processes share contracts, not server code');
+  const rule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
+  return [
+    { files: ['worker/**/*.ts'], rules: rule(server, ban('client', 'the worker has no UI')) },
+    {
+      files: ['client/src/**/*.{ts,tsx}'],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            paths: [{ name: '@server/app-router', allowTypeImports: true, message: 'only the AppRouter type crosses into the client' }],
+            patterns: [server, ban('worker', 'the client runs no model code'), { group: ['@common/**'], message: 'common/ is Node runtime code' }],
+          },
+        ],
+      },
+    },
+    { files: ['contracts/**/*.ts'], rules: rule(server, ban('worker', 'contracts are pure'), ban('client', 'contracts are pure'), ban('common', 'contracts are pure')) },
+    { files: ['common/**/*.ts'], rules: rule(server, ban('worker', 'common/ is shared by server and worker'), ban('client', 'common/ is Node runtime code')) },
+  ];
+}

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { storedImages } from '../../server/src/db/schema.js';
 import { uploadDir } from '@contracts/config/base-config.js';
-import { contentKey } from '@contracts/image-store.js';
+import { contentKey, ImageNotFoundError } from '@contracts/image-store.js';
 import { S3ImageStore } from '@common/storage/s3-image-store.js';
 import { sha256Hex } from '../../server/src/lib/tokens.js';
 import { bearer, createUser } from '../helpers/factories.js';
@@ -57,6 +57,11 @@ describe('S3 image storage against a real S3-compatible server', () => {
     await store.delete(key);
     assert.equal(await store.exists(key), false);
     await assert.rejects(store.get(key));
+  });
+
+  test('a missing key is an ImageNotFoundError, not the SDK\'s NoSuchKey (D11)', async () => {
+    const store = new S3ImageStore(testConfig(s3Env()));
+    await assert.rejects(store.get(contentKey('f'.repeat(64))), ImageNotFoundError);
   });
 
   test('an upload through the app with S3 configured lands in the bucket, not on local disk', async () => {
