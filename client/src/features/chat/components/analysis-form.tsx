@@ -39,14 +39,14 @@ export function AnalysisForm({
     <form className="chat-form" onSubmit={submit} noValidate aria-labelledby="chat-form-title" aria-busy={busy}>
       <header className="chat-form-header">
         <h2 id="chat-form-title">Start Your Analysis</h2>
-        <p className="chat-hint">Upload a chest X-ray and check the patient information, then submit it for analysis.</p>
+        <p className="muted small chat-hint">Upload a chest X-ray and check the patient information, then submit it for analysis.</p>
       </header>
       <div className="chat-form-grid">
         <ImageUpload value={image} onChange={setImage} disabled={busy} />
         <PatientFields rows={rows} onChange={setRows} profileName={profile?.patientName ?? null} disabled={busy} />
       </div>
       {children}
-      <button type="submit" className="chat-btn chat-btn-primary chat-submit" disabled={busy}>
+      <button type="submit" className="button button-primary chat-submit" disabled={busy}>
         {busy ? 'Analyzing...' : 'Submit Analysis'}
       </button>
     </form>

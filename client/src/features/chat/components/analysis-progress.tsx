@@ -7,7 +7,7 @@ export function AnalysisProgress({ stage }: { stage: TProgressStage | 'uploading
   return (
     <section className="chat-progress" aria-label="Analysis progress">
       <p className="chat-progress-now" role="status" aria-live="polite">
-        <span className="chat-spinner" aria-hidden="true" /> {currentLabel}...
+        <span className="spinner spinner-small" aria-hidden="true" /> {currentLabel}...
       </p>
       <ol className="chat-progress-steps">
         {PROGRESS_STEPS.map((s, i) => {

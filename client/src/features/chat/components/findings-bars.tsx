@@ -26,7 +26,7 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFind
       <h3 id="chat-findings-title" className="chat-section-title">
         Findings
       </h3>
-      {sorted.length === 0 ? <p className="chat-hint">No findings reported.</p> : null}
+      {sorted.length === 0 ? <p className="muted small chat-hint">No findings reported.</p> : null}
       <ul className="chat-findings-list">
         {sorted.map((f) => (
           <li key={f.label} className={`chat-finding is-${f.call}`} data-label={f.label}>
@@ -61,7 +61,7 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFind
               </li>
             ))}
           </ul>
-          <p className="chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
+          <p className="muted small chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
         </div>
       ) : null}
       {modelVersion ? <p className="chat-hint">Model {modelVersion} (<a href="/model-card" target="_blank" rel="noreferrer">model card<span className="visually-hidden"> (opens in a new tab)</span></a>). Assistive output only: not a substitute for professional judgement.</p> : null}

@@ -16,12 +16,12 @@ export function FollowUpInput({ busy, disabledReason, onSend }: { busy: boolean;
   };
   return (
     <form className="chat-followup" onSubmit={submit}>
-      <label htmlFor={id} className="chat-visually-hidden">
+      <label htmlFor={id} className="visually-hidden">
         Follow-up question
       </label>
       <textarea
         id={id}
-        className="chat-input chat-followup-input"
+        className="input chat-followup-input"
         rows={1}
         placeholder={FOLLOW_UP_PLACEHOLDER}
         value={text}
@@ -36,10 +36,10 @@ export function FollowUpInput({ busy, disabledReason, onSend }: { busy: boolean;
           }
         }}
       />
-      <button type="submit" className="chat-btn chat-btn-primary" disabled={blocked || text.trim() === ''}>
+      <button type="submit" className="button button-primary" disabled={blocked || text.trim() === ''}>
         Send
       </button>
-      {disabledReason ? <p className="chat-hint chat-followup-note">{disabledReason}</p> : null}
+      {disabledReason ? <p className="muted small chat-followup-note">{disabledReason}</p> : null}
     </form>
   );
 }

@@ -63,7 +63,7 @@ export function ImageUpload({
           )}
           <div className="chat-upload-meta">
             <span className="chat-upload-name">{value.file.name}</span>
-            <button type="button" className="chat-btn chat-btn-secondary" onClick={() => onChange(null)} disabled={disabled}>
+            <button type="button" className="button button-secondary" onClick={() => onChange(null)} disabled={disabled}>
               Remove image
             </button>
           </div>
@@ -74,15 +74,15 @@ export function ImageUpload({
             ⬆
           </span>
           <span className="chat-upload-cta">Click to upload X-ray</span>
-          <span id={hintId} className="chat-hint">
+          <span id={hintId} className="muted small chat-hint">
             JPEG, PNG or WebP, max 10MB
           </span>
-          <span className="chat-hint">DICOM (.dcm) radiographs are accepted too</span>
+          <span className="muted small chat-hint">DICOM (.dcm) radiographs are accepted too</span>
         </label>
       )}
       <input
         id={inputId}
-        className="chat-visually-hidden"
+        className="visually-hidden"
         type="file"
         accept={ACCEPTED_IMAGE_INPUT}
         aria-describedby={hintId}

@@ -52,7 +52,7 @@ export function PatientFields({
                 </label>
               ) : (
                 <input
-                  className="chat-input chat-field-key"
+                  className="input chat-field-key"
                   aria-label={`Field ${i + 1} name`}
                   placeholder="Field name"
                   value={row.key}
@@ -62,7 +62,7 @@ export function PatientFields({
               )}
               <input
                 id={valueId}
-                className="chat-input chat-field-value"
+                className="input chat-field-value"
                 aria-label={row.required ? undefined : `${label} value`}
                 aria-required={row.required || undefined}
                 placeholder={row.required ? `Enter ${row.key.toLowerCase()}` : 'Value'}
@@ -73,7 +73,7 @@ export function PatientFields({
               />
               <button
                 type="button"
-                className="chat-icon-btn"
+                className="icon-button icon-button-outline"
                 aria-label={`Remove ${label}`}
                 aria-disabled={row.required || undefined}
                 title={row.required ? 'Required fields cannot be removed' : `Remove ${label}`}
@@ -85,7 +85,7 @@ export function PatientFields({
           );
         })}
       </ul>
-      <button type="button" className="chat-btn chat-btn-ghost" onClick={() => onChange([...rows, newRow()])}>
+      <button type="button" className="button button-link" onClick={() => onChange([...rows, newRow()])}>
         <span aria-hidden="true">+ </span>Add Field
       </button>
     </fieldset>

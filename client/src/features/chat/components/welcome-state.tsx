@@ -9,7 +9,7 @@ export function WelcomeState() {
       <p>
         Click <strong>New Chat</strong> in the sidebar to choose a patient profile, upload a chest X-ray and start an analysis.
       </p>
-      <p className="chat-hint">Your previous analyses are listed under Chat History.</p>
+      <p className="muted small chat-hint">Your previous analyses are listed under Chat History.</p>
     </section>
   );
 }
