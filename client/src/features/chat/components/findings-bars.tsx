@@ -64,7 +64,7 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFind
           <p className="muted small chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
         </div>
       ) : null}
-      {modelVersion ? <p className="chat-hint">Model {modelVersion} (<a href="/model-card" target="_blank" rel="noreferrer">model card<span className="visually-hidden"> (opens in a new tab)</span></a>). Assistive output only: not a substitute for professional judgement.</p> : null}
+      {modelVersion ? <p className="muted small chat-hint">Model {modelVersion} (<a href="/model-card" target="_blank" rel="noreferrer">model card<span className="visually-hidden"> (opens in a new tab)</span></a>). Assistive output only: not a substitute for professional judgement.</p> : null}
     </section>
   );
 }
