@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { analyses, chats, messages, patientProfiles, storedImages } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, ZAnalysisPatient, type TUploadOutput } from '@contracts/schemas/analysis.js';
 import { contentKey } from '@contracts/image-store.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { isUuid } from '../history/keyset-cursor.js';
+import { findOwned } from '../data-access/find-owned.js';
 import { deleteUnreferencedImages } from '../images/delete-unreferenced-images.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
 import { prefillFromDicom } from '../dicom/prefill-patient.js';
+import { PROFILE_NOT_FOUND } from '../profile/get-owned-profile.js';
 import { decodeUpload } from './decode-upload.js';
 import { enqueueAnalysis, queueReady } from './enqueue-analysis.js';
 import type { TRawUpload } from './read-upload-parts.js';
@@ -43,10 +44,7 @@ export async function createAnalysis(
   const created = await withStorageKeyLock(db, storageKey, async (tx) => {
     let profileId: string | null = null;
     if (raw.profileId) {
-      if (!isUuid(raw.profileId)) throw new AppError('NOT_FOUND', 'Profile not found');
-      const [p] = await tx.select({ id: patientProfiles.id }).from(patientProfiles)
-        .where(and(eq(patientProfiles.id, raw.profileId), eq(patientProfiles.userId, userId))).limit(1);
-      if (!p) throw new AppError('NOT_FOUND', 'Profile not found');
+      const p = await findOwned(tx, patientProfiles, raw.profileId, userId, { columns: { id: patientProfiles.id }, notFound: PROFILE_NOT_FOUND });
       profileId = p.id;
     }
     // Under the key's lock: a concurrent delete of the last row naming this key cannot remove

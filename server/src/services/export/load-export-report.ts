@@ -5,6 +5,8 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { ZAnatomy, ZNotAssessed } from '@contracts/schemas/analysis.js';
 import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '@contracts/schemas/export.js';
+import { ownedRow } from '../data-access/find-owned.js';
+import { IMAGE_NOT_FOUND } from '../images/get-owned-image.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
 
@@ -94,7 +96,7 @@ async function loadHeatmap(deps: Pick<AppDeps, 'db' | 'images' | 'log'>, userId:
   const [row] = await deps.db
     .select({ storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })
     .from(storedImages)
-    .where(and(eq(storedImages.id, imageId), eq(storedImages.userId, userId)))
+    .where(ownedRow(storedImages, imageId, userId, IMAGE_NOT_FOUND))
     .limit(1);
   if (!row) return null;
   try {

@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { chats } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { HISTORY_MESSAGES } from '@contracts/schemas/history.js';
 import { deleteUnreferencedImages, imageIdsOfChats } from '../images/delete-unreferenced-images.js';
 import { auditedAccess } from './audited-access.js';
-import { isUuid } from './keyset-cursor.js';
+import { ownedRow } from '../data-access/find-owned.js';
 
 /**
  * Deletes one of userId's chats: its messages and analyses go with it (foreign keys cascade),
@@ -23,12 +23,12 @@ export async function deleteChat(opts: {
     { db, meta: opts.meta, userId },
     { action: 'history.delete', objectType: 'chat', objectId: chatId },
     async () => {
-      if (!isUuid(chatId)) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
+      const owner = ownedRow(chats, chatId, userId, HISTORY_MESSAGES.chatNotFound);
       const imageIds = await db.transaction(async (tx) => {
         const [owned] = await tx
           .select({ id: chats.id })
           .from(chats)
-          .where(and(eq(chats.id, chatId), eq(chats.userId, userId)))
+          .where(owner)
           .for('update');
         if (!owned) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
         const ids = await imageIdsOfChats(tx as unknown as typeof db, [chatId]);

@@ -5,7 +5,7 @@ import type { RequestMeta } from '../../deps.js';
 import type { THistoryGetOutput } from '@contracts/schemas/history.js';
 import { auditedAccess } from './audited-access.js';
 import { messageColumns, patientOf, toChatMessage, toChatSummary, type TMessageRow } from './chat-view.js';
-import { decodeCursor, encodeCursor } from './keyset-cursor.js';
+import { keysetPage } from '../data-access/keyset-page.js';
 import { getOwnedChat } from './get-owned-chat.js';
 import { latestAnalysesOf } from './latest-analyses.js';
 
@@ -24,26 +24,26 @@ export async function getChat(opts: {
   const { db, userId, chatId, limit } = opts;
   return auditedAccess({ db, meta: opts.meta, userId }, { action: 'history.read', objectType: 'chat', objectId: chatId }, async () => {
     const chat = await getOwnedChat(db, userId, chatId);
-    const before = decodeCursor(opts.cursor);
-    const rows: TMessageRow[] = await db
-      .select(messageColumns)
-      .from(messages)
-      .where(
-        and(
-          eq(messages.chatId, chat.id),
-          before ? sql`(${messages.createdAt}, ${messages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined,
-        ),
-      )
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(limit + 1);
-    const page = rows.slice(0, limit).reverse();
-    const oldest = page[0];
+    // Newest first along (created_at, id), then shown oldest first.
+    const older = await keysetPage(opts.cursor, limit, (before, take): Promise<TMessageRow[]> =>
+      db
+        .select(messageColumns)
+        .from(messages)
+        .where(
+          and(
+            eq(messages.chatId, chat.id),
+            before ? sql`(${messages.createdAt}, ${messages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined,
+          ),
+        )
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(take),
+    );
     const latest = await latestAnalysesOf(db, [chat.id]);
     const patient = patientOf(chat);
     return {
       chat: { ...toChatSummary(chat, latest.get(chat.id) ?? null), patientAge: patient.age, medicalHistory: patient.medical_history },
-      messages: page.map(toChatMessage),
-      olderCursor: rows.length > limit && oldest ? encodeCursor({ createdAt: oldest.cursorTs, id: oldest.id }) : null,
+      messages: older.rows.reverse().map(toChatMessage),
+      olderCursor: older.nextCursor,
     };
   });
 }

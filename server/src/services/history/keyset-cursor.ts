@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/app-error.js';
+import { isUuid } from '../data-access/is-uuid.js';
 
 /**
  * Opaque cursors for keyset pagination over (created_at, id). The timestamp travels as
@@ -8,12 +9,6 @@ import { AppError } from '../../lib/app-error.js';
 export interface TKeysetPosition {
   createdAt: string;
   id: string;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 export function encodeCursor(pos: TKeysetPosition): string {

@@ -5,7 +5,8 @@ import type { RequestMeta } from '../../deps.js';
 import type { THistoryListOutput } from '@contracts/schemas/history.js';
 import { auditedAccess } from './audited-access.js';
 import { chatColumns, toChatSummary, type TChatRow } from './chat-view.js';
-import { decodeCursor, encodeCursor, type TKeysetPosition } from './keyset-cursor.js';
+import { keysetPage } from '../data-access/keyset-page.js';
+import type { TKeysetPosition } from './keyset-cursor.js';
 import { latestAnalysesOf } from './latest-analyses.js';
 
 /**
@@ -30,14 +31,6 @@ export function chatPageQuery(db: TDb, userId: string, after: TKeysetPosition | 
     .limit(take);
 }
 
-/** A page of rows plus the cursor of the next one (null when this was the last). */
-export async function chatPage(db: TDb, userId: string, cursor: string | null | undefined, limit: number) {
-  const rows: TChatRow[] = await chatPageQuery(db, userId, decodeCursor(cursor), limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { page, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null };
-}
-
 export async function listChats(opts: {
   db: TDb;
   meta: RequestMeta | null;
@@ -50,9 +43,9 @@ export async function listChats(opts: {
     { db, meta: opts.meta, userId },
     { action: 'history.list', objectType: 'chat' },
     async () => {
-      const { page, nextCursor } = await chatPage(db, userId, opts.cursor, opts.limit);
-      const latest = await latestAnalysesOf(db, page.map((c) => c.id));
-      return { items: page.map((c) => toChatSummary(c, latest.get(c.id) ?? null)), nextCursor };
+      const page = await keysetPage(opts.cursor, opts.limit, (after, take): Promise<TChatRow[]> => chatPageQuery(db, userId, after, take));
+      const latest = await latestAnalysesOf(db, page.rows.map((c) => c.id));
+      return { items: page.rows.map((c) => toChatSummary(c, latest.get(c.id) ?? null)), nextCursor: page.nextCursor };
     },
     (out) => ({ count: out.items.length }),
   );

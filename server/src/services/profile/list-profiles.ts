@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../history/audited-access.js';
-import { decodeCursor, encodeCursor } from '../history/keyset-cursor.js';
+import { keysetPage } from '../data-access/keyset-page.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 
 export interface TProfilePage {
@@ -23,12 +23,11 @@ export async function listProfiles(opts: {
   limit: number;
 }): Promise<TProfilePage> {
   const { db, userId, limit } = opts;
-  const after = decodeCursor(opts.cursor);
   return auditedAccess(
     { db, meta: opts.meta, userId },
     { action: 'profile.list', objectType: 'patient_profile' },
     async () => {
-      const rows = await db
+      const page = await keysetPage(opts.cursor, limit, (after, take) => db
         .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
         .from(patientProfiles)
         .where(
@@ -41,13 +40,8 @@ export async function listProfiles(opts: {
         )
         // NULLS LAST as the index stores it (a plain DESC means NULLS FIRST and would need a sort).
         .orderBy(sql`${patientProfiles.createdAt} desc nulls last`, patientProfiles.id)
-        .limit(limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return {
-        rows: page.map(({ cursorTs: _c, ...row }) => row),
-        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null,
-      };
+        .limit(take));
+      return { rows: page.rows.map(({ cursorTs: _c, ...row }) => row), nextCursor: page.nextCursor };
     },
     (page) => ({ count: page.rows.length }),
   );

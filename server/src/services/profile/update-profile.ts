@@ -1,11 +1,10 @@
-import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { rowsToCustomFields, type TProfileValues } from '@contracts/schemas/profile.js';
 import { auditedAccess } from '../history/audited-access.js';
-import { isUuid } from '../history/keyset-cursor.js';
+import { ownedRow } from '../data-access/find-owned.js';
 import { PROFILE_NOT_FOUND } from './get-owned-profile.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 
@@ -23,11 +22,10 @@ export async function updateProfile(opts: {
 }): Promise<TProfileRow> {
   const { db, userId, profileId, values } = opts;
   return auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.update', objectType: 'patient_profile', objectId: profileId }, async () => {
-    if (!isUuid(profileId)) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
     const [row] = await db
       .update(patientProfiles)
       .set({ fullName: values.patientName, age: values.age, customFields: rowsToCustomFields(values.additionalFields), updatedAt: new Date() })
-      .where(and(eq(patientProfiles.id, profileId), eq(patientProfiles.userId, userId)))
+      .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
       .returning(profileColumns);
     if (!row) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
     return row;
