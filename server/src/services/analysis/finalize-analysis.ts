@@ -7,6 +7,7 @@ import { patientOf } from '../history/chat-view.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
+import { analysisErrorOf } from './get-analysis.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -14,9 +15,10 @@ const OPEN = ['queued', 'processing'] as const;
 
 /**
  * Stores a worker's result: the analysis row, the heatmap image row and the assistant's report,
- * in one transaction, then announces 'done' or 'refused'. Safe to run twice: the status update
- * only matches an analysis that is still open, and the unique index on messages.analysis_id
- * refuses a second report. An analysis deleted meanwhile (its chat was deleted) is skipped.
+ * in one transaction, then announces 'done' or 'refused' (with the reason to show). Safe to run
+ * twice: the status update only matches an analysis that is still open, and the unique index on
+ * messages.analysis_id refuses a second report. An analysis deleted meanwhile (its chat was
+ * deleted) is skipped.
  */
 export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, job: TAnalysisResultJob): Promise<TFinalizeOutcome> {
   const { db } = deps;
@@ -57,8 +59,10 @@ export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'con
     ? await withStorageKeyLock(db, job.heatmap.storageKey, work)
     : await db.transaction((tx) => work(tx as unknown as typeof db));
   if (!done) return 'skipped';
-  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId: row.id, chatId: row.chatId, stage: status === 'completed' ? 'done' : 'refused' })
-    .catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
+  const message = analysisErrorOf(status, result);
+  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, {
+    analysisId: row.id, chatId: row.chatId, stage: status === 'completed' ? 'done' : 'refused', ...(message ? { message } : {}),
+  }).catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
   return status;
 }
 
@@ -79,7 +83,7 @@ export async function failAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config'
     return updated.chatId;
   });
   if (!chatId) return false;
-  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed' })
+  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed', message: analysisErrorOf('failed', null)! })
     .catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
   return true;
 }

@@ -2,8 +2,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, ZStoredResult, type TAnalysisStatus, type TAnalysisView } from '@contracts/schemas/analysis.js';
-import { isUuid } from '../history/keyset-cursor.js';
+import { ANALYSIS_MESSAGES, ZStoredResult, type TAnalysisStatus, type TAnalysisView, type TStoredResult } from '@contracts/schemas/analysis.js';
+import { findOwned } from '../data-access/find-owned.js';
+import { isUuid } from '../data-access/is-uuid.js';
 import { imageUrlOf } from '../images/image-url.js';
 
 const columns = {
@@ -22,6 +23,17 @@ const columns = {
 
 type TRow = Pick<typeof analyses.$inferSelect, keyof typeof columns>;
 
+/**
+ * What the clinician is told about a refused or failed analysis (the view's `error` and the
+ * terminal progress event's message): a refusal shows the gate's reason; failure details are
+ * internal, so the spec's message instead.
+ */
+export function analysisErrorOf(status: string, result: Pick<TStoredResult, 'gate'> | null): string | null {
+  if (status === 'failed') return ANALYSIS_MESSAGES.failed;
+  if (status === 'refused') return result?.gate.reason ?? 'The image could not be analysed';
+  return null;
+}
+
 function toView(row: TRow): TAnalysisView {
   const parsed = row.result ? ZStoredResult.safeParse(row.result) : null;
   return {
@@ -33,8 +45,7 @@ function toView(row: TRow): TAnalysisView {
     result: parsed?.success ? parsed.data : null,
     heatmapUrl: imageUrlOf(row.heatmapImageId),
     imageUrl: imageUrlOf(row.imageId),
-    // A refusal shows the gate's reason; failure details are internal (the spec's message instead).
-    error: row.status === 'failed' ? ANALYSIS_MESSAGES.failed : row.status === 'refused' ? (parsed?.success ? parsed.data.gate.reason : null) ?? 'The image could not be analysed' : null,
+    error: analysisErrorOf(row.status, parsed?.success ? parsed.data : null),
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
   };
@@ -42,11 +53,7 @@ function toView(row: TRow): TAnalysisView {
 
 /** One analysis of userId's; missing, malformed and foreign ids answer the same NOT_FOUND. */
 export async function getOwnedAnalysis(db: TDb, userId: string, analysisId: string): Promise<TAnalysisView> {
-  if (!isUuid(analysisId)) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
-  const [row] = await db.select(columns).from(analyses)
-    .where(and(eq(analyses.id, analysisId), eq(analyses.userId, userId))).limit(1);
-  if (!row) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
-  return toView(row);
+  return toView(await findOwned(db, analyses, analysisId, userId, { columns, notFound: ANALYSIS_MESSAGES.analysisNotFound }));
 }
 
 /** The newest analysis of one of userId's chats, or NOT_FOUND (also for a foreign chat). */

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { analyses } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { QueueName, ZAnalysisResultJob, type TAnalysisEvent } from '@contracts/queues.js';
-import { analysisEventHub } from '@common/publish-analysis-event.js';
+import { analysisEventHub } from './analysis-event-hub.js';
 import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
 import { reconcileAnalyses } from './reconcile-analyses.js';
 import { safeErr } from './safe-error.js';
@@ -56,14 +56,18 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     })().catch((err: Error) => log.warn({ ...safeErr(err), jobId }, 'could not record a failed analysis'));
   });
 
-  // The worker cannot write the database; its stage announcements are recorded here.
+  // The worker cannot write the database. Its running stages are kept on the row because the
+  // history list shows a chat's stage after a reload, and a follower's first event is this copy;
+  // live followers get the stages from the channel itself.
   const hub = analysisEventHub(deps.redis, prefix);
-  const stopTracking = hub.listenAll((e) => {
-    if (!RUNNING_STAGES.has(e.stage)) return;
-    void deps.db.update(analyses)
-      .set({ status: 'processing', stage: e.stage, startedAt: sql`coalesce(${analyses.startedAt}, now())`, updatedAt: new Date() })
-      .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
-      .catch((err: Error) => log.warn(safeErr(err), 'could not record an analysis stage'));
+  const stopTracking = hub.listenAll({
+    onEvent: (e) => {
+      if (!RUNNING_STAGES.has(e.stage)) return;
+      void deps.db.update(analyses)
+        .set({ status: 'processing', stage: e.stage, startedAt: sql`coalesce(${analyses.startedAt}, now())`, updatedAt: new Date() })
+        .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
+        .catch((err: Error) => log.warn(safeErr(err), 'could not record an analysis stage'));
+    },
   });
 
   const reconcile = () => reconcileAnalyses(deps, resultQueue);

@@ -29,7 +29,7 @@ export function useAnalysisSubmission() {
   });
 
   const finish = useCallback(
-    async (chatId: string, analysisId: string, stage: TProgressStage) => {
+    async (chatId: string, stage: TProgressStage, message: string | undefined) => {
       await utils.history.list.invalidate();
       if (stage === 'done') {
         setState({ phase: 'idle' });
@@ -37,10 +37,9 @@ export function useAnalysisSubmission() {
         openChat(chatId);
         return;
       }
-      // Refused or failed: the stored error is the reason to show (e.g. "not a chest radiograph").
-      const view = await utils.analysis.get.fetch({ analysisId }).catch(() => null);
+      // Refused or failed: the terminal event carries the reason (e.g. "not a chest radiograph").
       setState({ phase: 'idle' });
-      toast.error(view?.error || ANALYSIS_MESSAGES.failed);
+      toast.error(message || ANALYSIS_MESSAGES.failed);
     },
     [toast, utils],
   );
@@ -51,7 +50,7 @@ export function useAnalysisSubmission() {
       if (!running || ev.analysisId !== running.analysisId) return;
       const stage = ev.stage as TProgressStage;
       if (stage === 'done' || stage === 'refused' || stage === 'failed') {
-        void finish(running.chatId, running.analysisId, stage);
+        void finish(running.chatId, stage, ev.message);
       } else {
         setState({ ...running, stage });
       }

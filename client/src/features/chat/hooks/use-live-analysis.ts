@@ -4,18 +4,21 @@ import type { TChatSummary } from '@contracts/schemas/history';
 import { trpc } from '../../../lib/trpc';
 import { isTerminal, type TProgressStage } from '../lib/analysis-stages';
 
+const statusOf = { done: 'completed', refused: 'refused', failed: 'failed' } as const;
+
 /**
  * The chat's newest analysis: its stored view (findings, heatmap, image) and, while it is still
- * queued or running (a reload mid-analysis, another tab), its live stage. When it ends, the chat,
- * the analysis and the history list are refetched.
+ * queued or running (a reload mid-analysis, another tab), its live stage. The terminal event
+ * ends the subscription at once (it says how the analysis ended); the chat, the analysis and the
+ * history list are refetched once, for the stored report.
  */
 export function useLiveAnalysis(chatId: string, latest: TChatSummary['latestAnalysis']) {
   const analysisId = latest?.id ?? null;
   const utils = trpc.useUtils();
   const view = trpc.analysis.get.useQuery(analysisId ? { analysisId } : skipToken);
-  const status = view.data?.status ?? latest?.status ?? null;
-  const running = status === 'queued' || status === 'processing';
   const [stage, setStage] = useState<TProgressStage>((latest?.stage as TProgressStage | undefined) ?? 'queued');
+  const status = isTerminal(stage) ? statusOf[stage] : (view.data?.status ?? latest?.status ?? null);
+  const running = status === 'queued' || status === 'processing';
 
   trpc.analysis.onProgress.useSubscription(running && analysisId ? { analysisId } : skipToken, {
     onData: (ev) => {
