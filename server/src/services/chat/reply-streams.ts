@@ -4,10 +4,15 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
 import type { Responder } from './responders/responder.js';
-import { loadChatContext, streamChatReply } from './stream-chat-reply.js';
+import { loadChatContext, replyToChat } from './stream-chat-reply.js';
 
 /** A finished stream is kept this long for a subscriber that connects late. */
 const KEEP_MS = 60_000;
+/**
+ * After its last subscriber leaves, an unfinished reply gets this long for one to come back (an
+ * SSE reconnect) before its LLM call is aborted: a closed tab must not keep a model busy.
+ */
+export const ABANDON_MS = 1_000;
 
 interface TStream {
   userId: string;
@@ -15,6 +20,10 @@ interface TStream {
   error: AppError | null;
   finished: boolean;
   events: EventEmitter;
+  /** Subscribers following the stream right now. */
+  followers: number;
+  abort: AbortController;
+  abandonTimer: NodeJS.Timeout | null;
 }
 
 const streams = new Map<string, TStream>();
@@ -32,14 +41,17 @@ export async function startReplyStream(
   input: { chatId: string; query: string },
   opts: { responder?: Responder } = {},
 ): Promise<{ streamId: string }> {
-  // Ownership and readiness are checked before answering, so errors reach the mutation.
-  await loadChatContext(deps, userId, input.chatId, input.query);
+  // Loaded before answering, so ownership and readiness errors reach the mutation; loaded once.
+  const context = await loadChatContext(deps, userId, input.chatId, input.query);
   const streamId = randomUUID();
-  const s: TStream = { userId, chunks: [], error: null, finished: false, events: new EventEmitter() };
+  const s: TStream = {
+    userId, chunks: [], error: null, finished: false, events: new EventEmitter(),
+    followers: 0, abort: new AbortController(), abandonTimer: null,
+  };
   streams.set(streamId, s);
   void (async () => {
     try {
-      for await (const chunk of streamChatReply(deps, meta, userId, input, opts)) {
+      for await (const chunk of replyToChat(deps, meta, userId, context, { ...opts, signal: s.abort.signal })) {
         s.chunks.push(chunk);
         s.events.emit('change');
       }
@@ -47,6 +59,7 @@ export async function startReplyStream(
       s.error = isAppError(err) ? err : new AppError('UNAVAILABLE', CHAT_MESSAGES.failed);
     } finally {
       s.finished = true;
+      if (s.abandonTimer) clearTimeout(s.abandonTimer);
       s.events.emit('change');
       setTimeout(() => streams.delete(streamId), KEEP_MS).unref();
     }
@@ -58,17 +71,37 @@ export async function startReplyStream(
 export async function* followReplyStream(userId: string, streamId: string, signal?: AbortSignal): AsyncGenerator<TReplyChunk> {
   const s = streams.get(streamId);
   if (!s || s.userId !== userId) throw new AppError('NOT_FOUND', CHAT_MESSAGES.failed);
-  let sent = 0;
-  for (;;) {
-    while (sent < s.chunks.length) yield s.chunks[sent++]!;
-    if (s.finished) {
-      if (s.error) throw s.error;
-      return;
+  s.followers++;
+  if (s.abandonTimer) clearTimeout(s.abandonTimer);
+  s.abandonTimer = null;
+  try {
+    let sent = 0;
+    for (;;) {
+      while (sent < s.chunks.length) yield s.chunks[sent++]!;
+      if (s.finished) {
+        if (s.error) throw s.error;
+        return;
+      }
+      if (signal?.aborted) return;
+      await nextChange(s.events, signal);
     }
-    if (signal?.aborted) return;
-    await new Promise<void>((resolve) => {
-      s.events.once('change', resolve);
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-    });
+  } finally {
+    if (--s.followers === 0 && !s.finished) {
+      s.abandonTimer = setTimeout(() => s.abort.abort(), ABANDON_MS);
+      s.abandonTimer.unref();
+    }
   }
+}
+
+/** Resolves on the stream's next change or on abort, and removes both listeners either way. */
+function nextChange(events: EventEmitter, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      events.off('change', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    events.on('change', done);
+    signal?.addEventListener('abort', done);
+  });
 }

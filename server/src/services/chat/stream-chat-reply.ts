@@ -45,7 +45,17 @@ export async function* streamChatReply(
   input: { chatId: string; query: string },
   opts: { responder?: Responder; signal?: AbortSignal } = {},
 ): AsyncGenerator<TReplyChunk> {
-  const ctx = await loadChatContext(deps, userId, input.chatId, input.query);
+  yield* replyToChat(deps, meta, userId, await loadChatContext(deps, userId, input.chatId, input.query), opts);
+}
+
+/** streamChatReply for a context already loaded (and so already checked) by the caller. */
+export async function* replyToChat(
+  deps: TChatDeps,
+  meta: RequestMeta | null,
+  userId: string,
+  ctx: TResponderContext & { chatId: string },
+  opts: { responder?: Responder; signal?: AbortSignal } = {},
+): AsyncGenerator<TReplyChunk> {
   const askedAt = new Date();
   const responder = opts.responder ?? selectResponder(deps.config);
   let text = '';
@@ -62,7 +72,7 @@ export async function* streamChatReply(
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
   const [asked, answered] = await deps.db.transaction(async (tx) => {
-    const [q] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'user', content: input.query, createdAt: askedAt }).returning({ id: messages.id });
+    const [q] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'user', content: ctx.query, createdAt: askedAt }).returning({ id: messages.id });
     const [a] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'assistant', content: text }).returning({ id: messages.id });
     await tx.update(chats).set({ updatedAt: new Date() }).where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
