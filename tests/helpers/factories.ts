@@ -95,7 +95,7 @@ export async function pngBytes(seed?: number): Promise<Buffer> {
 export async function storeImage(
   deps: TDeps,
   userId: string,
-  opts: { data?: Buffer; mediaType?: string; kind?: 'upload' | 'heatmap' | 'dicom' } = {},
+  opts: { data?: Buffer; mediaType?: string; kind?: 'upload' | 'heatmap' } = {},
 ) {
   const data = opts.data ?? (await pngBytes());
   const sha256 = sha256Hex(data);

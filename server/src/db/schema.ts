@@ -74,7 +74,7 @@ export const patientProfiles = pgTable('patient_profiles', {
 export const storedImages = pgTable('stored_images', {
   id: id(),
   userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  kind: text('kind').$type<'upload' | 'heatmap' | 'dicom'>().notNull(),
+  kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
   storageKey: text('storage_key').notNull(),
   sha256: text('sha256').notNull(),
   mediaType: text('media_type').notNull(),

@@ -53,7 +53,3 @@ export const TRAINING_DATA_NOTE_MULTI_SOURCE =
 export function trainingDataNoteFor(result: { notAssessed?: unknown }): string {
   return result.notAssessed === undefined ? TRAINING_DATA_NOTE : TRAINING_DATA_NOTE_MULTI_SOURCE;
 }
-
-export function noteOf(label: string): TConditionNote | undefined {
-  return CONDITION_NOTES[label];
-}

@@ -7,12 +7,6 @@ import { sha256Hex } from './tokens.js';
  * requests). They live in Redis, not in memory, so every server process shares them, and they
  * are namespaced by QUEUE_PREFIX so tests (and side-by-side installs) never see each other's.
  */
-export interface TWindow {
-  /** Attempts allowed within the window. */
-  limit: number;
-  windowMs: number;
-}
-
 export interface TCount {
   count: number;
   /** Milliseconds until the window resets (0 when no window is open). */

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { passwordResetTokens, sessions, users } from '../../db/schema.js';
+import { passwordResetTokens, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { passwordHasherFor } from '../../lib/password.js';
@@ -8,6 +8,7 @@ import { AUTH_MESSAGES, type TResetPasswordInput } from '@contracts/schemas/auth
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { findUserById } from './find-user.js';
+import { revokeUserSessions } from './revoke-sessions.js';
 
 type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
@@ -33,7 +34,7 @@ export async function resetPassword(deps: TResetDeps, meta: RequestMeta, input: 
       .returning({ userId: passwordResetTokens.userId });
     if (!token) return null;
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, token.userId));
-    await tx.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, token.userId), isNull(sessions.revokedAt)));
+    await revokeUserSessions(tx, token.userId);
     await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })

@@ -7,8 +7,11 @@ export async function revokeSession(db: TDb, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session of a user, optionally keeping the one making the request. */
-export async function revokeUserSessions(db: TDb, userId: string, keepSessionId?: string | null): Promise<number> {
+/**
+ * Ends every session of a user, optionally keeping the one making the request. Takes a
+ * transaction too, so a password change and the sign-outs commit together.
+ */
+export async function revokeUserSessions(db: Pick<TDb, 'update'>, userId: string, keepSessionId?: string | null): Promise<number> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: new Date() })

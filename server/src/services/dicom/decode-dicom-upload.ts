@@ -7,7 +7,6 @@ import { decodeDicom } from './decode-dicom.js';
  * The upload hook's DICOM branch: the rendered grayscale PNG is what gets stored and analysed.
  * The original file is not kept (its header is full of identifiers the product does not need);
  * code that ever keeps originals must store `decodeDicom(...).sanitized`, whose preamble is zeroed.
- * `dicomMeta` holds technical facts only; the patient tags travel separately, for prefilling.
  */
 export async function decodeDicomUpload(buf: Buffer): Promise<TDecodedUpload> {
   const d = await decodeDicom(buf);
@@ -17,7 +16,6 @@ export async function decodeDicomUpload(buf: Buffer): Promise<TDecodedUpload> {
     mediaType: 'image/png',
     width: d.width,
     height: d.height,
-    dicomMeta: { modality: d.modality ?? 'unknown', transferSyntax: d.transferSyntax, warnings: d.warnings.length },
     dicomPatient: d.patient,
   };
 }

@@ -1,11 +1,12 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
-import { sessions, users } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { passwordHasherFor } from '../../lib/password.js';
 import { SETTINGS_MESSAGES, type TChangePasswordInput } from '@contracts/schemas/settings.js';
 import { auditAccount } from '../auth/audit-auth.js';
 import { authLimits } from '../auth/auth-limits.js';
 import type { TAuth } from '../auth/resolve-session.js';
+import { revokeUserSessions } from '../auth/revoke-sessions.js';
 import { confirmPassword } from './confirm-password.js';
 
 const ACTION = 'settings.change_password';
@@ -29,12 +30,7 @@ export async function changePassword(
   const ended = await db.transaction(async (tx) => {
     const now = new Date();
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-    const revoked = await tx
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), ne(sessions.id, auth.sessionId)))
-      .returning({ id: sessions.id });
-    return revoked.length;
+    return revokeUserSessions(tx, user.id, auth.sessionId);
   });
   await authLimits(deps).clearLoginFailures(user.email);
   await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended });
