@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { test } from 'vitest';
-import { colourMap, overlayAlpha, renderHeatmapOverlay, renderOverlay } from '../../worker/src/pipeline/explain.js';
+import { blendHeatmap } from '../../worker/src/pipeline/blend-heatmap.js';
+import { colourMap, OVERLAY_LUT, overlayAlpha, renderHeatmapOverlay, renderOverlay } from '../../worker/src/pipeline/explain.js';
 import { analyseFilm, loadModel } from '../../worker/src/pipeline/run-pipeline.js';
 import { modelInstalled, radiograph } from '../analysis/support/fixtures.js';
 
@@ -67,11 +68,21 @@ test('the overlay is the stored image\'s size, coloured by the colour map, and t
 });
 
 test('a map that is cold everywhere leaves the film untouched', async () => {
-  const stored = await radiograph({ side: 300 });
+  const stored = await radiograph({ side: 301 });
   const film = await sharp(stored).greyscale().raw().toBuffer();
   const png = await renderHeatmapOverlay(stored, { label: 'x', width: 4, height: 4, data: new Float32Array(16).fill(0.2) });
   const { data } = await rgbOf(png);
   for (let i = 0; i < film.length; i++) assert.ok(data[i * 3] === film[i] && data[i * 3 + 2] === film[i]);
+});
+
+test('films whose bytes are not word-aligned, or whose pixel count is odd, are copied exactly', () => {
+  const width = 7;
+  const height = 5;
+  const backing = new Uint8Array(width * height + 1).map((_, i) => (i * 37) % 256);
+  const film = { width, height, data: backing.subarray(1) };
+  const rgb = blendHeatmap(film, { label: 'x', width: 2, height: 2, data: [0, 0, 0, 0] }, OVERLAY_LUT);
+  assert.equal(rgb.length, width * height * 3);
+  for (let i = 0; i < width * height; i++) for (let k = 0; k < 3; k++) assert.equal(rgb[i * 3 + k], film.data[i]);
 });
 
 test.skipIf(!modelInstalled())('the pipeline hands over its film at the stored image\'s size and the overlay matches it', async () => {

@@ -36,6 +36,34 @@ function span(t: { i0: Int32Array; i1: Int32Array }, lo: number, hi: number): [n
   return [a, b];
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Gray to RGB, four pixels (three 32-bit words) a step where the film's bytes are word-aligned:
+ * at 3 MP this copy is most of the blend's time, and word writes halve it.
+ */
+function grayToRgb(gray: Uint8Array, n: number): Buffer {
+  const words = new Uint32Array(Math.ceil(n / 4) * 3);
+  const out = Buffer.from(words.buffer, 0, n * 3);
+  let done = 0;
+  if (gray.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+    const quads = new Uint32Array(gray.buffer, gray.byteOffset, n >> 2);
+    for (let q = 0, o = 0; q < quads.length; q++, o += 3) {
+      const v = quads[q]!;
+      const g0 = v & 255;
+      const g1 = (v >>> 8) & 255;
+      const g2 = (v >>> 16) & 255;
+      const g3 = v >>> 24;
+      words[o] = g0 | (g0 << 8) | (g0 << 16) | (g1 << 24);
+      words[o + 1] = g1 | (g1 << 8) | (g2 << 16) | (g2 << 24);
+      words[o + 2] = g2 | (g3 << 8) | (g3 << 16) | (g3 << 24);
+    }
+    done = quads.length * 4;
+  }
+  for (let i = done, o = done * 3; i < n; i++, o += 3) out[o] = out[o + 1] = out[o + 2] = gray[i]!;
+  return out;
+}
+
 /**
  * The film in RGB with the heatmap blended on top: the map is upsampled bilinearly to the film
  * (what the old per-pixel renderer sampled), each value picks a colour and an opacity from the
@@ -46,8 +74,7 @@ function span(t: { i0: Int32Array; i1: Int32Array }, lo: number, hi: number): [n
 export function blendHeatmap(film: GrayFilm, heatmap: Heatmap, lut: OverlayLut): Buffer {
   const { width: W, height: H, data: gray } = film;
   const hw = heatmap.width;
-  const out = Buffer.allocUnsafe(W * H * 3);
-  for (let i = 0, o = 0; i < W * H; i++, o += 3) out[o] = out[o + 1] = out[o + 2] = gray[i]!;
+  const out = grayToRgb(gray, W * H);
 
   // Cells the table draws: opacity is 0 up to the first drawn level.
   const firstDrawn = lut.alpha.findIndex((a) => a > 0);
