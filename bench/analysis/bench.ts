@@ -171,9 +171,16 @@ async function run(concurrency: number, images: BenchImage[], measureLatency: bo
   }
 }
 
+/** Stages in the order an analysis passes them; any others follow as recorded. */
+const ORDER = ['jobs: uploadLeg', 'jobs: analysisQueueHop', 'jobs: worker', 'worker: readMs', 'worker: decode', 'worker: preprocess', 'worker: anatomy', 'worker: measure',
+  'worker: crop', 'worker: classifier', 'worker: inference', 'worker: compose', 'worker: total', 'worker: pipelineMs', 'worker: overlayMs', 'worker: workerTotalMs',
+  'jobs: resultQueueHop', 'jobs: finalize', 'jobs: reply'];
+const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+
 function printStages(title: string, stages: Record<string, number[]>): void {
   console.log(`\n${title} (median / p95)`);
-  for (const [k, v] of Object.entries(stages)) console.log(`  ${k.padEnd(56)} ${ms(median(v)).padStart(8)} / ${ms(percentile(v, 95))}`);
+  const keys = Object.keys(stages).sort((a, b) => rank(a) - rank(b));
+  for (const k of keys) console.log(`  ${k.padEnd(56)} ${ms(median(stages[k]!)).padStart(8)} / ${ms(percentile(stages[k]!, 95))}`);
 }
 
 async function main(): Promise<void> {
