@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command (and what CI runs): install what is needed, make sure Redis and
 # PostgreSQL run, then lint, typecheck, build the client and run every test file (unit,
-# integration on PGlite and PostgreSQL, end-to-end in Chromium) under node's test runner.
+# integration on PGlite and PostgreSQL, end-to-end in Chromium) under vitest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ONNXRUNTIME_NODE_INSTALL_CUDA=skip
@@ -39,5 +39,7 @@ echo "== build client"; npm run --silent build
 
 echo "== tests"
 export PGLITE_DIR=memory://
-mapfile -t files < <(find tests -name '*.test.ts' | sort)
-node --import tsx --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 "${files[@]}"
+# Every file under tests/ in the order and parallelism vitest.config.ts sets (unit and
+# integration files two at a time, then the reliability and e2e files one at a time), with a
+# coverage summary of server, worker, contracts and common that fails under its floor.
+npx vitest run --coverage

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { composeReport, pct } from '../../server/src/services/analysis/compose-report.js';
 import { sampleResult, sampleResultV2 } from './support/fixtures.js';

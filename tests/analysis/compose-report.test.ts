@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { composeRefusal, composeReport, DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { refusedResult, sampleResult } from './support/fixtures.js';
 

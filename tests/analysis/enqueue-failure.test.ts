@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { startPrivateRedis } from '../../scripts/lib/private-redis.js';
@@ -24,12 +24,12 @@ describe('enqueue failure after the rows were written', () => {
   let t: TestApp;
   const dir = mkdtempSync(join(tmpdir(), 'cxr-redis-'));
 
-  before(async () => {
+  beforeAll(async () => {
     redis = await startPrivateRedis(dir);
     // The global rate limiter stays on: a paused Redis must not stall it either.
     t = await createTestApp({ env: { REDIS_URL: redis.url } });
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await redis.stop();
     await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../server/src/db/schema.js';
@@ -30,11 +30,11 @@ for (const backend of testBackends()) {
       createAnalysis(t.deps, META, user.user.id, { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null });
     const reportsOf = (analysisId: string) => t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
 
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
       u = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

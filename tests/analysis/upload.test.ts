@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { analyses, chats, messages, storedImages } from '../../server/src/db/schema.js';
@@ -29,12 +29,12 @@ for (const backend of testBackends()) {
       files: (await filesUnder(uploadDir(t.deps.config))).length,
     });
 
-    before(async () => {
+    beforeAll(async () => {
       // No worker runs here: the spec's analyzer call gives up waiting after 300 ms (202).
       t = await createTestApp({ backend, env: { ANALYSIS_WAIT_MS: '300' } });
       u = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -31,7 +31,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
   const caller = () =>
     createCaller(createContextInner({ deps: t.deps, auth: { userId: u.user.id, name: u.user.name, email: u.user.email, sessionId: null, via: 'session' } as never }));
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '20000', ANALYSIS_TIMEOUT_MS: '20000' } });
     u = await createUser(t.deps);
     resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
@@ -40,7 +40,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
     worker = new Worker(QueueName.Analysis, processor, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX, concurrency: 1 });
     worker.on('error', () => undefined);
   });
-  after(async () => {
+  afterAll(async () => {
     await worker.close();
     await resultQueue.close();
     await t.close();

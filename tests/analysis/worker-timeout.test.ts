@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -24,14 +24,14 @@ describe('analysis timeout', () => {
   let worker: Worker;
   let resultQueue: Queue;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_TIMEOUT_MS: '5' } });
     resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
     const deps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
     worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
     worker.on('error', () => undefined);
   });
-  after(async () => {
+  afterAll(async () => {
     await worker.close();
     await resultQueue.close();
     await t.close();

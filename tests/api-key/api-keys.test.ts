@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, auditLog } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
@@ -18,12 +18,12 @@ for (const backend of testBackends()) {
     let t: TestApp;
     let alice: TTestUser;
     let bob: TTestUser;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
       alice = await createUser(t.deps);
       bob = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

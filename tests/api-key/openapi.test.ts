@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -27,14 +27,14 @@ function registeredApiRoutes(app: FastifyInstance): Set<string> {
 describe('OpenAPI document at /api/docs', () => {
   let t: TestApp;
   let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> };
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     doc = res.json();
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
   });
 

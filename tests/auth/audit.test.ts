@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { promisify } from 'node:util';
 import { asc, eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../server/src/db/client.js';
@@ -34,11 +34,11 @@ for (const backend of testBackends()) {
   describe(`audit of account events on ${backend}`, () => {
     let t: TestApp;
     let inbox: Awaited<ReturnType<typeof startInbox>>;
-    before(async () => {
+    beforeAll(async () => {
       inbox = await startInbox();
       t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SMTP_URL: inbox.url } });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await inbox.close();
     });
@@ -99,12 +99,12 @@ for (const backend of testBackends()) {
     let dir: string;
     let pg: Awaited<ReturnType<typeof createPostgresDatabase>> | null = null;
     let env: Record<string, string>;
-    before(async () => {
+    beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'cxr-audit-'));
       pg = backend === 'postgres' ? await createPostgresDatabase() : null;
       env = pg ? { DATABASE_URL: pg.url, DATA_DIR: dir } : { DATABASE_URL: '', PGLITE_DIR: join(dir, 'pg'), DATA_DIR: dir };
     });
-    after(async () => {
+    afterAll(async () => {
       await pg?.drop();
       await rm(dir, { recursive: true, force: true });
     });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../../server/src/db/schema.js';
@@ -23,11 +23,11 @@ for (const backend of testBackends()) {
   describe(`cross-site requests and security headers on ${backend}`, () => {
     let t: TestApp;
     let u: { id: string; token: string; email: string };
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, PUBLIC_URL } });
       u = await signUpUser(t.app, { name: 'Dr Original' });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

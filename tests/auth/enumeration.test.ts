@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { outboxDir } from '@contracts/config/server-config.js';
 import { passwordHasherFor } from '../../server/src/lib/password.js';
@@ -22,11 +22,11 @@ for (const backend of testBackends()) {
   describe(`account enumeration on ${backend}`, () => {
     let t: TestApp;
     let known: { email: string; id: string };
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SIGNUPS_PER_IP_PER_HOUR: '5', SIGNUPS_PER_EMAIL_PER_HOUR: '3' } });
       known = await signUpUser(t.app);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

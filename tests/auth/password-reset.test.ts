@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -22,11 +22,11 @@ for (const backend of testBackends()) {
   describe(`password reset on ${backend}`, () => {
     let t: TestApp;
     let inbox: Awaited<ReturnType<typeof startInbox>>;
-    before(async () => {
+    beforeAll(async () => {
       inbox = await startInbox();
       t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SMTP_URL: inbox.url, PUBLIC_URL, SMTP_FROM: 'CXR <cxr@hospital.example>' } });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
       await inbox.close();
     });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/src/db/schema.js';
 import { loadConfig } from '@contracts/config/server-config.js';
@@ -52,11 +52,11 @@ describe('password hashing', () => {
 for (const backend of testBackends()) {
   describe(`password handling on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       // Slightly stronger than the hashes made below with FAST, so those need a rehash.
       t = await createTestApp({ backend, env: { ARGON2_MEMORY_KIB: '2048', ARGON2_TIME_COST: '1', ARGON2_CONCURRENCY: '1' } });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, uniqueEmail } from './auth-helpers.js';
@@ -9,7 +9,7 @@ const LOCKED = 'Too many failed login attempts. Please try again in 15 minutes.'
 for (const backend of testBackends()) {
   describe(`security rate limits on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({
         backend,
         env: {
@@ -22,7 +22,7 @@ for (const backend of testBackends()) {
         },
       });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { passwordResetTokens, sessions } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
@@ -20,10 +20,10 @@ function cookieOf(setCookie: string | string[] | undefined): string {
 for (const backend of testBackends()) {
   describe(`sessions on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SESSION_IDLE_HOURS: '12' } });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import sharp from 'sharp';
 import { parseCsvObjects } from '../../scripts/batch/csv.js';
 import { MODEL_DIR, modelInstalled, radiograph } from '../analysis/support/fixtures.js';
@@ -39,7 +39,7 @@ describe('batch command against the running app', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cxr-batch-'));
   const out = join(dir, 'out', 'results.csv');
 
-  before(async () => {
+  beforeAll(async () => {
     app = await startE2eApp({ MODEL_DIR: modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model' });
     const signup = await fetch(`${app.url}/api/auth/signup`, {
       method: 'POST',
@@ -64,7 +64,7 @@ describe('batch command against the running app', () => {
     await writeFile(join(dir, 'images', 'notes.txt'), 'ignored');
     await writeFile(join(dir, 'labels.csv'), 'path,label\nimages/a.jpg,pneumonia\nimages/b.png,normal\nimages/sub/c.dcm,covid19\nimages/sub/ct.dcm,normal\n');
   });
-  after(async () => {
+  afterAll(async () => {
     await app?.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { parseBatchArgs } from '../../scripts/batch/args.js';
 import { formatCsv, parseCsv, parseCsvObjects } from '../../scripts/batch/csv.js';
 import { confusionAt, rocAuc, sensitivity, specificity } from '../../scripts/batch/metrics.js';

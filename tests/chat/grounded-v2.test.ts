@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { CONDITION_NOTES } from '../../server/src/knowledge/cxr-conditions.js';
 import { metricsForResult, parseModelMetrics, type TModelMetrics } from '../../server/src/knowledge/model-metrics.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
@@ -40,7 +40,7 @@ describe('condition notes', () => {
     }
   });
 
-  test('every finding the shipped model reports has a note (read from its manifest)', { skip: !modelInstalled() && 'no model installed' }, () => {
+  test.skipIf(!modelInstalled() && 'no model installed')('every finding the shipped model reports has a note (read from its manifest)', () => {
     const manifest = JSON.parse(readFileSync(`${MODEL_DIR}/manifest.json`, 'utf8')) as { findings?: { label: string }[]; notAssessed?: { label: string }[] };
     for (const f of [...(manifest.findings ?? []), ...(manifest.notAssessed ?? [])]) assert.ok(CONDITION_NOTES[f.label], f.label);
   });
@@ -161,7 +161,7 @@ describe('model card figures in the chat', () => {
     assertFiguresGrounded(answer, sampleResultV2(), card);
   });
 
-  test('metrics.json is used only for the model version that produced the result', { skip: !modelInstalled() && 'no model installed' }, () => {
+  test.skipIf(!modelInstalled() && 'no model installed')('metrics.json is used only for the model version that produced the result', () => {
     const card = JSON.parse(readFileSync(`${MODEL_DIR}/metrics.json`, 'utf8')) as { modelVersion: string; findings: Record<string, { auc: number }> };
     assert.equal(metricsForResult(MODEL_DIR, { modelVersion: `${card.modelVersion}-other` }), null);
     const same = metricsForResult(MODEL_DIR, { modelVersion: card.modelVersion });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyses, messages } from '../../server/src/db/schema.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
@@ -97,11 +97,11 @@ for (const backend of testBackends()) {
     const caller = (user: TTestUser) =>
       createCaller(createContextInner({ deps: t.deps, auth: { userId: user.user.id, name: user.user.name, email: user.user.email, sessionId: null, via: 'session' } as never }));
 
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
       u = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

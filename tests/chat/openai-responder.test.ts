@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '../../server/src/db/schema.js';
 import { CHAT_MESSAGES } from '@contracts/schemas/chat.js';
@@ -57,13 +57,13 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
   let t: TestApp;
   let u: TTestUser;
 
-  before(async () => {
+  beforeAll(async () => {
     llm = await startLlmServer({});
     broken = await startLlmServer({ fail: true });
     t = await createTestApp({ env: { LLM_BASE_URL: llm.url, LLM_MODEL: 'llama3.1:8b', LLM_API_KEY: 'sk-local-test' } });
     u = await createUser(t.deps);
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await llm.close();
     await broken.close();

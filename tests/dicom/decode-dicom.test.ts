@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import sharp from 'sharp';
 import { isAppError } from '../../server/src/lib/app-error.js';
 import { decodeDicom } from '../../server/src/services/dicom/decode-dicom.js';
@@ -176,7 +175,7 @@ describe('DICOM decoding', () => {
   });
 
   const sample = new URL('../fixtures/xray/covid-1.jpg', import.meta.url);
-  test('a sample radiograph survives a 12-bit MONOCHROME1 round trip', { skip: !existsSync(sample) }, async () => {
+  test.skipIf(!existsSync(sample))('a sample radiograph survives a 12-bit MONOCHROME1 round trip', async () => {
     const { data, info } = await sharp(sample.pathname).greyscale().raw().toBuffer({ resolveWithObject: true });
     // Stored as MONOCHROME1 12-bit: bright (bone) becomes a low value, as on CR plates.
     const pixels = Array.from(data, (v) => (255 - v) * 16);

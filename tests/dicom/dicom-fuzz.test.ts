@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import fc from 'fast-check';
 import { isAppError } from '../../server/src/lib/app-error.js';
 import { decodeDicom } from '../../server/src/services/dicom/decode-dicom.js';

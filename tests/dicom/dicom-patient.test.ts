@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { ageAtStudy, formatPersonName, parseAgeString, readDicomPatient } from '../../server/src/services/dicom/read-dicom-patient.js';
 import { writeDicom } from '../helpers/write-dicom.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { chats, storedImages } from '../../server/src/db/schema.js';
@@ -27,11 +27,11 @@ for (const backend of testBackends()) {
   describe(`DICOM upload on ${backend}`, () => {
     let t: TestApp;
     let u: TTestUser;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
       u = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
     const post = (body: { payload: Buffer; headers: Record<string, string> }) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { parseModelFacts } from '../../client/src/features/docs/parse-model-facts.js';
 import { MODEL_DIR, modelInstalled } from '../analysis/support/fixtures.js';
 
@@ -33,7 +33,7 @@ describe('docs model figures (from metrics.json)', () => {
     assert.equal(parseModelFacts(null), null);
   });
 
-  test('the shipped card has a figure for every shipped finding', { skip: !modelInstalled() && 'no model installed' }, () => {
+  test.skipIf(!modelInstalled() && 'no model installed')('the shipped card has a figure for every shipped finding', () => {
     const raw = JSON.parse(readFileSync(join(MODEL_DIR, 'metrics.json'), 'utf8')) as { numberOfFindings: number; accuracy?: number };
     const f = parseModelFacts(raw);
     assert.ok(f, 'metrics.json parses');

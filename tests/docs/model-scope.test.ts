@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { parseModelScope } from '../../client/src/features/docs/model-scope.js';
 import { MODEL_DIR, modelInstalled } from '../analysis/support/fixtures.js';
 
@@ -35,7 +35,7 @@ describe('docs model scope (from the manifest)', () => {
     assert.equal(parseModelScope({ findings: 'x' }), null);
   });
 
-  test('the installed model\'s manifest parses to exactly its findings and not-assessed list', { skip: !modelInstalled() && 'no model installed' }, () => {
+  test.skipIf(!modelInstalled() && 'no model installed')('the installed model\'s manifest parses to exactly its findings and not-assessed list', () => {
     const manifest = JSON.parse(readFileSync(`${MODEL_DIR}/manifest.json`, 'utf8')) as {
       findings: { label: string }[]; notAssessed?: { label: string }[]; anatomy?: unknown;
     };

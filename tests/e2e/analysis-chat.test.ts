@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
@@ -80,7 +80,7 @@ describe('chat home: analysis and follow-up in Chromium', () => {
   const pageErrors: string[] = [];
   const patientName = testPatientName('Ada');
 
-  before(async () => {
+  beforeAll(async () => {
     app = await startE2eApp();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -93,7 +93,7 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     });
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
-  after(async () => {
+  afterAll(async () => {
     await context?.close();
     await browser?.close();
     await app?.close();

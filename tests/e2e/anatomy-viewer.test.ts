@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -68,10 +68,10 @@ describe('anatomy overlay, CTR and not-assessed findings on a stored model-2 res
   let ctx: TClientApp;
   let page: Page;
   let errors: string[];
-  before(async () => {
+  beforeAll(async () => {
     ctx = await startClientApp({ seed: true });
   });
-  after(async () => {
+  afterAll(async () => {
     await ctx?.close();
   });
 
@@ -136,18 +136,18 @@ const skipReal = !manifest
     ? false
     : `the installed model (${MODEL_DIR}/manifest.json) has no anatomy stage: install model 2 (manifest "anatomy") to run this test`;
 
-describe('anatomy overlay and CTR after a real analysis by the installed model', { skip: skipReal }, () => {
+describe.skipIf(skipReal)('anatomy overlay and CTR after a real analysis by the installed model', () => {
   let app: E2eApp;
   let browser: Browser;
   let context: BrowserContext;
-  before(async () => {
+  beforeAll(async () => {
     app = await startE2eApp();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const res = await context.request.post(`${app.url}/api/auth/signup`, { data: { name: 'Dr Anatomy Tester', email: uniqueEmail(), password: PASSWORD } });
     assert.equal(res.status(), 200, await res.text());
   });
-  after(async () => {
+  afterAll(async () => {
     await context?.close();
     await browser?.close();
     await app?.close();

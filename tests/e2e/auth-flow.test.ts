@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { screenshot } from '../helpers/browser.js';
 import {
   collectPageErrors,
@@ -16,10 +16,10 @@ import {
 
 describe('web client: sign up, log in, forgot and reset password', () => {
   let ctx: TClientApp;
-  before(async () => {
+  beforeAll(async () => {
     ctx = await startClientApp();
   });
-  after(async () => {
+  afterAll(async () => {
     await ctx?.close();
   });
 

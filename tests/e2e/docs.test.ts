@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
@@ -12,11 +12,11 @@ const MANIFEST = join('models', 'cxr', 'manifest.json');
 describe('the running app in Chromium', () => {
   let app: E2eApp;
   let browser: Browser;
-  before(async () => {
+  beforeAll(async () => {
     app = await startE2eApp();
     browser = await launchBrowser();
   });
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await app?.close();
   });
@@ -39,7 +39,7 @@ describe('the running app in Chromium', () => {
     await page.close();
   });
 
-  test('/docs lists what the installed model assesses and does not, from its manifest', { skip: !existsSync(MANIFEST) && 'no model installed' }, async () => {
+  test.skipIf(!existsSync(MANIFEST) && 'no model installed')('/docs lists what the installed model assesses and does not, from its manifest', async () => {
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { findings: { display?: string; label: string }[]; notAssessed?: { display: string }[] };
     const page = await browser.newPage();
     await page.goto(`${app.url}/docs`);

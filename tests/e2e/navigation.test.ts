@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Page, Route } from 'playwright-core';
 import { sessions } from '../../server/src/db/schema.js';
@@ -32,14 +32,14 @@ describe('web client: routes, sidebar and chat history, 401, mobile, error scree
   let errors: string[];
   let account: Awaited<ReturnType<typeof signUpViaApi>>;
   const chatIds: Record<string, string> = {};
-  before(async () => {
+  beforeAll(async () => {
     ctx = await startClientApp({ seed: true });
     account = await signUpViaApi(ctx.app.url);
     const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });
-  after(async () => {
+  afterAll(async () => {
     await ctx?.close();
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import {
@@ -17,14 +17,14 @@ describe('web client: patient profiles', () => {
   let ctx: TClientApp;
   let page: Page;
   let errors: string[];
-  before(async () => {
+  beforeAll(async () => {
     ctx = await startClientApp();
     const account = await signUpViaApi(ctx.app.url);
     const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });
-  after(async () => {
+  afterAll(async () => {
     await ctx?.close();
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createChat } from '../helpers/factories.js';
 import { screenshot } from '../helpers/browser.js';
@@ -25,14 +25,14 @@ describe('web client: settings', () => {
   let page: Page;
   let errors: string[];
   let account: Awaited<ReturnType<typeof signUpViaApi>>;
-  before(async () => {
+  beforeAll(async () => {
     ctx = await startClientApp({ seed: true });
     account = await signUpViaApi(ctx.app.url, { name: 'Dr Grace Hopper' });
     const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });
-  after(async () => {
+  afterAll(async () => {
     await ctx?.close();
   });
 

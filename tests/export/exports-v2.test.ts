@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport } from '@contracts/schemas/export.js';
 import { buildFhirBundle, CTR_CODE } from '../../server/src/services/export/build-fhir.js';
 import { renderDocx } from '../../server/src/services/export/render-docx.js';

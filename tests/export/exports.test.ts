@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -36,7 +36,7 @@ for (const backend of testBackends()) {
     let chatId: string;
     let analysisId: string;
     let patientName: string;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
       alice = await createUser(t.deps);
       bob = await createUser(t.deps);
@@ -45,7 +45,7 @@ for (const backend of testBackends()) {
       analysisId = made.analysis.id;
       patientName = made.patient.full_name;
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

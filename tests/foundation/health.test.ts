@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { auditLog } from '../../server/src/db/schema.js';
 import { recordAudit } from '../../server/src/services/audit/record-audit.js';
@@ -13,10 +13,10 @@ const appendOnly = (err: unknown) => /append-only/.test(String((err as { cause?:
 for (const backend of testBackends()) {
   describe(`foundation on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,8 +1,9 @@
 import { uniqueSuffix } from './test-config.js';
 
 /**
- * Every patient name a test invents contains this marker, so that tests/zz-log-scan.test.ts can
- * scan the logs of the whole test run for patient data without knowing each test's names.
+ * Every patient name a test invents contains this marker, so that the run-end log scan
+ * (tests/setup/scan-logs-after-run.ts) can search the whole run's logs for patient data without
+ * knowing each test's names.
  * Use testPatientName() (or put the marker in the name yourself) for any patient, chat title or
  * message text that a real deployment would treat as patient data.
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { chats, patientProfiles } from '../../server/src/db/schema.js';
 import { createChat, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
@@ -84,12 +84,12 @@ for (const backend of testBackends()) {
     let owner: TTestUser;
     let other: TTestUser;
 
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: TEST_ENV });
       owner = await createUser(t.deps);
       other = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { ZLegacyProfilePayload, ZProfileInput } from '@contracts/schemas/profile.js';
 import { formatMedicalHistory } from '../../server/src/services/history/format-medical-history.js';
 import { decodeCursor, encodeCursor } from '../../server/src/services/history/keyset-cursor.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { analyses, chats, messages, storedImages } from '../../server/src/db/schema.js';
 import { INIT_INFO_CHAT_CAP } from '../../server/src/services/history/get-init-info.js';
@@ -31,11 +31,11 @@ for (const backend of testBackends()) {
     const list = async (u: TTestUser, input: object = {}) =>
       (await trpc(t.app, 'query', 'history.list', u.token, input)).data as { items: TSummary[]; nextCursor: string | null };
 
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: TEST_ENV });
       me = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

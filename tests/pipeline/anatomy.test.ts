@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { cardiothoracicRatio, cropResize, lungBox, pixelBox, type Mask } from '../../worker/src/pipeline/anatomy.js';
 import { combineCtr, findingProbabilities } from '../../worker/src/pipeline/compose.js';
 import { fmt, maskContour } from '../../worker/src/pipeline/contours.js';
@@ -215,7 +215,7 @@ const model = await loadModel();
 const modelTwo = model.manifest.anatomy !== undefined;
 const skip = modelTwo ? false : 'the model under test (MODEL_DIR) has no anatomy stage';
 
-test('model 2: accepted radiographs carry the anatomy result, not-assessed list and lung-confined heatmaps', { skip }, async () => {
+test.skipIf(skip)('model 2: accepted radiographs carry the anatomy result, not-assessed list and lung-confined heatmaps', async () => {
   const files = (await readdir('tests/fixtures/cxr')).filter((f) => f.endsWith('.jpg'));
   for (const f of files.slice(0, 3)) {
     const r = await runPipeline(await readFile(`tests/fixtures/cxr/${f}`), model);
@@ -236,14 +236,14 @@ test('model 2: accepted radiographs carry the anatomy result, not-assessed list 
   }
 });
 
-test('model 2: a refused image has no anatomy result', { skip }, async () => {
+test.skipIf(skip)('model 2: a refused image has no anatomy result', async () => {
   const r = await runPipeline(await readFile('tests/fixtures/gate/ct_slice.png'), model);
   assert.equal(r.gate.accepted, false);
   assert.equal(r.anatomy, null);
   assert.deepEqual(r.notAssessed, []);
 });
 
-test('model 2: an anatomy file that does not match its sha256 is refused', { skip }, async () => {
+test.skipIf(skip)('model 2: an anatomy file that does not match its sha256 is refused', async () => {
   const { mkdtemp, writeFile, copyFile } = await import('node:fs/promises');
   const dir = await mkdtemp('/tmp/model2-');
   const m = JSON.parse(await readFile(`${model.dir}/manifest.json`, 'utf8')) as ModelManifest;

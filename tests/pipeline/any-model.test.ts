@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import sharp from 'sharp';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 
 // The model under test: MODEL_DIR, else models/cxr.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { runAnatomyNet } from '../../worker/src/pipeline/anatomy-stage.js';
 import { decodeImage } from '../../worker/src/pipeline/decode.js';
 import { inputPlanes, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import type { Job } from 'bullmq';
 import type { TAnalysisResultJob } from '@contracts/queues.js';
 import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';

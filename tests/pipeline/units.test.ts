@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import sharp from 'sharp';
 import { callOf } from '../../worker/src/pipeline/compose.js';
 import { renderHeatmapOverlay } from '../../worker/src/pipeline/run-pipeline.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, chats, patientProfiles } from '../../server/src/db/schema.js';
 import { createChat, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
@@ -20,12 +20,12 @@ for (const backend of testBackends()) {
     const listOf = async (u: TTestUser) =>
       ((await rest(t.app, 'GET', `/api/profile/${u.user.id}`, u.token)).body as { data: { profiles: TLegacyProfile[] } }).data.profiles;
 
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: TEST_ENV });
       me = await createUser(t.deps);
       other = await createUser(t.deps);
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createChat, createUser, storeImage } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -22,10 +22,10 @@ const concrete = (url: string, id: string) => url.replace(/:[A-Za-z_]+/g, id);
 
 describe('attack checklist on every route', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('session replay: after logout the old token opens nothing, by bearer or cookie, on any route or procedure', async () => {
     const { user, token } = await createUser(t.deps);
@@ -107,10 +107,10 @@ describe('attack checklist on every route', () => {
 
 describe('login lockout and its expiry (window shortened to ~2 s by configuration)', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', LOGIN_FAILURES_PER_ACCOUNT: '3', LOGIN_FAILURE_WINDOW_MINUTES: '0.035' } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('after 3 failures even the right password is refused; after the window it works again', async () => {
     const { user, password } = await createUser(t.deps);
@@ -126,7 +126,7 @@ describe('login lockout and its expiry (window shortened to ~2 s by configuratio
 describe('account enumeration by timing (real argon2 cost)', () => {
   let t: TestApp;
   let known: string;
-  before(async () => {
+  beforeAll(async () => {
     // Production hashing cost (the defaults); only the limits are raised so 400 attempts fit.
     t = await createTestApp({ env: {
       RATE_LIMIT_DISABLED: 'true', LOGIN_FAILURES_PER_ACCOUNT: '100000', LOGIN_FAILURES_PER_IP: '100000',
@@ -134,7 +134,7 @@ describe('account enumeration by timing (real argon2 cost)', () => {
     } });
     known = (await createUser(t.deps, { name: testPatientName('Clinician') })).user.email;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   for (const [name, url, body] of [
     ['login', '/api/auth/login', (email: string) => ({ email, password: 'not the password 123' })],

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -19,7 +19,7 @@ import { rowCounts, seedForBackup } from './backup-seed.js';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'cxr-backup-test-'));
-after(() => rm(work, { recursive: true, force: true }));
+afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** Flips one byte in the middle of a file, the way a bad disk sector would. */
 async function flipByte(path: string): Promise<void> {
@@ -37,12 +37,12 @@ for (const backend of testBackends()) {
     const dirBackup = join(work, `${backend}-dir`);
     const tarBackup = join(work, `${backend}.tar.gz`);
 
-    before(async () => {
+    beforeAll(async () => {
       source = await createTestApp({ backend });
       ({ imageKeys } = await seedForBackup(source.deps));
       before_ = await rowCounts(source.deps.db);
     });
-    after(() => source.close());
+    afterAll(() => source.close());
 
     test('a backup records every table with row counts and every image with its hash', async () => {
       const m = await createBackup({ db: source.deps.db, dbKind: backend, images: source.deps.images, out: dirBackup });

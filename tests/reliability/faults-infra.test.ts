@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { analysisState, startTcpProxy, uploadXray, waitFor, type TProc } from '../helpers/fault-procs.js';
 import { createFaultWorld, type TFaultWorld } from './fault-setup.js';
 
@@ -13,17 +13,17 @@ async function countFiles(dir: string): Promise<number> {
   return entries.filter((e) => e.isFile()).length;
 }
 
-describe('fault injection: Redis and PostgreSQL go away and come back', { skip: !enabled && 'needs TEST_DATABASE_URL (PostgreSQL)' }, () => {
+describe.skipIf(!enabled && 'needs TEST_DATABASE_URL (PostgreSQL)')('fault injection: Redis and PostgreSQL go away and come back', () => {
   let w: TFaultWorld;
   let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
   let worker: TProc;
-  before(async () => {
+  beforeAll(async () => {
     const admin = new URL(process.env.TEST_DATABASE_URL ?? '');
     proxy = await startTcpProxy(Number(admin.port || 5432));
     w = await createFaultWorld({ proxyDbUrl: (url) => Object.assign(new URL(url), { port: String(proxy.port), hostname: '127.0.0.1' }).toString() });
     worker = w.stack.startWorker({ CXR_TEST_INFERENCE_DELAY_MS: '500' });
   });
-  after(async () => {
+  afterAll(async () => {
     await worker?.stop('SIGKILL');
     await w?.close();
     await proxy?.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { storedImages } from '../../server/src/db/schema.js';
 import type { ImageStore } from '@contracts/image-store.js';
 import { LocalImageStore } from '@common/storage/local-image-store.js';
@@ -26,12 +26,12 @@ describe('fault injection: image storage full or unwritable', () => {
   let t: TestApp;
   let token: string;
   let real: ImageStore;
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_DISABLED: 'true' } });
     ({ token } = await createUser(t.deps));
     real = t.deps.images;
   });
-  after(async () => {
+  afterAll(async () => {
     t.deps.images = real;
     await t.deps.analysisQueue.obliterate({ force: true }).catch(() => undefined);
     await t.close();

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { analysisState, uploadXray, waitFor } from '../helpers/fault-procs.js';
 import { createFaultWorld, type TFaultWorld } from './fault-setup.js';
 
 const enabled = Boolean(process.env.TEST_DATABASE_URL);
 
-describe('fault injection: worker processes killed, stopped and hung', { skip: !enabled && 'needs TEST_DATABASE_URL (PostgreSQL)' }, () => {
+describe.skipIf(!enabled && 'needs TEST_DATABASE_URL (PostgreSQL)')('fault injection: worker processes killed, stopped and hung', () => {
   let w: TFaultWorld;
-  before(async () => {
+  beforeAll(async () => {
     w = await createFaultWorld();
   });
-  after(() => w?.close());
+  afterAll(() => w?.close());
 
   const submit = async () => {
     const r = await uploadXray(w.stack, w.token);

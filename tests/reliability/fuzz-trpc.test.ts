@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import type { TestApp } from '../helpers/test-app.js';
@@ -37,10 +37,10 @@ describe('fuzzing every tRPC procedure (never a 5xx, never a crash, no prototype
   let cases = 0;
   const started = Date.now();
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createFuzzApp();
   });
-  after(async () => {
+  afterAll(async () => {
     console.log(`tRPC fuzz: ${cases} cases over ${procedures.length} procedures x 4 callers in ${((Date.now() - started) / 1000).toFixed(1)} s (FUZZ_RUNS=${FUZZ_RUNS})`);
     await t.close();
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { analyses, storedImages } from '../../server/src/db/schema.js';
@@ -14,12 +14,12 @@ describe('hostile upload corpus: each file refused with a clear message or safel
   let token: string;
   let corpus: TCorpusItem[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_DISABLED: 'true' } });
     ({ token } = await createUser(t.deps));
     corpus = await buildUploadCorpus();
   });
-  after(async () => {
+  afterAll(async () => {
     await t.deps.analysisQueue.obliterate({ force: true }).catch(() => undefined);
     await t.close();
   });

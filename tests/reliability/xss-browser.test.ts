@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
@@ -44,7 +44,7 @@ describe('stored XSS never executes in the browser', () => {
   const dialogs: string[] = [];
   const chatIds: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     app = await startE2eApp({ RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }, { worker: false });
     browser = await launchBrowser();
     context = await browser.newContext();
@@ -71,7 +71,7 @@ describe('stored XSS never executes in the browser', () => {
       void d.dismiss();
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await context?.close();
     await browser?.close();
     await app?.close();

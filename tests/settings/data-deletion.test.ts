@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import {
   analyses,
@@ -24,10 +24,10 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 for (const backend of testBackends()) {
   describe(`data deletion on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: FAST_HASH_ENV });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

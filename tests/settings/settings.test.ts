@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, users } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
@@ -12,10 +12,10 @@ const NEW_PASSWORD = 'another fine passphrase';
 for (const backend of testBackends()) {
   describe(`settings on ${backend}`, () => {
     let t: TestApp;
-    before(async () => {
+    beforeAll(async () => {
       t = await createTestApp({ backend, env: FAST_HASH_ENV });
     });
-    after(async () => {
+    afterAll(async () => {
       await t.close();
     });
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { storedImages } from '../../server/src/db/schema.js';
 import { uploadDir } from '@contracts/config/base-config.js';
@@ -38,10 +38,10 @@ describe('S3 image storage against a real S3-compatible server', () => {
   const dir = mkdtempSync(join(tmpdir(), 's3rver-'));
   const s3Env = () => ({ S3_ENDPOINT: s3.endpoint, S3_BUCKET: BUCKET, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
 
-  before(async () => {
+  beforeAll(async () => {
     s3 = await startS3(dir);
   });
-  after(async () => {
+  afterAll(async () => {
     s3.proc.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true });
   });
