@@ -12,8 +12,19 @@ export default function setup(): () => Promise<void> {
   const startedAt = Date.now() - 2000;
   return async () => {
     const r = await scanLogs(E2E_LOG_DIR, startedAt);
-    console.log(`log scan: ${r.files} log files (${r.freshFiles} from this run), ${(r.bytes / 1024).toFixed(0)} KiB under ${E2E_LOG_DIR}`);
-    if (r.freshFiles === 0) throw new Error(`log scan: this run wrote no server or worker log under ${E2E_LOG_DIR}, so the scan proves nothing`);
-    if (r.hits.length > 0) throw new Error(`log scan: patient data in logs:\n${r.hits.join('\n')}`);
+    console.log(
+      `log scan: ${r.files} log files (${r.freshFiles} from this run), ${(r.bytes / 1024).toFixed(0)} KiB under ${E2E_LOG_DIR}`,
+    );
+    const failure =
+      r.freshFiles === 0
+        ? `this run wrote no server or worker log under ${E2E_LOG_DIR}, so the scan proves nothing`
+        : r.hits.length > 0
+          ? `patient data in logs:\n${r.hits.join('\n')}`
+          : null;
+    if (!failure) return;
+    // vitest only logs an error thrown by a global teardown ("error during close") and still
+    // exits 0, so the exit code is set here.
+    process.exitCode = 1;
+    throw new Error(`log scan: ${failure}`);
   };
 }
