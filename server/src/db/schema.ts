@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -157,3 +158,51 @@ export const auditLog = pgTable('audit_log', {
   prevHash: text('prev_hash').notNull(),
   hash: text('hash').notNull(),
 }, (t) => [index('audit_log_actor_idx').on(t.actorUserId)]);
+
+/**
+ * A clinician's reading of one finding of one analysis (issue 17): one row per author, analysis
+ * and finding, edited in place. The model's probability, call and version are copied in so the
+ * row still says what was judged after a model change, and so calibration needs no JSONB walk.
+ */
+export const findingFeedback = pgTable('finding_feedback', {
+  id: id(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  chatId: uuid('chat_id').notNull().references(() => chats.id, { onDelete: 'cascade' }),
+  analysisId: uuid('analysis_id').notNull().references(() => analyses.id, { onDelete: 'cascade' }),
+  finding: text('finding').notNull(),
+  verdict: text('verdict').$type<'agree' | 'disagree'>().notNull(),
+  /** What the clinician reads on the film: the model's call when agreeing, the opposite otherwise. */
+  reading: text('reading').$type<'present' | 'absent'>().notNull(),
+  note: text('note'),
+  modelVersion: text('model_version').notNull(),
+  modelProbability: doublePrecision('model_probability').notNull(),
+  modelCall: text('model_call').$type<'positive' | 'negative' | 'uncertain'>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('finding_feedback_author_uq').on(t.analysisId, t.finding, t.userId),
+  index('finding_feedback_chat_idx').on(t.chatId),
+  index('finding_feedback_created_idx').on(t.createdAt),
+]);
+
+/**
+ * Site operating points proposed from local labelled cases. At most one is 'applied'; it only
+ * takes effect while the shipped model's sha256 equals `modelSha256` (a new model ignores it).
+ */
+export const siteCalibrations = pgTable('site_calibrations', {
+  id: id(),
+  status: text('status').$type<'proposed' | 'applied' | 'superseded' | 'reverted'>().notNull().default('proposed'),
+  source: text('source').$type<'feedback' | 'csv'>().notNull(),
+  method: text('method').notNull(),
+  modelSha256: text('model_sha256').notNull(),
+  modelVersion: text('model_version').notNull(),
+  /** Per finding: site threshold, model default, case counts, sensitivity/specificity with 95 % intervals. */
+  findings: jsonb('findings').$type<Record<string, unknown>[]>().notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  appliedAt: ts('applied_at'),
+  revertedAt: ts('reverted_at'),
+}, (t) => [
+  index('site_calibrations_status_idx').on(t.status),
+  uniqueIndex('site_calibrations_applied_uq').on(t.status).where(sql`${t.status} = 'applied'`),
+]);

@@ -3,6 +3,7 @@ import apiKeyRoutes from './api-key.js';
 import authRoutes from './auth.js';
 import chatRoutes from './chat.js';
 import exportRoutes from './export.js';
+import feedbackRoutes from './feedback.js';
 import historyRoutes from './history.js';
 import openapiRoutes from './openapi.js';
 import imageRoutes from './images.js';
@@ -19,6 +20,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(chatRoutes, { prefix: '/chat' });
   await app.register(exportRoutes, { prefix: '/export' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
+  await app.register(feedbackRoutes, { prefix: '/feedback' });
   await app.register(openapiRoutes);
 };
 

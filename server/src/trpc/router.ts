@@ -4,6 +4,7 @@ import { apiKeyRouter } from './routers/api-key/router.js';
 import { authRouter } from './routers/auth/router.js';
 import { chatRouter } from './routers/chat/router.js';
 import { exportRouter } from './routers/export/router.js';
+import { feedbackRouter } from './routers/feedback/router.js';
 import { historyRouter } from './routers/history/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
@@ -18,6 +19,7 @@ export const appRouter = router({
   chat: chatRouter,
   export: exportRouter,
   apiKey: apiKeyRouter,
+  feedback: feedbackRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,30 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { TDb } from '../../db/client.js';
+import { analyses } from '../../db/schema.js';
+import { ZFinding, type TFinding } from '@contracts/schemas/analysis.js';
+
+/** Only what feedback needs from the stored result; the rest of the JSONB is not read. */
+const ZFindingsOnly = z.object({ modelVersion: z.string(), findings: z.array(ZFinding) });
+
+export interface TFeedbackAnalysis {
+  id: string;
+  modelVersion: string;
+  findings: TFinding[];
+}
+
+/**
+ * The chat's newest completed analysis (the one the findings panel shows), or null. The caller
+ * has already checked that the chat is the user's; userId is repeated here as a second guard.
+ */
+export async function findFeedbackAnalysis(db: TDb, userId: string, chatId: string): Promise<TFeedbackAnalysis | null> {
+  const [row] = await db
+    .select({ id: analyses.id, result: analyses.result })
+    .from(analyses)
+    .where(and(eq(analyses.chatId, chatId), eq(analyses.userId, userId), eq(analyses.status, 'completed')))
+    .orderBy(desc(analyses.createdAt), desc(analyses.id))
+    .limit(1);
+  const parsed = ZFindingsOnly.safeParse(row?.result);
+  if (!row || !parsed.success) return null;
+  return { id: row.id, modelVersion: parsed.data.modelVersion, findings: parsed.data.findings };
+}

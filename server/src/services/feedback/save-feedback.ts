@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { findingFeedback } from '../../db/schema.js';
+import type { RequestMeta } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { FEEDBACK_MESSAGES, type TFeedbackInput } from '@contracts/schemas/feedback.js';
+import { auditedAccess } from '../history/audited-access.js';
+import { getOwnedChat } from '../history/get-owned-chat.js';
+import { findFeedbackAnalysis } from './find-feedback-analysis.js';
+
+type TCall = 'positive' | 'negative' | 'uncertain';
+
+/**
+ * What the clinician reads on the film. Agreeing with a positive call means "present"; with a
+ * negative or uncertain one, "absent" (an uncertain call is not a positive one). A disagreement
+ * without an explicit reading means the opposite of that.
+ */
+export function readingOf(verdict: TFeedbackInput['verdict'], call: TCall, reading?: 'present' | 'absent'): 'present' | 'absent' {
+  const modelReads = call === 'positive' ? 'present' : 'absent';
+  if (verdict === 'agree') return modelReads;
+  return reading ?? (modelReads === 'present' ? 'absent' : 'present');
+}
+
+/**
+ * Records (or edits) the caller's feedback on one finding of the chat's newest analysis, with the
+ * model's probability, call and version at that moment. A foreign chat answers like a missing
+ * one; every attempt is audited with ids only (never the note).
+ */
+export async function saveFeedback(db: TDb, meta: RequestMeta | null, userId: string, input: TFeedbackInput): Promise<void> {
+  await auditedAccess({ db, meta, userId }, { action: 'feedback.save', objectType: 'chat', objectId: input.chatId }, async () => {
+    const chat = await getOwnedChat(db, userId, input.chatId);
+    const analysis = await findFeedbackAnalysis(db, userId, chat.id);
+    if (!analysis) throw new AppError('CONFLICT', FEEDBACK_MESSAGES.noAnalysis);
+    const finding = analysis.findings.find((f) => f.label === input.finding);
+    if (!finding) throw new AppError('BAD_REQUEST', FEEDBACK_MESSAGES.unknownFinding);
+    const values = {
+      verdict: input.verdict,
+      reading: readingOf(input.verdict, finding.call, input.reading),
+      note: input.note ? input.note : null,
+      modelVersion: analysis.modelVersion,
+      modelProbability: finding.probability,
+      modelCall: finding.call,
+    };
+    await db.insert(findingFeedback)
+      .values({ userId, chatId: chat.id, analysisId: analysis.id, finding: finding.label, ...values })
+      .onConflictDoUpdate({
+        target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
+        set: { ...values, updatedAt: sql`now()` },
+      });
+    return { finding: finding.label, verdict: input.verdict };
+  }, (r) => ({ finding: r.finding, verdict: r.verdict }));
+}
