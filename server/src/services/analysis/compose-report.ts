@@ -1,6 +1,8 @@
 import type { TPatientSnapshot } from '../../db/schema.js';
 import { CONDITION_NOTES, trainingDataNoteFor } from '../../knowledge/cxr-conditions.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
+import type { TComparison } from '@contracts/schemas/timeline.js';
+import { comparisonLines } from '../timeline/comparison-text.js';
 import { ageYears, assessedNames, heartSizeLines, notAssessedLine, SUMMARY_LABEL } from './anatomy-text.js';
 
 export const DISCLAIMER =
@@ -23,16 +25,20 @@ export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 const CALL_WORDS: Record<TFinding['call'], string> = { positive: 'positive', negative: 'negative', uncertain: 'uncertain (near threshold)' };
 
 /** The assistant's report for an accepted image, as markdown. Pure: same input, same text. */
-export function composeReport(result: TStoredResult, patient: TPatientSnapshot, opts: { heatmapLabel?: string | null } = {}): TReport {
+export function composeReport(result: TStoredResult, patient: TPatientSnapshot, opts: { heatmapLabel?: string | null; comparison?: TComparison | null } = {}): TReport {
   if (!result.gate.accepted) return composeRefusal(result);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
   const lines: string[] = ['## Chest X-ray analysis', ''];
   lines.push('### Findings', '', '| Finding | Probability | Threshold | Model\'s call |', '|---|---|---|---|');
   for (const f of result.findings) lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
+  const site = siteThresholdLines(result.findings);
+  if (site.length) lines.push('', ...site);
   const notAssessed = notAssessedLine(result.notAssessed);
   if (notAssessed) lines.push('', notAssessed);
   const heart = heartSizeLines(result.anatomy, ageYears(patient.age));
   if (heart) lines.push('', '### Heart size', '', ...heart.map((s) => `- ${s}`));
+  // The patient's previous analysis (same profile), when there is one: what changed since.
+  if (opts.comparison) lines.push('', ...comparisonLines(opts.comparison).slice(0, -1));
   lines.push('', '### Impression', '', impression(result, top), '');
   lines.push('### Suggested next steps', '', ...nextSteps(result, top).map((s) => `- ${s}`), '');
   lines.push('### Remarks', '', ...remarks(result, patient).map((s) => `- ${s}`), '');
@@ -43,6 +49,12 @@ export function composeReport(result: TStoredResult, patient: TPatientSnapshot, 
   }
   lines.push('---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`);
   return { content: lines.join('\n'), disease: top?.display ?? null };
+}
+
+/** Calls decided at a site threshold (issue 17) say so, with the model's default beside it. */
+export function siteThresholdLines(findings: readonly TFinding[]): string[] {
+  return findings.filter((f) => f.modelThreshold !== undefined)
+    .map((f) => `${f.display}: called at the site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold!.toFixed(2)}.`);
 }
 
 function impression(result: TStoredResult, top: TFinding | null): string {

@@ -5,6 +5,8 @@ import type { TAnalysisResultJob } from '@contracts/queues.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { patientOf } from '../history/chat-view.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
+import { applySiteThresholds } from '../site/apply-site-thresholds.js';
+import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
 import { analysisErrorOf } from './get-analysis.js';
@@ -22,15 +24,19 @@ const OPEN = ['queued', 'processing'] as const;
  */
 export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, job: TAnalysisResultJob): Promise<TFinalizeOutcome> {
   const { db } = deps;
-  const result = ZStoredResult.parse(job.result);
+  const result = await applySiteThresholds(db, deps.config.MODEL_DIR, ZStoredResult.parse(job.result));
   const [row] = await db
-    .select({ id: analyses.id, userId: analyses.userId, chatId: analyses.chatId, status: analyses.status, patient: chats.patient })
+    .select({
+      id: analyses.id, userId: analyses.userId, chatId: analyses.chatId, status: analyses.status, createdAt: analyses.createdAt,
+      patient: chats.patient, profileId: chats.profileId,
+    })
     .from(analyses).innerJoin(chats, eq(chats.id, analyses.chatId))
     .where(eq(analyses.id, job.analysisId)).limit(1);
   if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
   const status = result.gate.accepted ? 'completed' : 'refused';
   const heatmapLabel = job.heatmap ? result.heatmaps[0]?.label ?? result.topFinding : null;
-  const report = composeReport(result, patientOf(row), { heatmapLabel });
+  const comparison = await compareWithPrior(deps, { userId: row.userId, profileId: row.profileId, analysisId: row.id, createdAt: row.createdAt, result });
+  const report = composeReport(result, patientOf(row), { heatmapLabel, comparison });
 
   const work = async (tx: typeof db): Promise<boolean> => {
     const [updated] = await tx.update(analyses).set({

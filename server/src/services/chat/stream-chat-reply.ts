@@ -9,6 +9,7 @@ import { safeErr } from '../analysis/safe-error.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
+import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import type { Responder, TResponderContext } from './responders/responder.js';
 import { selectResponder } from './responders/select-responder.js';
 
@@ -23,14 +24,16 @@ type TChatDeps = Pick<AppDeps, 'db' | 'config' | 'log'>;
  */
 export async function loadChatContext(deps: TChatDeps, userId: string, chatId: string, query: string): Promise<TResponderContext & { chatId: string }> {
   const chat = await getOwnedChat(deps.db, userId, chatId);
-  const [analysis] = await deps.db.select({ status: analyses.status, result: analyses.result }).from(analyses)
+  const [analysis] = await deps.db.select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt }).from(analyses)
     .where(eq(analyses.chatId, chat.id)).orderBy(desc(analyses.createdAt)).limit(1);
   const parsed = analysis?.status === 'completed' ? ZStoredResult.safeParse(analysis.result) : null;
   if (!parsed?.success) throw new AppError('CONFLICT', CHAT_MESSAGES.notReady);
   const rows = await deps.db.select({ role: messages.role, content: messages.content }).from(messages)
     .where(eq(messages.chatId, chat.id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(HISTORY_LIMIT);
   const metrics = metricsForResult(deps.config.MODEL_DIR, parsed.data);
-  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query, metrics };
+  // The patient's previous analysis, for "what changed since last time?": stored results only.
+  const comparison = await compareWithPrior(deps, { userId, profileId: chat.profileId, analysisId: analysis!.id, createdAt: analysis!.createdAt, result: parsed.data });
+  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query, metrics, comparison };
 }
 
 /**

@@ -2,13 +2,14 @@ import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import * as answer from './grounded-answers.js';
+import { COMPARE_QUESTION, compareWithPrevious } from './grounded-compare.js';
 import { displayOf } from './grounded-scope.js';
 import type { Responder, TResponderContext } from './responder.js';
 
 export type TIntent =
   | { kind: 'not-assessed'; condition: string; label?: string }
   | { kind: 'finding'; label: string }
-  | { kind: 'heart-size' | 'confidence' | 'next-steps' | 'differential' | 'patient' | 'normal' | 'quality' | 'summary' };
+  | { kind: 'compare' | 'heart-size' | 'confidence' | 'next-steps' | 'differential' | 'patient' | 'normal' | 'quality' | 'summary' };
 
 const has = (q: string, re: RegExp) => re.test(q);
 const mentions = (q: string, alias: string) => new RegExp(`(^|[^a-z0-9])${alias.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}`, 'i').test(q);
@@ -38,6 +39,7 @@ export function classifyQuestion(query: string, result?: TStoredResult): TIntent
   if (!label && missing && result) return { kind: 'not-assessed', condition: displayOf(result, missing), label: missing };
   const other = NOT_ASSESSED.find((c) => c.aliases.some((a) => mentions(q, a)));
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
+  if (has(q, COMPARE_QUESTION)) return { kind: 'compare' };
   if (has(q, HEART_SIZE)) return { kind: 'heart-size' };
   // "…for this patient" is a clinician's question; explaining *to* the patient is this intent.
   if (has(q, /(explain|tell|say|describe|put|talk)\b.*\b(to|for|with) (the |my |a |this )?(patient|family|parent|mother|father|child)|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|non-?medical/)) {
@@ -61,6 +63,8 @@ export function groundedAnswer(ctx: TResponderContext): string {
   switch (intent.kind) {
     case 'not-assessed':
       return answer.notAssessed(ctx, intent.condition, intent.label);
+    case 'compare':
+      return compareWithPrevious(ctx);
     case 'heart-size':
       return answer.heartSize(ctx);
     case 'finding': {

@@ -1,6 +1,7 @@
 import type { TPatientSnapshot } from '../../../db/schema.js';
 import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
+import type { TComparison } from '@contracts/schemas/timeline.js';
 
 /** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
 export interface TResponderContext {
@@ -11,6 +12,8 @@ export interface TResponderContext {
   query: string;
   /** The model card's figures for the model that produced the result; absent or null: none are quoted. */
   metrics?: TModelMetrics | null;
+  /** This analysis compared with the patient's previous one (same profile); absent or null: there is none. */
+  comparison?: TComparison | null;
 }
 
 /**

@@ -7,12 +7,14 @@ import {
   ZProfileListOutput,
   ZProfileUpdateInput,
 } from '@contracts/schemas/profile.js';
+import { ZTimeline, ZTimelineInput } from '@contracts/schemas/timeline.js';
 import { createProfile } from '../../../services/profile/create-profile.js';
 import { deleteProfile } from '../../../services/profile/delete-profile.js';
 import { getProfile } from '../../../services/profile/get-profile.js';
 import { listProfiles } from '../../../services/profile/list-profiles.js';
 import { toProfileView } from '../../../services/profile/profile-view.js';
 import { updateProfile } from '../../../services/profile/update-profile.js';
+import { loadTimeline } from '../../../services/timeline/load-timeline.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
 /** Patient profiles of the signed-in user; every call is scoped by ctx.auth, never by input. */
@@ -31,6 +33,12 @@ export const profileRouter = router({
     .query(async ({ ctx, input }) =>
       toProfileView(await getProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId })),
     ),
+
+  /** The patient's completed analyses, oldest first (issue 18). */
+  timeline: protectedProcedure
+    .input(ZTimelineInput)
+    .output(ZTimeline)
+    .query(({ ctx, input }) => loadTimeline({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId })),
 
   create: protectedProcedure
     .input(ZProfileInput)

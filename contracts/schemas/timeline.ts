@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ZFinding } from './analysis.js';
+
+/**
+ * A patient's timeline (every completed analysis of one profile, oldest first) and the
+ * comparison of an analysis with the one before it. Shared by the report, the grounded chat,
+ * the exports, the tRPC procedure, the REST route and the client's timeline.
+ */
+
+/** What happened to one finding between two analyses; the rule is in services/timeline/compare-results.ts. */
+export const ZFindingChange = z.enum(['new', 'resolved', 'higher', 'lower', 'unchanged']);
+export type TFindingChange = z.infer<typeof ZFindingChange>;
+
+const ZCall = ZFinding.shape.call;
+const ZReading = z.object({ probability: z.number(), threshold: z.number(), call: ZCall });
+
+export const ZFindingComparison = z.object({
+  label: z.string(),
+  display: z.string(),
+  previous: ZReading,
+  current: ZReading,
+  change: ZFindingChange,
+});
+export type TFindingComparison = z.infer<typeof ZFindingComparison>;
+
+export const ZComparison = z.object({
+  prior: z.object({ analysisId: z.uuid(), chatId: z.uuid(), createdAt: z.iso.datetime() }),
+  modelVersions: z.object({ previous: z.string(), current: z.string() }),
+  /** Shipped findings reported by both results; "not assessed" ones are never compared. */
+  findings: z.array(ZFindingComparison),
+  /** Shipped findings only one of the two model versions reports: named, never compared. */
+  notCompared: z.array(z.object({ label: z.string(), display: z.string(), reportedBy: z.enum(['previous', 'current']) })),
+  /** Cardiothoracic ratios when both films have one; change = current - previous. */
+  ctr: z.object({ previous: z.number(), current: z.number(), change: z.number() }).nullable(),
+  /** Why the two may not be comparable (model version, image quality, projection). */
+  caveats: z.array(z.string()),
+});
+export type TComparison = z.infer<typeof ZComparison>;
+
+export const ZTimelineInput = z.object({ profileId: z.string().max(100) });
+
+/** One analysis on the timeline: the spec's REST fields (snake_case), plus the thumbnail's URL. */
+export const ZTimelineEntry = z.object({
+  chat_id: z.uuid(),
+  analysis_id: z.uuid(),
+  created_at: z.iso.datetime(),
+  model_version: z.string(),
+  /** label → calibrated probability (shipped findings only). */
+  findings: z.record(z.string(), z.number()),
+  /** label → the model's call. */
+  calls: z.record(z.string(), ZCall),
+  /** Cardiothoracic ratio, when this film has one. */
+  ctr: z.number().optional(),
+  /** The uploaded film, served by the authorised image route; null when it was deleted. */
+  image_url: z.string().nullable(),
+});
+export type TTimelineEntry = z.infer<typeof ZTimelineEntry>;
+
+export const ZTimeline = z.object({
+  analyses: z.array(ZTimelineEntry),
+  /** Display names of every label on the timeline, for legends and chart titles. */
+  labels: z.array(z.object({ label: z.string(), display: z.string() })),
+});
+export type TTimeline = z.infer<typeof ZTimeline>;

@@ -1,0 +1,20 @@
+import type { AppDeps } from '../../deps.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
+import type { TComparison } from '@contracts/schemas/timeline.js';
+import { compareResults } from './compare-results.js';
+import { findPriorAnalysis } from './find-prior-analysis.js';
+import { loadUncertainMargin } from './load-uncertain-margin.js';
+
+/**
+ * An accepted analysis of a patient profile compared with that patient's previous completed
+ * one; null without a profile, without a prior, or for a refused image. Used by the finalizer
+ * (the report's section), the grounded chat and the exports, so all three say the same.
+ */
+export async function compareWithPrior(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  current: { userId: string; profileId: string | null; analysisId: string; createdAt: Date; result: TStoredResult },
+): Promise<TComparison | null> {
+  if (!current.profileId || !current.result.gate.accepted) return null;
+  const prior = await findPriorAnalysis(deps.db, { ...current, profileId: current.profileId });
+  return prior ? compareResults(prior, current.result, loadUncertainMargin(deps.config.MODEL_DIR)) : null;
+}

@@ -1,0 +1,54 @@
+import type { TFinding } from '@contracts/schemas/analysis.js';
+import type { TComparison } from '@contracts/schemas/timeline.js';
+
+/**
+ * The words of a comparison, shared by the report's section, the grounded chat and the PDF so
+ * that every place says the same thing. Pure; every figure comes from the comparison.
+ */
+
+const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
+const CALL: Record<TFinding['call'], string> = { positive: 'positive', negative: 'negative', uncertain: 'uncertain' };
+
+/** '2026-03-12': the analysis date as stored (UTC), the same on every server. */
+export const priorDate = (c: TComparison): string => c.prior.createdAt.slice(0, 10);
+
+export const comparisonHeading = (c: TComparison): string => `Compared with the analysis of ${priorDate(c)}`;
+
+/** 'CTR 0.48 → 0.52 (+0.04)', or null when one of the films has none. */
+export function ctrChangeText(c: TComparison): string | null {
+  if (!c.ctr) return null;
+  const sign = c.ctr.change > 0 ? '+' : c.ctr.change < 0 ? '−' : '±';
+  return `Cardiothoracic ratio ${c.ctr.previous.toFixed(2)} → ${c.ctr.current.toFixed(2)} (${sign}${Math.abs(c.ctr.change).toFixed(2)})`;
+}
+
+export const RULE_TEXT =
+  '"New" and "resolved" mean the call went from negative to positive or back; otherwise a finding is "higher" or "lower" ' +
+  'only when its probability moved, relative to its threshold, by more than the band in which the model calls a finding uncertain, and "unchanged" when it moved less.';
+
+/** The markdown lines of the report's comparison section (heading included). */
+export function comparisonLines(c: TComparison): string[] {
+  const lines = [`### ${comparisonHeading(c)}`, ''];
+  if (c.findings.length) {
+    lines.push('| Finding | Previous | Now | Change |', '|---|---|---|---|');
+    for (const f of c.findings) {
+      lines.push(`| ${f.display} | ${pct(f.previous.probability)} (${CALL[f.previous.call]}) | ${pct(f.current.probability)} (${CALL[f.current.call]}) | ${f.change} |`);
+    }
+    lines.push('');
+  } else {
+    lines.push('The two model versions report no finding in common, so no finding is compared.', '');
+  }
+  const ctr = ctrChangeText(c);
+  const notes = [
+    ...(ctr ? [`${ctr}.`] : []),
+    ...c.notCompared.map((n) => `${n.display}: not compared (only the ${n.reportedBy === 'current' ? 'current' : 'earlier'} model version reports it).`),
+    ...c.caveats,
+    RULE_TEXT,
+  ];
+  lines.push(...notes.map((s) => `- ${s}`), '');
+  return lines;
+}
+
+/** One sentence per changed finding, for the chat: 'Pneumonia / lung opacity: new (12.0% → 80.0%).' */
+export function changeSentences(c: TComparison): string[] {
+  return c.findings.map((f) => `${f.display}: **${f.change}** (${pct(f.previous.probability)} ${CALL[f.previous.call]} → ${pct(f.current.probability)} ${CALL[f.current.call]})`);
+}

@@ -1,0 +1,35 @@
+import { and, desc, eq, lt, ne } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { analyses, chats } from '../../db/schema.js';
+import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import type { TAnalysisSnapshot } from './compare-results.js';
+
+/**
+ * The newest completed analysis of the same patient profile (and account) started before
+ * `before`, or null. Refused and failed analyses have no findings to compare; a stored result
+ * that no longer parses is skipped the same way. An analysis of the profile that is still
+ * running when this one finishes is not a prior: the comparison is made once, at finalize.
+ */
+export async function findPriorAnalysis(
+  db: TDb,
+  current: { userId: string; profileId: string; analysisId: string; createdAt: Date },
+): Promise<TAnalysisSnapshot | null> {
+  const rows = await db
+    .select({ id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt, result: analyses.result })
+    .from(analyses)
+    .innerJoin(chats, eq(chats.id, analyses.chatId))
+    .where(and(
+      eq(chats.profileId, current.profileId),
+      eq(chats.userId, current.userId),
+      eq(analyses.status, 'completed'),
+      lt(analyses.createdAt, current.createdAt),
+      ne(analyses.id, current.analysisId),
+    ))
+    .orderBy(desc(analyses.createdAt), desc(analyses.id))
+    .limit(5);
+  for (const row of rows) {
+    const parsed = ZStoredResult.safeParse(row.result);
+    if (parsed.success && parsed.data.gate.accepted) return { analysisId: row.id, chatId: row.chatId, createdAt: row.createdAt, result: parsed.data };
+  }
+  return null;
+}
