@@ -36,27 +36,9 @@ export async function openTarget(opts: { ignoreLock: boolean }): Promise<BackupT
   return { config, database, images: await createImageStore(config), where };
 }
 
-/** Tiny flag parser: `--name value`, `--flag`, and positionals. */
-export function parseArgs(argv: string[]): { flags: Map<string, string | true>; positional: string[] } {
-  const flags = new Map<string, string | true>();
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] ?? '';
-    if (!a.startsWith('--')) {
-      positional.push(a);
-      continue;
-    }
-    const next = argv[i + 1];
-    if (a === '--out' && next !== undefined) {
-      flags.set(a, next);
-      i++;
-    } else flags.set(a, true);
-  }
-  return { flags, positional };
-}
-
-export function exitWith(err: unknown): never {
+/** A refusal the user can act on (BackupError) exits 2 with its message; anything else 1. */
+export function exitCodeOf(err: unknown): number {
   const message = err instanceof BackupError ? err.message : `Failed: ${err instanceof Error ? err.message : String(err)}`;
   console.error(message);
-  process.exit(err instanceof BackupError ? 2 : 1);
+  return err instanceof BackupError ? 2 : 1;
 }

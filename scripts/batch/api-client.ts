@@ -1,3 +1,4 @@
+import { openAsBlob } from 'node:fs';
 import { extname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TOutcome } from './state-store.js';
@@ -12,6 +13,8 @@ export interface TApi {
 export class FatalApiError extends Error {}
 /** Worth retrying on a later run (server busy, restarting, network down). */
 export class TransientApiError extends Error {}
+/** No connection at all: several of these in a row mean the server went away mid-run. */
+export class ConnectionLostError extends TransientApiError {}
 
 const MEDIA_TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.dcm': 'application/dicom', '.dicom': 'application/dicom',
@@ -29,7 +32,7 @@ async function call(api: TApi, path: string, init: RequestInit = {}): Promise<Re
   try {
     return await fetch(`${api.url}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${api.key}` } });
   } catch (err) {
-    throw new TransientApiError(`cannot reach ${api.url}: ${(err as Error).message}`);
+    throw new ConnectionLostError(`cannot reach ${api.url}: ${(err as Error).message}`);
   }
 }
 
@@ -65,13 +68,15 @@ async function fetchResult(api: TApi, chatId: string): Promise<TExportDoc | null
 }
 
 /** Uploads one image and returns its final outcome (or throws a Fatal/Transient error). */
-export async function analyseImage(api: TApi, file: string, data: Buffer, sha256: string, patient: Record<string, string>): Promise<TOutcome> {
+export async function analyseImage(api: TApi, file: string, absPath: string, sha256: string, patient: Record<string, string>): Promise<TOutcome> {
   const base: TOutcome = { sha256, status: 'failed', chatId: null, accepted: null, gateReason: null, modelVersion: null, topFinding: null, findings: [], error: null };
   const ext = extname(file).toLowerCase();
-  const res = await withRetries('upload', () => {
+  const res = await withRetries('upload', async () => {
     const form = new FormData();
-    // A neutral name: file names often carry patient names or record numbers.
-    form.append('image', new Blob([new Uint8Array(data)], { type: MEDIA_TYPES[ext] ?? 'application/octet-stream' }), `image${ext}`);
+    // Read from disk as the request streams, not held in memory; a neutral name, because file
+    // names often carry patient names or record numbers.
+    const image = await openAsBlob(absPath, { type: MEDIA_TYPES[ext] ?? 'application/octet-stream' });
+    form.append('image', image, `image${ext}`);
     if (Object.keys(patient).length) form.append('profile', JSON.stringify(patient));
     return call(api, '/api/chat/analyzer', { method: 'POST', body: form });
   });

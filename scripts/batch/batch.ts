@@ -1,26 +1,36 @@
-import { parseBatchArgs } from './args.js';
+import { runCli } from '../lib/cli-args.js';
+import { EXIT, parseBatchArgs, USAGE } from './args.js';
+import { ServerUnreachableError } from './check-server.js';
+import { CsvInputError } from './csv.js';
+import { InputError } from './hash-inputs.js';
 import { runBatch } from './run-batch.js';
 
-/** `npm run batch -- <folder or CSV> [--api URL --key KEY] [--out results.csv]`; see args.ts. */
-async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseBatchArgs(process.argv.slice(2));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exitCode = 2;
-    return;
+/** Maps why a run stopped to the exit codes USAGE documents. */
+function exitCodeOf(err: unknown): number {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as NodeJS.ErrnoException).code;
+  if (err instanceof CsvInputError || err instanceof InputError || code === 'ENOENT' || code === 'EACCES') {
+    process.stderr.write(`batch: ${message}\n`);
+    return EXIT.usage;
   }
+  if (err instanceof ServerUnreachableError) {
+    process.stderr.write(`batch: ${message}\n`);
+    return EXIT.unreachable;
+  }
+  process.stderr.write(`\nbatch: ${message}\n`);
+  // The API key refused (FatalApiError) or anything unexpected.
+  return EXIT.stopped;
+}
+
+/** `npm run batch -- <folder or CSV> [--api URL --key KEY] [--out results.csv]`; see args.ts. */
+runCli(USAGE, async () => {
+  const args = parseBatchArgs(process.argv.slice(2));
   const report = await runBatch(args);
   process.stderr.write(
     `${report.total} images: ${report.submitted} submitted, ${report.skipped} already done` +
       (report.retryLater ? `, ${report.retryLater} to retry (run the same command again)` : '') +
       `\nWrote ${report.outFiles.join(', ')}\n`,
   );
-  if (report.retryLater) process.exitCode = 1;
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`\nbatch: ${(err as Error).message}\n`);
-  process.exitCode = 1;
-});
+  if (report.serverLost) return EXIT.unreachable;
+  return report.retryLater ? EXIT.retryLater : EXIT.ok;
+}, exitCodeOf);

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve } from 'node:path';
-import { parseCsvObjects } from './csv.js';
+import { CsvInputError, parseCsvObjectsWithLines } from './csv.js';
 
 export interface TBatchInput {
   /** As written in the results: relative to the folder or CSV given. */
@@ -8,6 +8,8 @@ export interface TBatchInput {
   absPath: string;
   label: string | null;
   patient: { full_name?: string; age?: string; medical_history?: string };
+  /** Where the input came from, for messages: 'CSV line 7' or the relative path. */
+  where?: string;
 }
 
 export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.dcm', '.dicom']);
@@ -28,17 +30,19 @@ export async function listInputs(input: string): Promise<TBatchInput[]> {
   const root = resolve(input);
   if ((await stat(root)).isDirectory()) {
     const files = (await walk(root)).sort();
-    return files.map((absPath) => ({ file: relative(root, absPath), absPath, label: null, patient: {} }));
+    return files.map((absPath) => ({ file: relative(root, absPath), absPath, label: null, patient: {}, where: relative(root, absPath) }));
   }
-  const rows = parseCsvObjects(await readFile(root, 'utf8'));
+  const rows = parseCsvObjectsWithLines(await readFile(root, 'utf8'));
   const base = dirname(root);
-  return rows.map((r, i) => {
+  return rows.map(({ values: r, line }) => {
     const path = r.path || r.file || r.image;
-    if (!path) throw new Error(`CSV row ${i + 2} has no path (columns: path, file or image)`);
+    if (!path) throw new CsvInputError(`CSV line ${line} has no path (columns: path, file or image)`);
+    // Legal CSV, but a path never spans lines: two stray quotes would otherwise merge rows.
+    if (/[\r\n]/.test(path)) throw new CsvInputError(`CSV line ${line}: the path runs over several lines (a stray " ?)`);
     const patient: TBatchInput['patient'] = {};
     if (r.name) patient.full_name = r.name;
     if (r.age) patient.age = r.age;
     if (r.history) patient.medical_history = r.history;
-    return { file: path, absPath: resolve(base, path), label: r.label ? r.label.toLowerCase() : null, patient };
+    return { file: path, absPath: resolve(base, path), label: r.label ? r.label.toLowerCase() : null, patient, where: `CSV line ${line}` };
   });
 }

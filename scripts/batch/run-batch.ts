@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { analyseImage, FatalApiError, TransientApiError, type TApi } from './api-client.js';
+import { writeFile } from 'node:fs/promises';
+import { analyseImage, ConnectionLostError, FatalApiError, TransientApiError, type TApi } from './api-client.js';
 import type { TBatchArgs } from './args.js';
+import { checkServer } from './check-server.js';
+import { hashInputs } from './hash-inputs.js';
 import { listInputs, type TBatchInput } from './list-inputs.js';
 import { Progress } from './progress.js';
 import { resultsCsv, type TResultRow } from './results.js';
@@ -14,8 +15,13 @@ export interface TBatchReport {
   skipped: number;
   /** Transient failures: not recorded, retried by the next run. */
   retryLater: number;
+  /** Set when the server stopped answering mid-run and the rest was left for the next run. */
+  serverLost: boolean;
   outFiles: string[];
 }
+
+/** Connection failures in a row (each already retried) that mean the server is gone, not flaky. */
+const LOST_AFTER = 3;
 
 /**
  * Submits every input through the REST API with at most `concurrency` uploads in flight, records
@@ -25,23 +31,29 @@ export interface TBatchReport {
 export async function runBatch(args: TBatchArgs, stderr: NodeJS.WriteStream = process.stderr): Promise<TBatchReport> {
   const inputs = await listInputs(args.input);
   const state = await StateStore.open(`${args.out}.state.jsonl`);
-  const hashed = await Promise.all(inputs.map(async (input) => ({ input, sha256: createHash('sha256').update(await readFile(input.absPath)).digest('hex') })));
+  const hashed = await hashInputs(inputs);
+  const copiesOf = new Map<string, number>();
+  for (const h of hashed) copiesOf.set(h.sha256, (copiesOf.get(h.sha256) ?? 0) + 1);
   // Identical bytes are analysed once; every file naming them gets the same result row.
   const pending = [...new Map(hashed.filter((h) => !state.done.has(h.sha256)).map((h) => [h.sha256, h])).values()];
   const skipped = hashed.length - hashed.filter((h) => !state.done.has(h.sha256)).length;
+  if (pending.length) await checkServer(args.api);
   const api: TApi = { url: args.api, key: args.key, waitSeconds: args.waitSeconds };
   const progress = new Progress(hashed.length, skipped, stderr);
   progress.draw();
 
   let retryLater = 0;
+  let lostInARow = 0;
+  let serverLost = false;
   let fatal: Error | null = null;
-  const queue = [...pending];
+  let next = 0;
   const worker = async () => {
-    for (let next = queue.shift(); next && !fatal; next = queue.shift()) {
-      const { input, sha256 } = next;
-      const copies = hashed.filter((h) => h.sha256 === sha256).length;
+    while (!fatal && !serverLost && next < pending.length) {
+      const { input, sha256 } = pending[next++]!;
+      const copies = copiesOf.get(sha256) ?? 1;
       try {
-        const outcome = await analyseImage(api, input.file, await readFile(input.absPath), sha256, input.patient);
+        const outcome = await analyseImage(api, input.file, input.absPath, sha256, input.patient);
+        lostInARow = 0;
         await state.record(outcome);
         for (let i = 0; i < copies; i++) progress.tick(outcome.status === 'completed' || outcome.status === 'refused');
       } catch (err) {
@@ -50,11 +62,15 @@ export async function runBatch(args: TBatchArgs, stderr: NodeJS.WriteStream = pr
           retryLater += copies;
           stderr.write(`\n${input.file}: ${err.message} (will be retried on the next run)\n`);
           for (let i = 0; i < copies; i++) progress.tick(false);
+          lostInARow = err instanceof ConnectionLostError ? lostInARow + 1 : 0;
+          if (lostInARow >= LOST_AFTER) serverLost = true;
         } else throw err;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(args.concurrency, Math.max(pending.length, 1)) }, worker));
+  // What was never started is left for the next run, like any transient failure.
+  for (const item of pending.slice(next)) retryLater += copiesOf.get(item.sha256) ?? 1;
   progress.finish();
   if (fatal) throw fatal;
 
@@ -70,5 +86,6 @@ export async function runBatch(args: TBatchArgs, stderr: NodeJS.WriteStream = pr
     await writeFile(`${args.out}.summary.md`, summaryMarkdown(summary));
     outFiles.push(`${args.out}.summary.md`, `${args.out}.summary.json`);
   }
-  return { total: hashed.length, submitted: pending.length, skipped, retryLater, outFiles };
+  if (serverLost) stderr.write(`\nThe server at ${args.api} stopped answering; the run stopped early.\n`);
+  return { total: hashed.length, submitted: next, skipped, retryLater, serverLost, outFiles };
 }

@@ -1,6 +1,4 @@
 /**
- * npm run classify -- [--jsonl] [--model DIR] <files or folders>
- *
  * Runs the worker's pipeline on each image (folders are walked recursively) and prints one
  * JSON line per image on stdout: gate decision, every shipped finding's probability and call,
  * and for model 2 the anatomy stage's CTR, lung box and flags. Without --jsonl a short summary follows on stderr.
@@ -8,6 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadWorkerConfig } from '@contracts/config/worker-config.js';
+import { CliUsageError, parseCliArgs, runCli } from '../../../scripts/lib/cli-args.js';
 import { setIntraOpThreads } from '../pipeline/infer.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
 
@@ -23,26 +22,19 @@ async function* walk(p: string, explicit: boolean): AsyncGenerator<string> {
   }
 }
 
-function parseArgs(argv: string[]): { jsonl: boolean; model: string | undefined; inputs: string[] } {
-  const inputs: string[] = [];
-  let jsonl = false;
-  let model: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--jsonl') jsonl = true;
-    else if (a === '--model') model = argv[++i];
-    else if (a === '-h' || a === '--help') inputs.length = 0;
-    else inputs.push(a);
-  }
-  return { jsonl, model, inputs };
-}
+const USAGE = `Usage: npm run classify -- [--jsonl] [--model DIR] <files or folders>
+
+Runs the analysis pipeline locally (no server) and prints one JSON line per image on stdout.
+  --jsonl       only the JSON lines (no summary on stderr)
+  --model DIR   the model directory (default $MODEL_DIR)
+  -h, --help    this text
+Exit codes: 0 done, 1 failed, 2 usage error.`;
 
 async function main(): Promise<number> {
-  const { jsonl, model: modelDir, inputs } = parseArgs(process.argv.slice(2));
-  if (inputs.length === 0) {
-    process.stderr.write('usage: npm run classify -- [--jsonl] [--model DIR] <files or folders>\n');
-    return 2;
-  }
+  const { values, positionals: inputs } = parseCliArgs(process.argv.slice(2), { jsonl: { type: 'boolean' }, model: { type: 'string' } });
+  if (inputs.length === 0) throw new CliUsageError('Give at least one image file or folder.');
+  const jsonl = values.jsonl === true;
+  const modelDir = values.model;
   // The worker's config: MODEL_DIR when no --model is given, ORT_INTRA_OP_THREADS, both checked.
   const config = loadWorkerConfig();
   setIntraOpThreads(config.ORT_INTRA_OP_THREADS);
@@ -75,10 +67,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`classify: ${(err as Error).message}\n`);
-    process.exit(1);
-  },
-);
+runCli(USAGE, main, (err) => {
+  process.stderr.write(`classify: ${(err as Error).message}\n`);
+  return 1;
+});
