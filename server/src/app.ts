@@ -12,12 +12,11 @@ import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
+import { MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 import rest from './rest/index.js';
-import { sendError } from './rest/reply.js';
+import { handleError } from './rest/handle-error.js';
 import { createTrpcContextFactory } from './trpc/context.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
-
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -108,18 +107,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   // A form post arrives as text/plain or urlencoded; we accept neither anywhere.
   app.removeContentTypeParser('text/plain');
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   await app.register(csrf);
   await app.register(authPlugin);
 
-  app.setErrorHandler((err: { statusCode?: number; message?: string; code?: string }, _req, reply) => {
-    const status = err.statusCode;
-    if (status && status >= 400 && status < 500) {
-      const message = status === 415 ? 'Unsupported content type' : status === 413 ? 'Request too large' : err.message;
-      return reply.status(status).send({ success: false, message, code: err.code ?? 'BAD_REQUEST' });
-    }
-    return sendError(reply, err);
-  });
+  // One error path for every route: the spec's `{ success: false, message, code }`.
+  app.setErrorHandler(handleError);
 
   // PostgreSQL text cannot hold U+0000: refuse it at the door rather than fail deep in a query.
   app.addHook('preValidation', async (req, reply) => {

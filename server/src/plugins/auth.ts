@@ -2,27 +2,80 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { credentialOf } from '../lib/request-auth.js';
 import { API_KEY_PREFIX, resolveApiKey } from '../services/api-key/resolve-api-key.js';
+import { requireKeyManager } from '../services/api-key/require-key-manager.js';
+import { requireAuth, requirePasswordSession } from '../services/auth/require-auth.js';
 import { resolveSession, type TAuth } from '../services/auth/resolve-session.js';
+import { createSessionCache } from '../services/auth/session-cache.js';
 
-const cache = new WeakMap<FastifyRequest, Promise<TAuth | null>>();
+/**
+ * What a REST route asks of its caller, declared in its options (`config: { auth }`):
+ * - public: nothing (the handler may still read an optional credential, e.g. logout);
+ * - user: any credential (session cookie, bearer session token or personal API key);
+ * - password-session: a session from a password login, never an API key (account changes);
+ * - key-manager: a session, never an API key (a key must not mint or revoke keys).
+ */
+export type TRouteAuth = 'public' | 'user' | 'password-session' | 'key-manager';
 
-/** Decorates requests with a memoised resolveAuth(); routes decide whether auth is required. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: TRouteAuth;
+  }
+  interface FastifyRequest {
+    /** The caller the route's auth level admitted; only on routes whose level is not public. */
+    signedIn(): TAuth;
+  }
+}
+
+const pendingAuth = new WeakMap<FastifyRequest, Promise<TAuth | null>>();
+const admitted = new WeakMap<FastifyRequest, TAuth>();
+
+function admit(level: Exclude<TRouteAuth, 'public'>, auth: TAuth | null): TAuth {
+  const user = requireAuth(auth);
+  switch (level) {
+    case 'user':
+      return user;
+    case 'password-session':
+      return requirePasswordSession(user);
+    case 'key-manager':
+      return requireKeyManager(user);
+  }
+}
+
+/**
+ * Decorates requests with a memoised resolveAuth(), and enforces each route's declared auth
+ * level in one onRequest hook (before the body is read, so an anonymous upload is refused
+ * without buffering it). Its AppErrors go through the app's one error handler.
+ */
 export default fp(async (app) => {
   const { db, config } = app.deps;
+  const sessionCache = createSessionCache(app.deps);
+  app.addHook('onClose', () => sessionCache.close());
   app.decorateRequest('resolveAuth', function (this: FastifyRequest) {
-    let pending = cache.get(this);
+    let pending = pendingAuth.get(this);
     if (!pending) {
       const cred = credentialOf(this);
       pending = !cred
         ? Promise.resolve(null)
         : cred.from === 'bearer' && cred.token.startsWith(API_KEY_PREFIX)
           ? resolveApiKey(db, cred.token)
-          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS);
-      cache.set(this, pending);
+          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS, sessionCache);
+      pendingAuth.set(this, pending);
     }
     return pending;
   });
   app.decorateRequest('meta', function (this: FastifyRequest) {
     return { ip: this.ip, requestId: String(this.id), userAgent: this.headers['user-agent'] };
+  });
+  app.decorateRequest('signedIn', function (this: FastifyRequest) {
+    const auth = admitted.get(this);
+    // A programming error (a public route asking for its user), not a caller's: a 500.
+    if (!auth) throw new Error(`signedIn() on a route without an auth level: ${this.routeOptions.url ?? ''}`);
+    return auth;
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const level = req.routeOptions.config.auth;
+    if (!level || level === 'public') return;
+    admitted.set(req, admit(level, await req.resolveAuth()));
   });
 });

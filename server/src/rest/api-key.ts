@@ -1,52 +1,46 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/app-error.js';
-import { API_KEY_MESSAGES, ZApiKeyIdInput, ZCreateApiKeyInput } from '@contracts/schemas/api-key.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { API_KEY_MESSAGES, ZApiKeyIdInput, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey } from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../services/api-key/create-api-key.js';
 import { listApiKeys } from '../services/api-key/list-api-keys.js';
-import { requireKeyManager } from '../services/api-key/require-key-manager.js';
 import { revokeApiKey } from '../services/api-key/revoke-api-key.js';
-import type { TAuth } from '../services/auth/resolve-session.js';
-import { parseWith, sendError } from './reply.js';
+import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
-async function keyManager(req: FastifyRequest): Promise<TAuth> {
-  const auth = await req.resolveAuth();
-  if (!auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  return requireKeyManager(auth);
-}
+const tags = ['api-keys'];
+// A key handed to a script must not mint or revoke keys: a password session only.
+const config = { auth: 'key-manager' } as const;
 
 /** /api/api-keys: list, create (the key is in this one response only), revoke. */
-const routes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
 
-  app.get('/', async (req, reply) => {
-    try {
-      const auth = await keyManager(req);
-      return reply.header('cache-control', 'private, no-store').send({ success: true, data: { keys: await listApiKeys({ db, userId: auth.userId }) } });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  // '' rather than '/': the collection's path is /api/api-keys, without a trailing slash.
+  app.get('', {
+    config,
+    schema: { tags, summary: 'List your active API keys (never the keys themselves)', response: { 200: envelope(ZApiKeyList) } },
+  }, async (req, reply) => {
+    const keys = await listApiKeys({ db, userId: req.signedIn().userId });
+    return reply.header('cache-control', 'private, no-store').send({ success: true, data: { keys } });
   });
 
-  app.post('/', async (req, reply) => {
-    try {
-      const auth = await keyManager(req);
-      const body = parseWith(ZCreateApiKeyInput, req.body);
-      const data = await createApiKey({ db, meta: req.meta(), userId: auth.userId, name: body.name });
-      return reply.status(201).header('cache-control', 'private, no-store').send({ success: true, message: API_KEY_MESSAGES.created, data });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  app.post('', {
+    config,
+    schema: {
+      tags,
+      summary: 'Create an API key; the key is in this response only',
+      body: ZCreateApiKeyInput,
+      response: { 201: envelope(ZCreatedApiKey), 409: errorResponse(API_KEY_MESSAGES.tooMany) },
+    },
+  }, async (req, reply) => {
+    const data = await createApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, name: req.body.name });
+    return reply.status(201).header('cache-control', 'private, no-store').send({ success: true, message: API_KEY_MESSAGES.created, data });
   });
 
-  app.delete<{ Params: { id: string } }>('/:id', async (req, reply) => {
-    try {
-      const auth = await keyManager(req);
-      const { id } = parseWith(ZApiKeyIdInput, req.params);
-      await revokeApiKey({ db, meta: req.meta(), userId: auth.userId, id });
-      return reply.send({ success: true, message: API_KEY_MESSAGES.revoked });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  app.delete('/:id', {
+    config,
+    schema: { tags, summary: 'Revoke an API key', params: ZApiKeyIdInput, response: { 200: ZOk, 404: errorResponse(API_KEY_MESSAGES.notFound) } },
+  }, async (req) => {
+    await revokeApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, id: req.params.id });
+    return { success: true as const, message: API_KEY_MESSAGES.revoked };
   });
 };
 

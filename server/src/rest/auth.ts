@@ -1,61 +1,88 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
+  ZAuthResult,
   ZCheckEmailInput,
   ZForgotPasswordInput,
   ZLoginInput,
+  ZMeResult,
+  ZMessageResult,
   ZResetPasswordInput,
   ZSignupInput,
 } from '@contracts/schemas/auth.js';
 import { passwordHasherFor } from '../lib/password.js';
 import { logIn } from '../services/auth/log-in.js';
 import { requestPasswordReset } from '../services/auth/request-password-reset.js';
-import { requireAuth } from '../services/auth/require-auth.js';
 import { resetPassword } from '../services/auth/reset-password.js';
 import { setSessionCookie } from '../services/auth/session-cookie.js';
 import { signUp } from '../services/auth/sign-up.js';
-import { parseWith } from './reply.js';
+import { errorResponse } from './openapi/responses.js';
 
-/**
- * The spec's /api/auth calls. Errors are thrown (AppError) and shaped by the app's error
- * handler into `{ success: false, message, code }`.
- */
-const routes: FastifyPluginAsync = async (app) => {
+const tags = ['auth'];
+
+/** The spec's /api/auth calls. */
+const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   // Built now, so weak argon2 settings in production stop the server at boot, not at first login,
   // and the dummy hash for unknown emails exists before the first one arrives.
   await passwordHasherFor(deps.config).prepare();
+  const config = { auth: 'public' } as const;
 
-  app.post('/check-email', async (req) => {
-    parseWith(ZCheckEmailInput, req.body);
-    return { success: true, message: AUTH_MESSAGES.emailChecked };
-  });
+  app.post('/check-email', {
+    config,
+    schema: { tags, summary: 'Check an email (login step 1)', body: ZCheckEmailInput, response: { 200: ZMessageResult } },
+  }, async () => ({ success: true as const, message: AUTH_MESSAGES.emailChecked }));
 
-  app.post('/login', async (req, reply) => {
-    const { token, user } = await logIn(deps, req.meta(), parseWith(ZLoginInput, req.body));
+  app.post('/login', {
+    config,
+    schema: {
+      tags,
+      summary: 'Log in; sets the session cookie and returns the token',
+      body: ZLoginInput,
+      response: { 200: ZAuthResult, 401: errorResponse(AUTH_MESSAGES.badCredentials) },
+    },
+  }, async (req, reply) => {
+    const { token, user } = await logIn(deps, req.meta(), req.body);
     setSessionCookie(reply, token, deps.config);
-    return { success: true, message: AUTH_MESSAGES.loggedIn, token, user };
+    return { success: true as const, message: AUTH_MESSAGES.loggedIn, token, user };
   });
 
-  app.post('/signup', async (req, reply) => {
-    const { token, user } = await signUp(deps, req.meta(), parseWith(ZSignupInput, req.body));
+  app.post('/signup', {
+    config,
+    schema: {
+      tags,
+      summary: 'Create an account',
+      body: ZSignupInput,
+      response: { 200: ZAuthResult, 409: errorResponse(AUTH_MESSAGES.emailTaken) },
+    },
+  }, async (req, reply) => {
+    const { token, user } = await signUp(deps, req.meta(), req.body);
     setSessionCookie(reply, token, deps.config);
-    return { success: true, message: AUTH_MESSAGES.signedUp, token, user };
+    return { success: true as const, message: AUTH_MESSAGES.signedUp, token, user };
   });
 
-  app.post('/forgot-password', async (req) => {
-    await requestPasswordReset(deps, req.meta(), parseWith(ZForgotPasswordInput, req.body));
-    return { success: true, message: AUTH_MESSAGES.resetSent };
+  app.post('/forgot-password', {
+    config,
+    schema: { tags, summary: 'Email a password reset link', body: ZForgotPasswordInput, response: { 200: ZMessageResult } },
+  }, async (req) => {
+    await requestPasswordReset(deps, req.meta(), req.body);
+    return { success: true as const, message: AUTH_MESSAGES.resetSent };
   });
 
-  app.post('/reset-password', async (req) => {
-    await resetPassword(deps, req.meta(), parseWith(ZResetPasswordInput, req.body));
-    return { success: true, message: AUTH_MESSAGES.resetDone };
+  app.post('/reset-password', {
+    config,
+    schema: { tags, summary: 'Set a new password with a reset token', body: ZResetPasswordInput, response: { 200: ZMessageResult } },
+  }, async (req) => {
+    await resetPassword(deps, req.meta(), req.body);
+    return { success: true as const, message: AUTH_MESSAGES.resetDone };
   });
 
-  app.get('/me', async (req) => {
-    const auth = requireAuth(await req.resolveAuth());
-    return { success: true, user: { id: auth.userId, name: auth.name, email: auth.email } };
+  app.get('/me', {
+    config: { auth: 'user' },
+    schema: { tags, summary: 'The signed-in user', response: { 200: ZMeResult } },
+  }, async (req) => {
+    const auth = req.signedIn();
+    return { success: true as const, user: { id: auth.userId, name: auth.name, email: auth.email } };
   });
 };
 

@@ -1,13 +1,15 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../lib/app-error.js';
-import { ANALYSIS_MESSAGES, type TAnalysisStatus } from '@contracts/schemas/analysis.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ANALYSIS_MESSAGES, ZAnalysisPatient, ZAnalysisStatus, type TAnalysisStatus } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES, ZLegacyChatBody } from '@contracts/schemas/chat.js';
+import { AppError } from '../lib/app-error.js';
 import { createAnalysis } from '../services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../services/analysis/follow-analysis.js';
 import { readUploadParts } from '../services/analysis/read-upload-parts.js';
-import { requireAuth } from '../services/auth/require-auth.js';
 import { sendChatMessage } from '../services/chat/stream-chat-reply.js';
-import { parseWith, sendError } from './reply.js';
+import { envelope, errorResponse, ZErrorEnvelope } from './openapi/responses.js';
+import { multipartBody } from './zod-compilers.js';
 
 const MESSAGES: Record<TAnalysisStatus, string> = {
   queued: 'Analysis queued',
@@ -17,22 +19,27 @@ const MESSAGES: Record<TAnalysisStatus, string> = {
   failed: ANALYSIS_MESSAGES.failed,
 };
 
-/**
- * Unexpected failures answer the spec's message for the call. Only the error's name and code are
- * logged: a database error's message quotes the query's parameters, which may be patient data.
- */
-function orFallback(req: FastifyRequest, err: unknown, message: string): unknown {
-  if (isAppError(err) || (err as { statusCode?: number }).statusCode) return err;
-  const e = err as { name?: string; code?: string; cause?: { code?: string } };
-  req.log.error({ errName: e.name, errCode: e.code ?? e.cause?.code }, 'unexpected error in a chat route');
-  return new AppError('INTERNAL', message, { cause: err });
-}
+const tags = ['analysis'];
+const ZUpload = multipartBody(
+  z.object({
+    image: z.string().describe('The X-ray: JPEG, PNG, WebP or DICOM (.dcm), at most 10 MB').meta({ format: 'binary' }),
+    profile: z.string().optional().describe(`JSON text of the patient: ${JSON.stringify(z.toJSONSchema(ZAnalysisPatient, { io: 'input', unrepresentable: 'any' }).properties)}`),
+    profile_id: z.uuid().optional().describe('The saved patient profile the chat starts from'),
+  }),
+);
+const ZUploadData = z.object({ chat_id: z.uuid(), analysis_id: z.uuid(), status: ZAnalysisStatus });
+const uploadResponses = {
+  413: errorResponse(ANALYSIS_MESSAGES.tooLarge),
+  415: errorResponse('Not a JPEG, PNG, WebP or supported DICOM'),
+  404: errorResponse('The profile_id names no profile of yours'),
+};
+// Unexpected failures of these calls answer the spec's message for the call (handle-error.ts).
+const analysisConfig = { auth: 'user', failMessage: ANALYSIS_MESSAGES.failed } as const;
 
 async function upload(req: FastifyRequest) {
-  const auth = requireAuth(await req.resolveAuth());
   if (!req.isMultipart()) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   const raw = await readUploadParts(req.parts());
-  return { auth, created: await createAnalysis(req.server.deps, req.meta(), auth.userId, raw) };
+  return createAnalysis(req.server.deps, req.meta(), req.signedIn().userId, raw);
 }
 
 /**
@@ -42,45 +49,71 @@ async function upload(req: FastifyRequest) {
  * procedure: its Fastify adapter buffers a whole body with no size limit, while this route
  * counts the image's bytes as they arrive and stops at 10 MB.
  */
-const routes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.post<{ Querystring: { wait?: string } }>('/analyzer', async (req, reply) => {
-    try {
-      const { auth, created } = await upload(req);
-      const waitMs = req.query.wait === '0' ? 0 : deps.config.ANALYSIS_WAIT_MS;
-      const status = waitMs > 0 ? await waitForAnalysis(deps, auth.userId, created.analysisId, waitMs) : created.status;
-      const data = { chat_id: created.chatId, analysis_id: created.analysisId, status };
-      if (status === 'failed') return reply.status(500).send({ success: false, message: MESSAGES.failed, code: 'ANALYSIS_FAILED', data });
-      const done = status === 'completed' || status === 'refused';
-      return reply.status(done ? 200 : 202).send({ success: true, message: MESSAGES[status], data });
-    } catch (err) {
-      return sendError(reply, orFallback(req, err, ANALYSIS_MESSAGES.failed));
-    }
+  app.post('/analyzer', {
+    config: analysisConfig,
+    schema: {
+      tags,
+      summary: 'Upload an X-ray and wait for the analysis',
+      description:
+        'Starts a chat with the image and patient details and waits (up to ANALYSIS_WAIT_MS) for the report. DICOM: MONOCHROME1/2 radiographs ' +
+        '(CR, DX, RG), uncompressed or JPEG baseline/lossless; an empty name and age are filled from the DICOM tags. `?wait=0` answers at once.',
+      consumes: ['multipart/form-data'],
+      querystring: z.object({ wait: z.string().optional().describe('0: answer at once with 202') }),
+      body: ZUpload,
+      response: {
+        200: envelope(ZUploadData).describe('The analysis finished (completed, or refused by the image check) within the wait'),
+        202: envelope(ZUploadData).describe('Accepted; the analysis is still running (poll the chat, or the JSON export)'),
+        ...uploadResponses,
+        500: ZErrorEnvelope.extend({ data: ZUploadData.optional() }).describe(`${ANALYSIS_MESSAGES.failed} (with the ids when the analysis itself failed)`),
+      },
+    },
+  }, async (req, reply) => {
+    const created = await upload(req);
+    const waitMs = req.query.wait === '0' ? 0 : deps.config.ANALYSIS_WAIT_MS;
+    const status = waitMs > 0 ? await waitForAnalysis(deps, req.signedIn().userId, created.analysisId, waitMs) : created.status;
+    const data = { chat_id: created.chatId, analysis_id: created.analysisId, status };
+    if (status === 'failed') return reply.status(500).send({ success: false, message: MESSAGES.failed, code: 'ANALYSIS_FAILED', data });
+    const done = status === 'completed' || status === 'refused';
+    return reply.status(done ? 200 : 202).send({ success: true, message: MESSAGES[status], data });
   });
 
-  app.post('/upload', async (req, reply) => {
-    try {
-      const { created } = await upload(req);
-      return reply.status(202).send({
-        success: true,
-        message: MESSAGES.queued,
-        data: { chat_id: created.chatId, analysis_id: created.analysisId, status: created.status },
-      });
-    } catch (err) {
-      return sendError(reply, orFallback(req, err, ANALYSIS_MESSAGES.failed));
-    }
+  app.post('/upload', {
+    config: analysisConfig,
+    schema: {
+      tags,
+      summary: 'Upload an X-ray; answer at once (202)',
+      consumes: ['multipart/form-data'],
+      body: ZUpload,
+      response: { 202: envelope(ZUploadData).describe('Accepted; follow the analysis over the chat'), ...uploadResponses },
+    },
+  }, async (req, reply) => {
+    const created = await upload(req);
+    return reply.status(202).send({
+      success: true,
+      message: MESSAGES.queued,
+      data: { chat_id: created.chatId, analysis_id: created.analysisId, status: created.status },
+    });
   });
 
-  app.post('/chat', async (req, reply) => {
-    try {
-      const auth = requireAuth(await req.resolveAuth());
-      const body = parseWith(ZLegacyChatBody, req.body);
-      const out = await sendChatMessage(deps, req.meta(), auth.userId, { chatId: body.chat_id, query: body.query });
-      return reply.send({ success: true, message: 'Message sent', data: { response: out.response, message_id: out.replyId } });
-    } catch (err) {
-      return sendError(reply, orFallback(req, err, CHAT_MESSAGES.failed));
-    }
+  app.post('/chat', {
+    config: { auth: 'user', failMessage: CHAT_MESSAGES.failed },
+    schema: {
+      tags,
+      summary: 'Ask a follow-up question in a chat',
+      body: ZLegacyChatBody,
+      response: {
+        200: envelope(z.object({ response: z.string(), message_id: z.string() })),
+        404: errorResponse(CHAT_MESSAGES.chatNotFound),
+        409: errorResponse(CHAT_MESSAGES.notReady),
+      },
+    },
+  }, async (req) => {
+    const { chat_id: chatId, query } = req.body;
+    const out = await sendChatMessage(deps, req.meta(), req.signedIn().userId, { chatId, query });
+    return { success: true as const, message: 'Message sent', data: { response: out.response, message_id: out.replyId } };
   });
 };
 

@@ -13,7 +13,7 @@ const notFound = { 404: errorResponse(`${FEEDBACK_MESSAGES.chatNotFound}; anothe
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.post('/', {
+  app.post('', {
     config,
     schema: {
       tags,

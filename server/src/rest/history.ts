@@ -1,56 +1,60 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/app-error.js';
-import { ZLegacyChatIdBody, ZLegacyEditTitleBody } from '@contracts/schemas/history.js';
-import type { TAuth } from '../services/auth/resolve-session.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HISTORY_MESSAGES, ZLegacyChatIdBody, ZLegacyEditTitleBody } from '@contracts/schemas/history.js';
 import { deleteChat } from '../services/history/delete-chat.js';
 import { editChatTitle } from '../services/history/edit-chat-title.js';
 import { getInitInfo } from '../services/history/get-init-info.js';
-import { parseWith, sendError } from './reply.js';
+import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
-async function signedIn(req: FastifyRequest): Promise<TAuth> {
-  const auth = await req.resolveAuth();
-  if (!auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  return auth;
-}
+const tags = ['history'];
+const config = { auth: 'user' } as const;
+const notFound = { 404: errorResponse(`${HISTORY_MESSAGES.chatNotFound}; another account's chat answers exactly like a missing one`) };
+
+/** A chat as the spec's get-init-info lists it (snake_case, every message included). */
+const ZLegacyChat = z.object({
+  chat_id: z.uuid(),
+  title: z.string(),
+  image_url: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  profile: z.record(z.string(), z.unknown()).describe('The patient snapshot the chat was started with'),
+  messages: z.array(
+    z.object({ role: z.string(), content: z.string(), timestamp: z.string(), disease: z.string().nullable(), image_url: z.string().nullable() }),
+  ),
+});
 
 /** The spec's history calls; the newest INIT_INFO_CHAT_CAP chats (see get-init-info.ts). */
-const routes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.get('/get-init-info', async (req, reply) => {
-    try {
-      const auth = await signedIn(req);
-      const data = await getInitInfo({ db: deps.db, meta: req.meta(), userId: auth.userId });
-      return reply.send({ success: true, data });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  app.get('/get-init-info', {
+    config,
+    schema: { tags, summary: 'The newest chats, with their messages', response: { 200: envelope(z.object({ chats: z.array(ZLegacyChat) })) } },
+  }, async (req) => {
+    const data = await getInitInfo({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
+    return { success: true as const, data };
   });
 
-  app.put('/edit-title', async (req, reply) => {
-    try {
-      const auth = await signedIn(req);
-      const body = parseWith(ZLegacyEditTitleBody, req.body);
-      const out = await editChatTitle({ db: deps.db, meta: req.meta(), userId: auth.userId, chatId: body.chat_id, title: body.title });
-      return reply.send({
-        success: true,
-        message: 'Chat title updated',
-        data: { chat_id: out.id, title: out.title, updated_at: out.updatedAt },
-      });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  app.put('/edit-title', {
+    config,
+    schema: {
+      tags,
+      summary: 'Rename a chat',
+      body: ZLegacyEditTitleBody,
+      response: { 200: envelope(z.object({ chat_id: z.uuid(), title: z.string(), updated_at: z.string() })), ...notFound },
+    },
+  }, async (req) => {
+    const { chat_id: chatId, title } = req.body;
+    const out = await editChatTitle({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, chatId, title });
+    return { success: true as const, message: 'Chat title updated', data: { chat_id: out.id, title: out.title, updated_at: out.updatedAt } };
   });
 
-  app.delete('/delete', async (req, reply) => {
-    try {
-      const auth = await signedIn(req);
-      const body = parseWith(ZLegacyChatIdBody, req.body);
-      await deleteChat({ deps, meta: req.meta(), userId: auth.userId, chatId: body.chat_id });
-      return reply.send({ success: true, message: 'Chat deleted successfully' });
-    } catch (err) {
-      return sendError(reply, err);
-    }
+  app.delete('/delete', {
+    config,
+    schema: { tags, summary: 'Delete a chat', body: ZLegacyChatIdBody, response: { 200: ZOk, ...notFound } },
+  }, async (req) => {
+    await deleteChat({ deps, meta: req.meta(), userId: req.signedIn().userId, chatId: req.body.chat_id });
+    return { success: true as const, message: 'Chat deleted successfully' };
   });
 };
 

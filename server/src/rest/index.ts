@@ -5,13 +5,35 @@ import chatRoutes from './chat.js';
 import exportRoutes from './export.js';
 import feedbackRoutes from './feedback.js';
 import historyRoutes from './history.js';
-import openapiRoutes from './openapi.js';
 import imageRoutes from './images.js';
+import { registerDocs } from './openapi/register-docs.js';
+import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
+import siteRoutes from './site.js';
+import { serializerCompiler, validatorCompiler } from './zod-compilers.js';
 
-/** The spec's REST paths under /api: each shim parses, calls the service, shapes the reply. */
+/**
+ * The spec's REST paths under /api: each shim declares its auth level and zod schemas, calls the
+ * service, shapes the reply. Auth is enforced by plugins/auth.ts, errors by handle-error.ts.
+ */
 const rest: FastifyPluginAsync = async (app) => {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await registerDocs(app);
+
+  // Every route says who may call it; the error statuses that follow from that (and the rate
+  // limit's 429) are documented here once rather than in each route.
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (!auth) throw new Error(`${String(route.method)} ${route.url} declares no auth level (config.auth)`);
+    route.schema = {
+      ...route.schema,
+      security: securityOf(auth),
+      response: { ...standardResponses(route, auth), ...(route.schema?.response as object | undefined) },
+    };
+  });
+
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(settingsRoutes, { prefix: '/settings' });
   await app.register(profileRoutes, { prefix: '/profile' });
@@ -21,7 +43,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(exportRoutes, { prefix: '/export' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(feedbackRoutes, { prefix: '/feedback' });
-  await app.register(openapiRoutes);
+  await app.register(siteRoutes, { prefix: '/site' });
 };
 
 export default rest;

@@ -1,18 +1,22 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AUTH_MESSAGES, ZAuthUser } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES, ZChangeNameInput, ZChangePasswordInput, ZClearInput, ZDeleteAccountInput } from '@contracts/schemas/settings.js';
 import { logOut } from '../services/auth/log-out.js';
-import { requireAuth, requirePasswordSession } from '../services/auth/require-auth.js';
+import { requirePasswordSession } from '../services/auth/require-auth.js';
 import { clearSessionCookie } from '../services/auth/session-cookie.js';
 import { changeName } from '../services/settings/change-name.js';
 import { changePassword } from '../services/settings/change-password.js';
 import { clearChats } from '../services/settings/clear-chats.js';
 import { clearProfiles } from '../services/settings/clear-profiles.js';
 import { deleteAccount } from '../services/settings/delete-account.js';
-import { parseWith } from './reply.js';
+import { errorResponse, ZOk } from './openapi/responses.js';
+
+const tags = ['settings'];
+const wrongPassword = errorResponse('The current password is wrong');
+const passwordSession = { auth: 'password-session' } as const;
 
 /** The spec's /api/settings calls; the same services as the tRPC settings router. */
-const routes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   // Logout has no payload in the spec; a client that still labels the empty body as JSON (which
   // the cross-site check asks of cookie requests) must not get a 400 for it. Scoped to /settings.
@@ -23,44 +27,55 @@ const routes: FastifyPluginAsync = async (app) => {
     else void json(req, String(body), done);
   });
 
-  app.post('/logout', async (req, reply) => {
-    await logOut(deps.db, req.meta(), await req.resolveAuth());
+  // Public: signing out with an expired session still clears the cookie.
+  app.post('/logout', {
+    config: { auth: 'public' },
+    schema: { tags, summary: 'End this session', response: { 200: ZOk } },
+  }, async (req, reply) => {
+    await logOut(deps, req.meta(), await req.resolveAuth());
     clearSessionCookie(reply, deps.config);
-    return { success: true, message: AUTH_MESSAGES.loggedOut };
+    return { success: true as const, message: AUTH_MESSAGES.loggedOut };
   });
 
-  app.put('/change-name', async (req) => {
-    const auth = requireAuth(await req.resolveAuth());
-    const user = await changeName(deps, req.meta(), auth.userId, parseWith(ZChangeNameInput, req.body));
-    return { success: true, message: SETTINGS_MESSAGES.nameUpdated, user };
+  app.put('/change-name', {
+    config: { auth: 'user' },
+    schema: { tags, summary: 'Change the account name', body: ZChangeNameInput, response: { 200: ZOk.extend({ user: ZAuthUser }) } },
+  }, async (req) => {
+    const user = await changeName(deps, req.meta(), req.signedIn().userId, req.body);
+    return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
   });
 
-  app.put('/change-password', async (req) => {
-    const auth = requirePasswordSession(requireAuth(await req.resolveAuth()));
-    await changePassword(deps, req.meta(), auth, parseWith(ZChangePasswordInput, req.body));
-    return { success: true, message: SETTINGS_MESSAGES.passwordUpdated };
+  app.put('/change-password', {
+    config: passwordSession,
+    schema: { tags, summary: 'Change the password (password session only)', body: ZChangePasswordInput, response: { 200: ZOk, 403: wrongPassword } },
+  }, async (req) => {
+    await changePassword(deps, req.meta(), requirePasswordSession(req.signedIn()), req.body);
+    return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
   });
 
-  app.post('/clear-chats', async (req) => {
-    const auth = requirePasswordSession(requireAuth(await req.resolveAuth()));
-    parseWith(ZClearInput, req.body);
-    await clearChats(deps, req.meta(), auth.userId);
-    return { success: true, message: SETTINGS_MESSAGES.chatsCleared };
+  app.post('/clear-chats', {
+    config: passwordSession,
+    schema: { tags, summary: 'Delete every chat', body: ZClearInput, response: { 200: ZOk } },
+  }, async (req) => {
+    await clearChats(deps, req.meta(), req.signedIn().userId);
+    return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
   });
 
-  app.post('/clear-profiles', async (req) => {
-    const auth = requirePasswordSession(requireAuth(await req.resolveAuth()));
-    parseWith(ZClearInput, req.body);
-    await clearProfiles(deps, req.meta(), auth.userId);
-    return { success: true, message: SETTINGS_MESSAGES.profilesCleared };
+  app.post('/clear-profiles', {
+    config: passwordSession,
+    schema: { tags, summary: 'Delete every patient profile', body: ZClearInput, response: { 200: ZOk } },
+  }, async (req) => {
+    await clearProfiles(deps, req.meta(), req.signedIn().userId);
+    return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
   });
 
-  app.post('/delete-account', async (req, reply) => {
-    const auth = requirePasswordSession(requireAuth(await req.resolveAuth()));
-    const input = parseWith(ZDeleteAccountInput, req.body);
-    await deleteAccount(deps, req.meta(), auth, input.password);
+  app.post('/delete-account', {
+    config: passwordSession,
+    schema: { tags, summary: 'Delete the account (needs the password)', body: ZDeleteAccountInput, response: { 200: ZOk, 403: wrongPassword } },
+  }, async (req, reply) => {
+    await deleteAccount(deps, req.meta(), requirePasswordSession(req.signedIn()), req.body.password);
     clearSessionCookie(reply, deps.config);
-    return { success: true, message: SETTINGS_MESSAGES.accountDeleted };
+    return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
   });
 };
 

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { createChat, createProfile, createUser, pngBytes, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testPatientName } from '../helpers/test-patients.js';
+
+type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
+type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
+type TCall = Omit<InjectOptions, 'url' | 'method'> & { url: string };
+
+/** "METHOD /api/path/{param}" for every route Fastify registered under /api (its own route tree). */
+function registeredApiRoutes(app: FastifyInstance): string[] {
+  const out = new Set<string>();
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = (m[1] ?? '').length / 4;
+    const full = (stack[depth - 1] ?? '') + (m[2] ?? '');
+    stack[depth] = full;
+    stack.length = depth + 1;
+    if (!full.startsWith('/api/') || full.startsWith('/api/docs') || !m[3]) continue;
+    const path = full.replace(/\/+$/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    for (const method of m[3].split(', ')) if (method !== 'HEAD') out.add(`${method} ${path}`);
+  }
+  return [...out].sort();
+}
+
+function multipart(fields: Record<string, string>, image: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----conformance${Date.now()}`;
+  const parts: Uint8Array[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`), image, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A valid request for each route, made for a fresh account (so deleting it or logging out harms
+ * no other call). A route added without an entry here fails the test below.
+ */
+const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
+  'POST /api/auth/check-email': async (_t, u) => ({ url: '/api/auth/check-email', payload: { email: u.user.email } }),
+  'POST /api/auth/login': async (_t, u) => ({ url: '/api/auth/login', payload: { email: u.user.email, password: u.password } }),
+  'POST /api/auth/signup': async () => ({ url: '/api/auth/signup', payload: { name: 'New Person', email: `new-${crypto.randomUUID()}@example.org`, password: 'a long password' } }),
+  'POST /api/auth/forgot-password': async (_t, u) => ({ url: '/api/auth/forgot-password', payload: { email: u.user.email } }),
+  'POST /api/auth/reset-password': async () => ({ url: '/api/auth/reset-password', payload: { token: 'x'.repeat(43), password: 'a long password' } }),
+  'GET /api/auth/me': async () => ({ url: '/api/auth/me' }),
+  'POST /api/settings/logout': async () => ({ url: '/api/settings/logout' }),
+  'PUT /api/settings/change-name': async () => ({ url: '/api/settings/change-name', payload: { name: 'Renamed Person' } }),
+  'PUT /api/settings/change-password': async (_t, u) => ({ url: '/api/settings/change-password', payload: { current_password: u.password, new_password: 'another long password', confirm_password: 'another long password' } }),
+  'POST /api/settings/clear-chats': async () => ({ url: '/api/settings/clear-chats', payload: { confirm_clear: true } }),
+  'POST /api/settings/clear-profiles': async () => ({ url: '/api/settings/clear-profiles', payload: { confirm_clear: true } }),
+  'POST /api/settings/delete-account': async (_t, u) => ({ url: '/api/settings/delete-account', payload: { confirm_delete: true, password: u.password } }),
+  'POST /api/profile/create': async (_t, u) => ({ url: '/api/profile/create', payload: { user_id: u.user.id, profile: { full_name: testPatientName(), age: '50' } } }),
+  'GET /api/profile/{userId}': async (t, u) => {
+    await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
+    return { url: `/api/profile/${u.user.id}` };
+  },
+  'PUT /api/profile/{userId}/{profileId}': async (t, u) => {
+    const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
+    return { url: `/api/profile/${u.user.id}/${p.id}`, payload: { profile: { full_name: testPatientName(), age: '51' } } };
+  },
+  'DELETE /api/profile/{userId}/{profileId}': async (t, u) => {
+    const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
+    return { url: `/api/profile/${u.user.id}/${p.id}` };
+  },
+  'GET /api/history/get-init-info': async (t, u) => {
+    await createChat(t.deps, u.user.id, { withImage: { data: await pngBytes() }, withMessages: true });
+    return { url: '/api/history/get-init-info' };
+  },
+  'PUT /api/history/edit-title': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: '/api/history/edit-title', payload: { chat_id: chat.id, title: 'Renamed chat' } };
+  },
+  'DELETE /api/history/delete': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: '/api/history/delete', payload: { chat_id: chat.id } };
+  },
+  'GET /api/images/{imageId}': async (t, u) => {
+    const { image } = await createChat(t.deps, u.user.id, { withImage: { data: await pngBytes() } });
+    return { url: `/api/images/${image?.id ?? ''}` };
+  },
+  'POST /api/chat/analyzer': async () => ({ url: '/api/chat/analyzer?wait=0', ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()) }),
+  'POST /api/chat/upload': async () => ({ url: '/api/chat/upload', ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()) }),
+  // No finished analysis: the documented 409.
+  'POST /api/chat/chat': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: '/api/chat/chat', payload: { chat_id: chat.id, query: 'Is the heart enlarged?' } };
+  },
+  'GET /api/export/{file}': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: `/api/export/${chat.id}.json` };
+  },
+  // No finished analysis: the documented 409.
+  'POST /api/feedback': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: '/api/feedback', payload: { chat_id: chat.id, finding: 'Cardiomegaly', verdict: 'agree' } };
+  },
+  'GET /api/feedback/{chat_id}': async (t, u) => {
+    const { chat } = await createChat(t.deps, u.user.id);
+    return { url: `/api/feedback/${chat.id}` };
+  },
+  'GET /api/api-keys': async () => ({ url: '/api/api-keys' }),
+  'POST /api/api-keys': async () => ({ url: '/api/api-keys', payload: { name: 'conformance script' } }),
+  'DELETE /api/api-keys/{id}': async () => ({ url: `/api/api-keys/${crypto.randomUUID()}` }),
+};
+
+/** A request the route's schemas refuse (or, for routes without input, a malformed id). */
+function badInput(path: string, valid: TCall): TCall {
+  if (valid.payload && !Buffer.isBuffer(valid.payload)) return { ...valid, payload: { unexpected: 'x'.repeat(300), email: 42, chat_id: 7 } };
+  if (Buffer.isBuffer(valid.payload)) return { url: valid.url, payload: { not: 'multipart' } };
+  return { url: path.includes('{') ? valid.url.replace(/[^/]+$/, 'not-an-id') : valid.url };
+}
+
+describe('every /api route answers what /api/docs/json documents', () => {
+  let t: TestApp;
+  let doc: TDoc;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('date-time', { validate: (s: string) => !Number.isNaN(Date.parse(s)) });
+  for (const name of ['binary', 'email', 'uri']) ajv.addFormat(name, true);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Checks one real response against the operation's documented responses; returns its status. */
+  function conforms(route: string, res: Awaited<ReturnType<FastifyInstance['inject']>>): number {
+    const [method, path] = route.split(' ') as [string, string];
+    const documented = doc.paths[path]?.[method.toLowerCase()]?.responses;
+    assert.ok(documented, `${route} is documented`);
+    const entry = documented[String(res.statusCode)];
+    assert.ok(entry, `${route} answered ${res.statusCode}, which is not documented (${Object.keys(documented).join(', ')}): ${res.body.slice(0, 200)}`);
+    const type = String(res.headers['content-type'] ?? '').split(';')[0] ?? '';
+    const content = entry.content?.[type];
+    assert.ok(content, `${route} ${res.statusCode} answered ${type}, documented: ${Object.keys(entry.content ?? {}).join(', ')}`);
+    if (type === 'application/json' && content.schema) {
+      const validate = ajv.compile(content.schema);
+      assert.ok(validate(res.json()), `${route} ${res.statusCode} body: ${ajv.errorsText(validate.errors)} in ${res.body.slice(0, 300)}`);
+    }
+    return res.statusCode;
+  }
+
+  test('every registered route has a valid request in this test, and every documented route exists', () => {
+    const routes = registeredApiRoutes(t.app);
+    assert.ok(routes.length > 20, `found ${routes.length} routes`);
+    assert.deepEqual(routes.filter((r) => !VALID[r]), [], 'routes without a valid request here');
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    assert.deepEqual(documented.sort(), routes);
+  });
+
+  test('anonymous, bad and valid requests, for every route', async () => {
+    const statuses: Record<string, number[]> = {};
+    for (const route of registeredApiRoutes(t.app)) {
+      const [method, path] = route.split(' ') as [InjectOptions['method'] & string, string];
+      const user = await createUser(t.deps);
+      const make = VALID[route];
+      assert.ok(make, route);
+      const valid = await make(t, user);
+      const auth = { authorization: `Bearer ${user.token}` };
+      const call = (c: TCall, headers: Record<string, string>) => t.app.inject({ method, ...c, headers: { ...c.headers, ...headers } });
+      // A fresh valid request for the anonymous call: a public route (signup) may use it up.
+      const anonymous = conforms(route, await call(await make(t, user), {}));
+      const bad = conforms(route, await call(badInput(path, valid), auth));
+      const ok = conforms(route, await call(valid, auth));
+      statuses[route] = [anonymous, bad, ok];
+      assert.ok(ok < 400 || (ok === 409 && /chat\/chat|export|feedback/.test(route)) || (ok === 400 && route.endsWith('reset-password')) || (ok === 404 && route.includes('api-keys/{id}')), `${route} valid request answered ${ok}`);
+    }
+    // Anonymous calls to the routes that need an account are refused, with the one message.
+    for (const [route, [anonymous]] of Object.entries(statuses)) {
+      const isPublic = route.includes('/api/auth/') && !route.endsWith('/me') || route.endsWith('/logout');
+      if (!isPublic) assert.equal(anonymous, 401, route);
+    }
+  });
+});
