@@ -11,6 +11,7 @@ import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
 import siteRoutes from './site.js';
+import timelineRoutes from './timeline.js';
 import { serializerCompiler, validatorCompiler } from './zod-compilers.js';
 
 /**
@@ -37,6 +38,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(settingsRoutes, { prefix: '/settings' });
   await app.register(profileRoutes, { prefix: '/profile' });
+  await app.register(timelineRoutes, { prefix: '/profile' });
   await app.register(historyRoutes, { prefix: '/history' });
   await app.register(imageRoutes, { prefix: '/images' });
   await app.register(chatRoutes, { prefix: '/chat' });
