@@ -71,6 +71,8 @@ export const ZFinding = z.object({
   display: z.string(),
   probability: z.number(),
   threshold: z.number(),
+  /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
+  modelThreshold: z.number().optional(),
   call: z.enum(['positive', 'negative', 'uncertain']),
 });
 export type TFinding = z.infer<typeof ZFinding>;

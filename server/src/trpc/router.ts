@@ -8,6 +8,7 @@ import { feedbackRouter } from './routers/feedback/router.js';
 import { historyRouter } from './routers/history/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
+import { siteRouter } from './routers/site/router.js';
 
 /** One router per domain; procedures are thin and call services. */
 export const appRouter = router({
@@ -20,6 +21,7 @@ export const appRouter = router({
   export: exportRouter,
   apiKey: apiKeyRouter,
   feedback: feedbackRouter,
+  site: siteRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** Site administration (issue 17): calibration of operating points and the drift monitor. */
+export const SITE_MESSAGES = {
+  adminsOnly: 'Only site administrators can do this',
+  noProposal: 'Calibration proposal not found',
+  notEnoughCases: (min: number) =>
+    `Not enough labelled cases to calibrate any finding: each needs at least ${min} cases, with at least 5 read present and 5 read absent`,
+  modelChanged: 'This calibration was made for another model version; propose a new one from cases read with the current model',
+  csvInvalid: 'The results CSV needs a header with "label", "status" and p_<finding> columns (npm run batch writes one)',
+  applied: 'Site thresholds applied to new analyses',
+  reverted: 'Site thresholds reverted: new analyses use the model defaults',
+  nothingApplied: 'No site thresholds are applied',
+} as const;
+
+export const ZCalibrationMethod = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('youden') }),
+  z.object({ kind: z.literal('target-sensitivity'), sensitivity: z.number().min(0.5).max(0.999) }),
+]);
+export type TCalibrationMethod = z.infer<typeof ZCalibrationMethod>;
+
+export const ZProposeInput = z.object({
+  source: z.enum(['feedback', 'csv']),
+  method: ZCalibrationMethod,
+  /** The text of a labelled results CSV (`npm run batch` with a label column), for source "csv". */
+  csv: z.string().max(5_000_000).optional(),
+});
+export type TProposeInput = z.infer<typeof ZProposeInput>;
+
+const ZInterval = z.tuple([z.number(), z.number()]);
+
+/** One finding's proposal: its site threshold and what it does on the site's own cases. */
+export const ZFindingCalibration = z.object({
+  finding: z.string(),
+  display: z.string(),
+  threshold: z.number(),
+  defaultThreshold: z.number(),
+  cases: z.number().int(),
+  positives: z.number().int(),
+  negatives: z.number().int(),
+  sensitivity: z.number(),
+  sensitivityCi95: ZInterval,
+  specificity: z.number(),
+  specificityCi95: ZInterval,
+  /** The same figures at the model's default threshold, for comparison. */
+  defaultSensitivity: z.number(),
+  defaultSpecificity: z.number(),
+});
+export type TFindingCalibration = z.infer<typeof ZFindingCalibration>;
+
+/** A finding left out of a proposal and why (too few cases). */
+export const ZSkippedFinding = z.object({ finding: z.string(), cases: z.number().int(), positives: z.number().int(), reason: z.string() });
+
+export const ZCalibration = z.object({
+  id: z.uuid(),
+  status: z.enum(['proposed', 'applied', 'superseded', 'reverted']),
+  source: z.enum(['feedback', 'csv']),
+  method: z.string(),
+  modelVersion: z.string(),
+  modelSha256: z.string(),
+  findings: z.array(ZFindingCalibration),
+  skipped: z.array(ZSkippedFinding),
+  createdAt: z.string(),
+  appliedAt: z.string().nullable(),
+});
+export type TCalibration = z.infer<typeof ZCalibration>;
+
+export const ZCalibrationState = z.object({
+  model: z.object({ version: z.string(), sha256: z.string() }).nullable(),
+  /** The applied calibration, also when a model change has made it inactive. */
+  applied: ZCalibration.nullable(),
+  /** False when `applied` was made for another model: it is ignored, and `warning` says so. */
+  active: z.boolean(),
+  warning: z.string().nullable(),
+  minCases: z.number().int(),
+});
+export type TCalibrationState = z.infer<typeof ZCalibrationState>;
+
+export const ZApplyInput = z.object({ calibrationId: z.string().max(100) });
+
+export const ZSiteAccess = z.object({ siteAdmin: z.boolean() });

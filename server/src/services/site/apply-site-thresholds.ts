@@ -1,0 +1,50 @@
+import type { TDb } from '../../db/client.js';
+import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
+import { ZFindingCalibration } from '@contracts/schemas/site.js';
+import { appliedCalibrationRow } from './get-calibration.js';
+import { readModelIdentity, type TModelIdentity } from './read-model-identity.js';
+
+/**
+ * The worker's call rule (worker/src/pipeline/compose.ts callOf, models/train/pipeline.py
+ * call_of): 'uncertain' within `margin` log-odds of the threshold. Repeated here because the
+ * server may not import worker code; tests/site pin the two to the same answers.
+ */
+export function callOf(p: number, threshold: number, margin: number): TFinding['call'] {
+  const t = Math.log(threshold / (1 - threshold));
+  const lo = 1 / (1 + Math.exp(-(t - margin)));
+  const hi = 1 / (1 + Math.exp(-(t + margin)));
+  return p >= hi ? 'positive' : p < lo ? 'negative' : 'uncertain';
+}
+
+/** Re-decides the calls of a result at the site's thresholds; pure. */
+export function withSiteThresholds(result: TStoredResult, model: TModelIdentity, thresholds: ReadonlyMap<string, number>): TStoredResult {
+  const margin = model.uncertainMargin ?? 0;
+  const findings = result.findings.map((f) => {
+    const site = thresholds.get(f.label);
+    if (site === undefined) return f;
+    return { ...f, threshold: site, modelThreshold: f.threshold, call: callOf(f.probability, site, margin) };
+  });
+  // As the worker picks it: the most probable positive finding that is not a summary label.
+  const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
+  let top: TFinding | null = null;
+  for (const f of findings) if (!summary.has(f.label) && f.call === 'positive' && (!top || f.probability > top.probability)) top = f;
+  return { ...result, findings, topFinding: top?.label ?? null };
+}
+
+/**
+ * The result the finalizer stores: with the site's applied thresholds when they were made for
+ * the model that produced it (same sha256 as the shipped manifest and the same version as the
+ * result), else unchanged. A calibration for another model is ignored (the Site tab warns).
+ */
+export async function applySiteThresholds(db: TDb, modelDir: string, result: TStoredResult): Promise<TStoredResult> {
+  if (!result.gate.accepted || result.findings.length === 0) return result;
+  const row = await appliedCalibrationRow(db);
+  const model = readModelIdentity(modelDir);
+  if (!row || !model || row.modelSha256 !== model.sha256 || result.modelVersion !== model.modelVersion) return result;
+  const thresholds = new Map<string, number>();
+  for (const e of row.findings) {
+    const parsed = ZFindingCalibration.safeParse(e);
+    if (parsed.success) thresholds.set(parsed.data.finding, parsed.data.threshold);
+  }
+  return thresholds.size ? withSiteThresholds(result, model, thresholds) : result;
+}

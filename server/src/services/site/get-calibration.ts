@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.js';
+import type { TDb } from '../../db/client.js';
+import { siteCalibrations } from '../../db/schema.js';
+import { SITE_MESSAGES, type TCalibrationState } from '@contracts/schemas/site.js';
+import type { TAuth } from '../auth/resolve-session.js';
+import { calibrationView, type TCalibrationRow } from './calibration-view.js';
+import { readModelIdentity } from './read-model-identity.js';
+import { requireSiteAdmin } from './require-site-admin.js';
+
+export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | null> {
+  const [row] = await db.select().from(siteCalibrations).where(eq(siteCalibrations.status, 'applied')).limit(1);
+  return row ?? null;
+}
+
+/** The applied calibration and whether it is in force for the shipped model (the sha256 pin). */
+export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>, auth: TAuth): Promise<TCalibrationState> {
+  requireSiteAdmin(deps.config, auth);
+  const model = readModelIdentity(deps.config.MODEL_DIR);
+  const row = await appliedCalibrationRow(deps.db);
+  const active = !!row && !!model && row.modelSha256 === model.sha256;
+  return {
+    model: model ? { version: model.modelVersion, sha256: model.sha256 } : null,
+    applied: row ? calibrationView(row) : null,
+    active,
+    warning: row && !active
+      ? `The applied site thresholds were made for model ${row.modelVersion} (sha256 ${row.modelSha256.slice(0, 12)}…) and are ignored: ` +
+        `new analyses use the model defaults. ${SITE_MESSAGES.modelChanged}.`
+      : null,
+    minCases: deps.config.SITE_CALIBRATION_MIN_CASES,
+  };
+}
