@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
 import { ZodError } from 'zod';
 import { isAppError, type AppError } from '../lib/app-error.js';
 import { asUnavailable } from '../lib/dependency-down.js';
@@ -40,6 +41,6 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /** Narrows ctx.auth to non-null; anything else is 401 (which makes the client log out). */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Authentication required' });
+  if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.authRequired });
   return next({ ctx: { ...ctx, auth: ctx.auth } });
 });

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
 import { users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
@@ -12,7 +13,7 @@ export async function changeName(deps: Pick<AppDeps, 'db'>, meta: RequestMeta, u
     .set({ name: input.name, updatedAt: new Date() })
     .where(eq(users.id, userId))
     .returning({ id: users.id, name: users.name, email: users.email });
-  if (!user) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   // The new name is personal data: the audit entry records that it changed, not what to.
   await recordAudit(deps.db, meta, { actorUserId: userId, action: 'settings.change_name', objectType: 'user', objectId: userId, outcome: 'success' });
   return user;

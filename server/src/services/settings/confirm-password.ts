@@ -1,4 +1,5 @@
 import type { AppDeps, RequestMeta } from '../../deps.js';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
 import { AppError } from '../../lib/app-error.js';
 import { passwordHasherFor } from '../../lib/password.js';
 import { auditAccount } from '../auth/audit-auth.js';
@@ -21,7 +22,7 @@ export async function confirmPassword(
   const limits = authLimits(deps);
   await limits.assertLoginAllowed(auth.email, meta.ip);
   const user = await findUserById(deps.db, auth.userId);
-  if (!user) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   if (!(await passwordHasherFor(deps.config).verify(user.passwordHash, password))) {
     await limits.recordLoginFailure(user.email, meta.ip);
     await auditAccount(deps.db, meta, opts.action, user.id, 'failure', { reason: 'wrong_password' });
