@@ -49,7 +49,17 @@ function observation(f: TExportFinding, r: TExportReport, patient: TResource, de
     valueQuantity: { value: f.probability, unit: 'probability', system: UCUM, code: '1' },
     interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_OF[f.call] }], text: CALL_TEXT[f.call] }],
     referenceRange: [{ low: { value: f.threshold, system: UCUM, code: '1' }, text: `Called positive at or above the operating threshold ${pct(f.threshold)}` }],
+    ...(findingNotes(f).length ? { note: findingNotes(f).map((text) => ({ text })) } : {}),
   };
+}
+
+/** Issue 17: a call decided at a site threshold says so; the clinician's reading sits beside the model's. */
+function findingNotes(f: TExportFinding): string[] {
+  const notes: string[] = [];
+  if (f.modelThreshold !== undefined) notes.push(`Site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold.toFixed(2)}`);
+  const c = f.clinicianAssessment;
+  if (c) notes.push(`Clinician's assessment: ${c.verdict === 'agree' ? 'agrees with the model' : 'disagrees with the model'}, reads ${c.reading}${c.note ? ` (${c.note})` : ''}`);
+  return notes;
 }
 
 /** The common head of every Observation of the report. */
@@ -95,7 +105,31 @@ function notAssessedObservation(r: TExportReport, n: TExportReport['notAssessed'
   };
 }
 
-export function buildFhirBundle(r: TExportReport): Record<string, unknown> {
+/**
+ * The patient's previous analysis, referenced from the DiagnosticReport. R4 has no element for a
+ * prior study; R5's DiagnosticReport.supportingInfo has one, carried here as its cross-version
+ * extension. The earlier report is not in this bundle, so the reference is by its identifier.
+ */
+export const SUPPORTING_INFO_EXTENSION = 'http://hl7.org/fhir/5.0/StructureDefinition/extension-DiagnosticReport.supportingInfo';
+
+function priorExtension(prior: { analysisId: string; createdAt: string }): Record<string, unknown> {
+  return {
+    url: SUPPORTING_INFO_EXTENSION,
+    extension: [
+      { url: 'type', valueCodeableConcept: { text: 'Prior report' } },
+      {
+        url: 'reference',
+        valueReference: {
+          type: 'DiagnosticReport',
+          identifier: { system: 'urn:chest-doctor-ai:analysis', value: prior.analysisId },
+          display: `Chest X-ray AI analysis of ${prior.createdAt.slice(0, 10)}`,
+        },
+      },
+    ],
+  };
+}
+
+export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: string; createdAt: string } | null }): Record<string, unknown> {
   const patient: TResource = { resourceType: 'Patient', id: randomUUID(), name: [{ text: r.patient.name }] };
   const device: TResource = {
     resourceType: 'Device',
@@ -139,6 +173,7 @@ export function buildFhirBundle(r: TExportReport): Record<string, unknown> {
   const report: TResource = {
     resourceType: 'DiagnosticReport',
     id: randomUUID(),
+    ...(r.prior ? { extension: [priorExtension(r.prior)] } : {}),
     text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXml(conclusion)}</p><p>${escapeXml(r.disclaimer)}</p></div>` },
     identifier: [{ system: 'urn:chest-doctor-ai:analysis', value: r.analysis.id }],
     status: 'preliminary',

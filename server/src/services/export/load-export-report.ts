@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { analyses, messages, storedImages } from '../../db/schema.js';
+import { withClinicianAssessments } from '../feedback/with-clinician-assessments.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { ZAnatomy, ZNotAssessed } from '@contracts/schemas/analysis.js';
@@ -9,6 +10,15 @@ import { ownedRow } from '../data-access/find-owned.js';
 import { IMAGE_NOT_FOUND } from '../images/get-owned-image.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
+import { findPriorAnalysis } from '../timeline/find-prior-analysis.js';
+
+/**
+ * The export plus the patient's previous analysis (same profile), which the FHIR bundle
+ * references. Not part of the closed JSON schema: the JSON export is parsed with ZExportReport,
+ * which leaves it out; the JSON, PDF and DOCX mention the prior through the report's own
+ * "Compared with the analysis of …" section.
+ */
+export type TLoadedExport = TExportReport & { prior: { analysisId: string; createdAt: string } | null };
 
 /** The parts of the stored analysis result an export reads (analyses.result JSONB). */
 const ZResultForExport = z.object({
@@ -45,7 +55,7 @@ export async function loadExportReport(
   deps: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'>,
   userId: string,
   chatId: string,
-): Promise<TExportReport> {
+): Promise<TLoadedExport> {
   const { db } = deps;
   const chat = await getOwnedChat(db, userId, chatId);
   const [analysis] = await db
@@ -64,6 +74,9 @@ export async function loadExportReport(
     .where(and(eq(messages.chatId, chat.id), eq(messages.analysisId, analysis.id)))
     .limit(1);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
+  const prior = chat.profileId && analysis.status === 'completed'
+    ? await findPriorAnalysis(db, { userId, profileId: chat.profileId, analysisId: analysis.id, createdAt: analysis.createdAt })
+    : null;
   return {
     schema: EXPORT_SCHEMA_ID,
     generatedAt: new Date().toISOString(),
@@ -81,13 +94,14 @@ export async function loadExportReport(
     },
     model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(deps.config.PUBLIC_URL) },
     gate: result.gate,
-    findings: result.findings,
+    findings: await withClinicianAssessments(db, userId, analysis.id, result.findings),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },
     heatmap: await loadHeatmap(deps, userId, analysis.heatmapImageId),
     disclaimer: EXPORT_DISCLAIMER,
+    prior: prior ? { analysisId: prior.analysisId, createdAt: prior.createdAt.toISOString() } : null,
   };
 }
 
