@@ -4,9 +4,11 @@ interface TCardProps {
   profile: TProfile;
   onEdit: () => void;
   onDelete: () => void;
+  /** Opens the patient's timeline (issue 18). */
+  onTimeline: () => void;
 }
 
-export function ProfileCard({ profile, onEdit, onDelete }: TCardProps) {
+export function ProfileCard({ profile, onEdit, onDelete, onTimeline }: TCardProps) {
   const extra = Object.keys(profile.additionalInfo).length;
   return (
     <li className="profile-card">
@@ -23,6 +25,9 @@ export function ProfileCard({ profile, onEdit, onDelete }: TCardProps) {
         {extra} additional {extra === 1 ? 'field' : 'fields'}
       </p>
       <div className="profile-card-actions">
+        <button type="button" className="button button-secondary" aria-label={`Timeline of ${profile.patientName}`} onClick={onTimeline}>
+          Timeline
+        </button>
         <button type="button" className="button button-secondary" aria-label={`Edit ${profile.patientName}`} onClick={onEdit}>
           Edit
         </button>

@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
+import { TimelineModal } from '../components/timeline-modal';
 import '../../../styles/profiles.css';
 
 /** Section 9: the edit modal opens 50 ms after Edit (prefilled). */
@@ -24,6 +25,7 @@ export function ProfilesPage() {
   const remove = trpc.profile.delete.useMutation();
   const [modal, setModal] = useState<TModal>(null);
   const [deleting, setDeleting] = useState<TProfile | null>(null);
+  const [timelineOf, setTimelineOf] = useState<TProfile | null>(null);
   const navState = useHistoryState<{ createProfile?: boolean } | null>();
 
   // Arriving from the New Chat modal's 'Create Profile' opens the create form.
@@ -107,7 +109,7 @@ export function ProfilesPage() {
       ) : (
         <ul className="profile-grid">
           {items.map((p) => (
-            <ProfileCard key={p.id} profile={p} onEdit={() => openEdit(p)} onDelete={() => setDeleting(p)} />
+            <ProfileCard key={p.id} profile={p} onEdit={() => openEdit(p)} onDelete={() => setDeleting(p)} onTimeline={() => setTimelineOf(p)} />
           ))}
         </ul>
       )}
@@ -120,6 +122,7 @@ export function ProfilesPage() {
           onClose={() => setModal(null)}
         />
       ) : null}
+      {timelineOf ? <TimelineModal profile={timelineOf} onClose={() => setTimelineOf(null)} /> : null}
       <ConfirmDialog
         open={deleting !== null}
         type="danger"

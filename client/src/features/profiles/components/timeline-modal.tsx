@@ -1,0 +1,58 @@
+import type { TProfile } from '@contracts/schemas/profile';
+import { Modal } from '../../../components/modal';
+import { Spinner } from '../../../components/spinner';
+import { trpc } from '../../../lib/trpc';
+import { openChat } from '../../chat-history/current-chat';
+import { TimelineChart } from './timeline-chart';
+import '../timeline.css';
+
+interface TTimelineProps {
+  profile: TProfile;
+  onClose: () => void;
+}
+
+const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/**
+ * A patient's timeline (issue 18): every completed analysis of the profile, oldest first, with
+ * its film, date and model version, a link to its chat, and one small trend chart per finding.
+ */
+export function TimelineModal({ profile, onClose }: TTimelineProps) {
+  const timeline = trpc.profile.timeline.useQuery({ profileId: profile.id });
+  const entries = timeline.data?.analyses ?? [];
+  return (
+    <Modal open title={`Timeline: ${profile.patientName}`} onClose={onClose} className="timeline-modal">
+      {timeline.isPending ? (
+        <Spinner label="Loading timeline..." />
+      ) : timeline.error ? (
+        <p role="alert">The timeline could not be loaded.</p>
+      ) : entries.length === 0 ? (
+        <p className="muted">No completed analysis for this patient yet. Analyses started from this profile appear here.</p>
+      ) : (
+        <>
+          <ol className="timeline-list" aria-label="Analyses, oldest first">
+            {entries.map((e) => (
+              <li key={e.analysis_id} className="timeline-item">
+                {e.image_url ? <img src={e.image_url} alt={`X-ray of ${dateOf(e.created_at)}`} className="timeline-thumb" loading="lazy" /> : null}
+                <div className="timeline-item-text">
+                  <time dateTime={e.created_at}>{dateOf(e.created_at)}</time>
+                  <span className="muted">Model {e.model_version}</span>
+                  {e.ctr !== undefined ? <span className="muted">CTR {e.ctr.toFixed(2)}</span> : null}
+                  <button type="button" className="button button-link" onClick={() => openChat(e.chat_id)}>
+                    Open chat
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ol>
+          <h3 className="timeline-subtitle">Per-finding trend</h3>
+          <div className="timeline-charts">
+            {(timeline.data?.labels ?? []).map((l) => (
+              <TimelineChart key={l.label} label={l.label} display={l.display} entries={entries} />
+            ))}
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}
