@@ -157,7 +157,9 @@ export const auditLog = pgTable('audit_log', {
   details: jsonb('details').$type<Record<string, string | number | boolean | null>>(),
   prevHash: text('prev_hash').notNull(),
   hash: text('hash').notNull(),
-}, (t) => [index('audit_log_actor_idx').on(t.actorUserId)]);
+  /** Given when the entry is made (at request time): a redelivered entry is inserted once. */
+  entryId: uuid('entry_id'),
+}, (t) => [index('audit_log_actor_idx').on(t.actorUserId), uniqueIndex('audit_log_entry_id_idx').on(t.entryId)]);
 
 /**
  * A clinician's reading of one finding of one analysis (issue 17): one row per author, analysis

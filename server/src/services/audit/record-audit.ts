@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
-import { desc, sql } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { desc, inArray, sql } from 'drizzle-orm';
 import { PgTransaction, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { TDb, TSchema } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
+import { readAuditSinkOf } from './read-audit-sink.js';
 
 export interface TAuditEntry {
   actorUserId: string | null;
@@ -29,10 +30,12 @@ export function auditEntryHash(prevHash: string, e: {
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
 
-type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | 'hash'> & { at: Date };
+/** An entry as made at request time; entryId makes a redelivered one insert once. */
+export type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | 'hash' | 'entryId'> & { at: Date; entryId: string };
 
 function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
   return {
+    entryId: randomUUID(),
     at: new Date(),
     actorUserId: entry.actorUserId,
     action: entry.action,
@@ -49,11 +52,25 @@ function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
 /**
  * Chains rows onto the newest entry and inserts them in one statement. A transaction-scoped
  * advisory lock serialises writers so the chain has no forks even with several server processes
- * on one PostgreSQL.
+ * on one PostgreSQL. With `redelivered`, entries already stored are dropped first, under the
+ * lock: skipping one only at INSERT time (ON CONFLICT) would leave the next entry chained to a
+ * hash that is not in the log.
  */
-async function appendRows(db: TDb | PgTransaction<PgQueryResultHKT, TSchema>, rows: TAuditRow[]): Promise<void> {
+export async function appendAuditRows(
+  db: TDb | PgTransaction<PgQueryResultHKT, TSchema>,
+  input: TAuditRow[],
+  opts: { redelivered?: boolean } = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
+    let rows = input;
+    if (opts.redelivered) {
+      const ids = [...new Set(input.map((r) => r.entryId))];
+      const stored = await tx.select({ entryId: auditLog.entryId }).from(auditLog).where(inArray(auditLog.entryId, ids));
+      const seen = new Set(stored.map((r) => r.entryId));
+      rows = input.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
+      if (rows.length === 0) return;
+    }
     const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     let prevHash = last?.hash ?? GENESIS_HASH;
     const values = rows.map((row) => {
@@ -65,7 +82,7 @@ async function appendRows(db: TDb | PgTransaction<PgQueryResultHKT, TSchema>, ro
       prevHash = hash;
       return value;
     });
-    await tx.insert(auditLog).values(values);
+    await tx.insert(auditLog).values(values).onConflictDoNothing({ target: auditLog.entryId });
   });
 }
 
@@ -95,7 +112,7 @@ class AuditBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, 500);
       try {
-        await appendRows(this.db, batch.map((p) => p.row));
+        await appendAuditRows(this.db, batch.map((p) => p.row));
         for (const p of batch) p.done();
       } catch (err) {
         for (const p of batch) p.done(err);
@@ -109,11 +126,20 @@ const batchers = new WeakMap<object, AuditBatcher>();
 
 /**
  * Appends one entry and resolves once it is stored. Inside a caller's transaction it is written
- * in that transaction (so it commits or rolls back with the change it describes).
+ * in that transaction (so it commits or rolls back with the change it describes). A read of
+ * patient data, where a read-audit sink is attached (the server's background services), resolves
+ * once the entry is durably queued; the sink inserts it behind the request, at least once.
  */
 export async function recordAudit(db: TDb, meta: RequestMeta | null, entry: TAuditEntry): Promise<void> {
   const row = toRow(meta, entry);
-  if (db instanceof PgTransaction) return appendRows(db, [row]);
+  if (db instanceof PgTransaction) return appendAuditRows(db, [row]);
+  const sink = readAuditSinkOf(db, entry.action);
+  if (sink) {
+    const queued = await sink.write(row).then(() => true, () => false);
+    if (queued) return;
+    // Redis did not answer in time: store it now. Should the queued copy land after all, its
+    // entryId makes the second insert a no-op.
+  }
   let batcher = batchers.get(db);
   if (!batcher) {
     batcher = new AuditBatcher(db);
