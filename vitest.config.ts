@@ -33,6 +33,8 @@ const E2E = [
   'tests/reliability/faults-infra.test.ts',
   'tests/reliability/faults-worker.test.ts',
   'tests/reliability/xss-browser.test.ts',
+  'tests/auth/session-cache.test.ts',
+  'tests/reliability/read-audit-crash.test.ts',
 ];
 const SERIAL = ['tests/reliability/*.test.ts'];
 const ALL = ['tests/**/*.test.ts'];

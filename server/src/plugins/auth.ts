@@ -5,6 +5,7 @@ import { API_KEY_PREFIX, resolveApiKey } from '../services/api-key/resolve-api-k
 import { requireKeyManager } from '../services/api-key/require-key-manager.js';
 import { requireAuth, requirePasswordSession } from '../services/auth/require-auth.js';
 import { resolveSession, type TAuth } from '../services/auth/resolve-session.js';
+import { createSessionCache } from '../services/auth/session-cache.js';
 
 /**
  * What a REST route asks of its caller, declared in its options (`config: { auth }`):
@@ -47,6 +48,8 @@ function admit(level: Exclude<TRouteAuth, 'public'>, auth: TAuth | null): TAuth 
  */
 export default fp(async (app) => {
   const { db, config } = app.deps;
+  const sessionCache = createSessionCache(app.deps);
+  app.addHook('onClose', () => sessionCache.close());
   app.decorateRequest('resolveAuth', function (this: FastifyRequest) {
     let pending = pendingAuth.get(this);
     if (!pending) {
@@ -55,7 +58,7 @@ export default fp(async (app) => {
         ? Promise.resolve(null)
         : cred.from === 'bearer' && cred.token.startsWith(API_KEY_PREFIX)
           ? resolveApiKey(db, cred.token)
-          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS);
+          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS, sessionCache);
       pendingAuth.set(this, pending);
     }
     return pending;

@@ -1,16 +1,17 @@
-import type { TDb } from '../../db/client.js';
-import type { RequestMeta } from '../../deps.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditAccount } from './audit-auth.js';
 import type { TAuth } from './resolve-session.js';
 import { revokeSession } from './revoke-sessions.js';
+import { announceSessionsEnded } from './session-cache.js';
 
 /**
  * Revokes the caller's session on the server, so a copy of the token (a replay) answers 401.
  * Without a session there is nothing to revoke and logging out still succeeds: the spec's client
  * clears its state whatever the answer.
  */
-export async function logOut(db: TDb, meta: RequestMeta, auth: TAuth | null): Promise<void> {
+export async function logOut(deps: Pick<AppDeps, 'db' | 'redis' | 'config'>, meta: RequestMeta, auth: TAuth | null): Promise<void> {
   if (!auth?.sessionId) return;
-  await revokeSession(db, auth.sessionId);
-  await auditAccount(db, meta, 'auth.logout', auth.userId, 'success');
+  await revokeSession(deps.db, auth.sessionId);
+  await announceSessionsEnded(deps, { sessionId: auth.sessionId });
+  await auditAccount(deps.db, meta, 'auth.logout', auth.userId, 'success');
 }

@@ -9,6 +9,7 @@ import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { findUserById } from './find-user.js';
 import { revokeUserSessions } from './revoke-sessions.js';
+import { announceSessionsEnded } from './session-cache.js';
 
 type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
@@ -45,6 +46,7 @@ export async function resetPassword(deps: TResetDeps, meta: RequestMeta, input: 
     await auditAccount(db, meta, 'auth.password_reset', null, 'failure', { reason: 'invalid_token' });
     throw new AppError('BAD_REQUEST', AUTH_MESSAGES.resetInvalid);
   }
+  await announceSessionsEnded(deps, { userId });
   await auditAccount(db, meta, 'auth.password_reset', userId, 'success');
   // Whoever holds the mailbox may sign in again at once, even if guessers had locked the account.
   const user = await findUserById(db, userId);

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import { hashToken } from '../../lib/tokens.js';
+import type { TSessionCache, TSessionRow } from './session-cache.js';
 
 export interface TAuth {
   userId: string;
@@ -16,26 +17,40 @@ export interface TAuth {
 // for a 12-hour idle timeout.
 const TOUCH_EVERY_MS = 60_000;
 
-/** The signed-in user for a session token, or null if it is unknown, revoked, expired or idle. */
-export async function resolveSession(db: TDb, token: string, idleHours: number): Promise<TAuth | null> {
-  if (!token || token.length > 200) return null;
-  const now = new Date();
+async function loadSession(db: TDb, tokenHash: string): Promise<TSessionRow | null> {
   const [row] = await db
     .select({
       sessionId: sessions.id,
       lastUsedAt: sessions.lastUsedAt,
+      expiresAt: sessions.expiresAt,
       userId: users.id,
       name: users.name,
       email: users.email,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
-  if (!row) return null;
+  return row ?? null;
+}
+
+/**
+ * The signed-in user for a session token, or null if it is unknown, revoked, expired or idle.
+ * With a cache (the HTTP app's), a session seen in the last few seconds is not read again; the
+ * cache is emptied of a session as soon as any process announces its end.
+ */
+export async function resolveSession(db: TDb, token: string, idleHours: number, cache: TSessionCache | null = null): Promise<TAuth | null> {
+  if (!token || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  const load = () => loadSession(db, tokenHash);
+  const row = cache ? await cache.lookup(tokenHash, load) : await load();
+  const now = new Date();
+  if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
   if (now.getTime() - row.lastUsedAt.getTime() > idleHours * 3600_000) return null;
   if (now.getTime() - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, row.sessionId));
+    // The cached copy is this object: later hits see the touch and do not repeat it.
+    row.lastUsedAt = now;
   }
   return { userId: row.userId, name: row.name, email: row.email, sessionId: row.sessionId, via: 'session' };
 }

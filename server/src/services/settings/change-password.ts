@@ -7,6 +7,7 @@ import { auditAccount } from '../auth/audit-auth.js';
 import { authLimits } from '../auth/auth-limits.js';
 import type { TAuth } from '../auth/resolve-session.js';
 import { revokeUserSessions } from '../auth/revoke-sessions.js';
+import { announceSessionsEnded } from '../auth/session-cache.js';
 import { confirmPassword } from './confirm-password.js';
 
 const ACTION = 'settings.change_password';
@@ -32,6 +33,7 @@ export async function changePassword(
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
     return revokeUserSessions(tx, user.id, auth.sessionId);
   });
+  await announceSessionsEnded(deps, { userId: user.id });
   await authLimits(deps).clearLoginFailures(user.email);
   await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended });
   return { otherSessionsEnded: ended };

@@ -4,6 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { TAuth } from '../auth/resolve-session.js';
+import { announceSessionsEnded } from '../auth/session-cache.js';
 import { confirmPassword } from './confirm-password.js';
 import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
 
@@ -35,5 +36,6 @@ export async function deleteAccount(
     });
     return images.map((i) => i.key);
   });
+  await announceSessionsEnded(deps, { userId: user.id });
   await deleteUnreferencedFiles(deps, keys);
 }
