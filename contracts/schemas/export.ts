@@ -31,6 +31,15 @@ export const ZExportFinding = z.object({
   /** The operating threshold the call was made at, 0..1. */
   threshold: z.number().min(0).max(1),
   call: z.enum(['positive', 'negative', 'uncertain']),
+  /** Set when a site threshold decided the call (issue 17): the model's own default threshold. */
+  modelThreshold: z.number().min(0).max(1).optional(),
+  /** The clinician's own reading of this finding (issue 17 feedback), beside the model's call. */
+  clinicianAssessment: z.object({
+    verdict: z.enum(['agree', 'disagree']),
+    reading: z.enum(['present', 'absent']),
+    note: z.string().nullable(),
+    updatedAt: z.iso.datetime(),
+  }).optional(),
 });
 export type TExportFinding = z.infer<typeof ZExportFinding>;
 

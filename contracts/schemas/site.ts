@@ -79,3 +79,28 @@ export type TCalibrationState = z.infer<typeof ZCalibrationState>;
 export const ZApplyInput = z.object({ calibrationId: z.string().max(100) });
 
 export const ZSiteAccess = z.object({ siteAdmin: z.boolean() });
+
+export const ZMonitoringInput = z.object({ weeks: z.coerce.number().int().min(1).max(52).default(8) });
+
+/** One ISO week (Monday, UTC) of aggregates: counts, PSI against the validation reference, feedback agreement. */
+export const ZMonitoringWeek = z.object({
+  week: z.string().describe('The Monday the week starts on, YYYY-MM-DD (UTC)'),
+  analyses: z.number().int(),
+  refused: z.number().int(),
+  psi: z.record(z.string(), z.number().nullable()),
+  agreement: z.record(z.string(), z.number().nullable()),
+  feedback: z.record(z.string(), z.number().int()),
+});
+export type TMonitoringWeek = z.infer<typeof ZMonitoringWeek>;
+
+export const ZMonitoring = z.object({
+  weeks: z.array(ZMonitoringWeek),
+  /** The validation distribution PSI is computed against; null: no reference file, so no PSI is shown. */
+  reference: z.object({ modelVersion: z.string(), films: z.number().int(), splits: z.string() }).nullable(),
+  findings: z.array(z.object({ label: z.string(), display: z.string() })),
+  psiAlert: z.number(),
+  agreementFloor: z.number(),
+  /** Banner lines for admins: a finding whose PSI or agreement crossed its limit in some week. */
+  alerts: z.array(z.string()),
+});
+export type TMonitoring = z.infer<typeof ZMonitoring>;

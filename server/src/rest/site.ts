@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SITE_MESSAGES, ZApplyInput, ZCalibration, ZCalibrationState, ZProposeInput } from '@contracts/schemas/site.js';
+import { SITE_MESSAGES, ZApplyInput, ZCalibration, ZCalibrationState, ZMonitoring, ZMonitoringInput, ZProposeInput } from '@contracts/schemas/site.js';
 import { applyCalibration, revertCalibration } from '../services/site/apply-calibration.js';
 import { getCalibration } from '../services/site/get-calibration.js';
+import { getMonitoring } from '../services/site/get-monitoring.js';
 import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
@@ -45,6 +46,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     await revertCalibration(deps, req.meta(), req.signedIn());
     return { success: true as const, message: SITE_MESSAGES.reverted };
   });
+
+  app.get('/monitoring', {
+    config,
+    schema: {
+      tags,
+      summary: 'Weekly aggregates: analyses, gate refusals, PSI of each finding\'s scores against the validation reference, feedback agreement',
+      querystring: ZMonitoringInput,
+      response: { 200: envelope(ZMonitoring), ...adminsOnly },
+    },
+  }, async (req) => ({ success: true as const, data: await getMonitoring(deps, req.signedIn(), req.query.weeks) }));
 };
 
 export default routes;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ZApplyInput, ZCalibration, ZCalibrationState, ZProposeInput, ZSiteAccess } from '@contracts/schemas/site.js';
+import { ZApplyInput, ZCalibration, ZCalibrationState, ZMonitoring, ZMonitoringInput, ZProposeInput, ZSiteAccess } from '@contracts/schemas/site.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
+import { getMonitoring } from '../../../services/site/get-monitoring.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
 import { isSiteAdmin } from '../../../services/site/require-site-admin.js';
 import { protectedProcedure, router } from '../../trpc.js';
@@ -33,4 +34,9 @@ export const siteRouter = router({
       await revertCalibration(ctx.deps, ctx.meta, ctx.auth);
       return { ok: true as const };
     }),
+
+  monitoring: protectedProcedure
+    .input(ZMonitoringInput)
+    .output(ZMonitoring)
+    .query(({ ctx, input }) => getMonitoring(ctx.deps, ctx.auth, input.weeks)),
 });

@@ -1,0 +1,21 @@
+import { and, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { findingFeedback } from '../../db/schema.js';
+import type { TExportFinding } from '@contracts/schemas/export.js';
+
+/**
+ * The exported findings with the author's feedback attached to each (the chat's owner is the
+ * only one who can give it), so the clinician's reading travels beside the model's call.
+ */
+export async function withClinicianAssessments(db: TDb, userId: string, analysisId: string, findings: TExportFinding[]): Promise<TExportFinding[]> {
+  if (findings.length === 0) return findings;
+  const rows = await db
+    .select({ finding: findingFeedback.finding, verdict: findingFeedback.verdict, reading: findingFeedback.reading, note: findingFeedback.note, updatedAt: findingFeedback.updatedAt })
+    .from(findingFeedback)
+    .where(and(eq(findingFeedback.analysisId, analysisId), eq(findingFeedback.userId, userId)));
+  const by = new Map(rows.map((r) => [r.finding, r]));
+  return findings.map((f) => {
+    const r = by.get(f.label);
+    return r ? { ...f, clinicianAssessment: { verdict: r.verdict, reading: r.reading, note: r.note, updatedAt: r.updatedAt.toISOString() } } : f;
+  });
+}
