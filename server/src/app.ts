@@ -12,7 +12,7 @@ import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
-import { MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
+import { MAX_UPLOAD_BYTES } from './services/dicom/dicom-limits.js';
 import rest from './rest/index.js';
 import { handleError } from './rest/handle-error.js';
 import { createTrpcContextFactory } from './trpc/context.js';
@@ -107,7 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   // A form post arrives as text/plain or urlencoded; we accept neither anywhere.
   app.removeContentTypeParser('text/plain');
-  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   await app.register(csrf);
   await app.register(authPlugin);
 

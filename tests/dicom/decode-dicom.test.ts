@@ -130,8 +130,8 @@ describe('DICOM decoding', () => {
     assert.deepEqual(Array.from(rle8.gray.data), ramp8);
   });
 
-  test('JPEG 2000 is refused by name', async () => {
-    await assert.rejects(decodeSpec({ syntax: 'jpeg2000' }), refusedWith('UNSUPPORTED_MEDIA', /JPEG 2000 Lossless compression is not supported/));
+  test('a syntax still unsupported (JPEG Extended) is refused by name', async () => {
+    await assert.rejects(decodeSpec({ syntax: 'jpeg-extended' }), refusedWith('UNSUPPORTED_MEDIA', /JPEG Extended \(12-bit\) compression is not supported/));
   });
 
   test('colour (RGB) DICOM is refused', async () => {

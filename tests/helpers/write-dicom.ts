@@ -1,6 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { encodeJpegLossless } from './write-jpeg-lossless.js';
+import { encodeWasmCodestream } from './write-wasm-codestream.js';
 
 /**
  * Writes DICOM Part 10 files from sample pixel arrays, so the DICOM tests need no fixture files
@@ -17,7 +18,8 @@ export interface TDicomSpec {
   photometric?: 'MONOCHROME1' | 'MONOCHROME2' | 'RGB';
   /** null leaves the tag out. */
   modality?: string | null;
-  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000';
+  /** jpeg2000, htj2k and jpeg-ls are real lossless codestreams; jpeg-extended is a stub (a syntax we refuse). */
+  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000' | 'htj2k' | 'jpeg-ls' | 'jpeg-extended';
   window?: { center: number; width: number; fn?: string };
   rescale?: { slope: number; intercept: number };
   voiLut?: { firstMapped: number; bits: number; data: number[] };
@@ -38,6 +40,9 @@ const UIDS = {
   'jpeg-lossless': '1.2.840.10008.1.2.4.70',
   rle: '1.2.840.10008.1.2.5',
   jpeg2000: '1.2.840.10008.1.2.4.90',
+  htj2k: '1.2.840.10008.1.2.4.201',
+  'jpeg-ls': '1.2.840.10008.1.2.4.80',
+  'jpeg-extended': '1.2.840.10008.1.2.4.51',
 } as const;
 const LONG_VRS = new Set(['OB', 'OW', 'OF', 'SQ', 'UT', 'UN']);
 const UNDEFINED = 0xffffffff;
@@ -129,7 +134,11 @@ async function pixelData(spec: TDicomSpec, bits: number, be: boolean): Promise<{
     return { vr: 'OB', value: encapsulate(encodeJpegLossless(pixels, width, height, spec.bitsStored ?? bits)), undefinedLength: true };
   }
   if (syntax === 'rle') return { vr: 'OB', value: encapsulate(encodeRle(pixels, bits)), undefinedLength: true };
-  if (syntax === 'jpeg2000') return { vr: 'OB', value: encapsulate(Buffer.from([0xff, 0x4f, 0xff, 0x51])), undefinedLength: true };
+  if (syntax === 'jpeg2000' || syntax === 'htj2k' || syntax === 'jpeg-ls') {
+    const stream = await encodeWasmCodestream(syntax, pixels, width, height, spec.bitsStored ?? bits, spec.pixelRepresentation === 1);
+    return { vr: 'OB', value: encapsulate(stream), undefinedLength: true };
+  }
+  if (syntax === 'jpeg-extended') return { vr: 'OB', value: encapsulate(Buffer.from([0xff, 0xd8, 0xff, 0xc1])), undefinedLength: true };
   if (bits === 8) return { vr: 'OB', value: Buffer.from(Array.from(pixels, (v) => v & 0xff)) };
   return { vr: 'OW', value: us(Array.from(pixels), be) };
 }

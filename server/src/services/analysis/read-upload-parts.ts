@@ -1,6 +1,8 @@
 import type { Multipart } from '@fastify/multipart';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
+import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '../dicom/dicom-limits.js';
+import { isDicomBytes } from '../dicom/dicom-lib.js';
 
 /** The raw pieces of an analysis upload, before any checking of their content. */
 export interface TRawUpload {
@@ -15,7 +17,7 @@ const FIELD_MAX = 64 * 1024;
 
 /**
  * Reads a multipart body in whatever order its parts arrive. The image is counted while it
- * streams: past MAX_IMAGE_BYTES reading stops with 413 and nothing has been written anywhere
+ * streams: past MAX_IMAGE_BYTES (MAX_DICOM_BYTES for DICOM) reading stops with 413 and nothing has been written anywhere
  * (the bytes only ever lived in this function's memory).
  */
 export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<TRawUpload> {
@@ -29,10 +31,13 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
         }
         const chunks: Buffer[] = [];
         let size = 0;
+        // DICOM files (magic at byte 128, whatever the name or type says) get their own larger cap.
+        let cap: { bytes: number; message: string } | null = null;
         for await (const chunk of part.file as AsyncIterable<Buffer>) {
           size += chunk.length;
-          if (size >= MAX_IMAGE_BYTES || part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
           chunks.push(chunk);
+          if (!cap && size >= 132) cap = isDicomBytes(Buffer.concat(chunks)) ? { bytes: MAX_DICOM_BYTES, message: DICOM_TOO_LARGE } : { bytes: MAX_IMAGE_BYTES, message: ANALYSIS_MESSAGES.tooLarge };
+          if (size >= (cap?.bytes ?? MAX_IMAGE_BYTES) || part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', cap?.message ?? ANALYSIS_MESSAGES.tooLarge);
         }
         if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
         out.image = Buffer.concat(chunks, size);

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { Decoder } from 'jpeg-lossless-decoder-js';
 import { AppError } from '../../lib/app-error.js';
 import { decodeRle } from './decode-rle.js';
+import { decodeWasmFrame } from './decode-wasm-frame.js';
 import { dicomParser, TAG, type DataSet, type Element } from './dicom-lib.js';
 import type { TPixelEncoding } from './transfer-syntax.js';
 
@@ -108,6 +109,10 @@ export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: T
         if (!raw) throw refuse('The RLE-compressed DICOM pixel data is damaged or not grayscale');
         return toStored(raw, layout, n);
       }
+      case 'jpeg2000':
+      case 'htj2k':
+      case 'jpeg-ls':
+        return toStored(await decodeWasmFrame(encoding, encapsulatedFrame(ds, el), layout), layout, layout.rows * layout.columns);
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
