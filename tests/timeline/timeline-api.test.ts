@@ -16,6 +16,7 @@ import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.
 import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testPatientName } from '../helpers/test-patients.js';
 import { MODEL_DIR, modelInstalled, radiograph, uploadBody } from '../analysis/support/fixtures.js';
 
 // The shipped model on the committed fixtures (the tiny test model where it is not installed).
@@ -35,7 +36,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     createCaller(createContextInner({ deps: t.deps, auth: { userId: x.user.id, name: x.user.name, email: x.user.email, sessionId: null, via: 'session' } as never }));
 
   async function analyse(label: 'pneumonia' | 'normal', user = u, profile = profileId) {
-    const body = uploadBody(await radiograph({ label, side: 900 }), { full_name: 'Ada Timeline', age: 61 }, [{ name: 'profile_id', value: profile }]);
+    const body = uploadBody(await radiograph({ label, side: 900 }), { full_name: testPatientName('Timeline'), age: 61 }, [{ name: 'profile_id', value: profile }]);
     return t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(user.token) } });
   }
 
