@@ -67,7 +67,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               Back to the X-ray
             </button>
           ) : null}
-          {result ? <FindingsBars findings={result.findings} notAssessed={result.notAssessed} modelVersion={result.modelVersion} /> : null}
+          {result ? <FindingsBars findings={result.findings} notAssessed={result.notAssessed} modelVersion={result.modelVersion} chatId={chat.id} /> : null}
           {result?.anatomy && result.gate.accepted ? <HeartSize anatomy={result.anatomy} patientAge={chat.patientAge} /> : null}
         </aside>
         <section className="chat-thread" aria-label="Conversation">

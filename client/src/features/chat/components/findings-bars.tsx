@@ -1,4 +1,5 @@
 import { NOT_ASSESSED_REASON, type TNotAssessed } from '@contracts/schemas/analysis';
+import { FindingFeedback, useFindingFeedback } from './finding-feedback';
 
 export interface TFindingView {
   label: string;
@@ -6,6 +7,8 @@ export interface TFindingView {
   probability: number;
   threshold: number;
   call: 'positive' | 'negative' | 'uncertain';
+  /** Set when a site threshold decided the call (issue 17). */
+  modelThreshold?: number | undefined;
 }
 
 const CALL_TEXT: Record<TFindingView['call'], string> = { positive: 'Likely', uncertain: 'Uncertain', negative: 'Unlikely' };
@@ -16,10 +19,13 @@ interface TFindingsBarsProps {
   /** Candidates this model version does not assess (model 2+): listed by name, without a bar. */
   notAssessed?: readonly TNotAssessed[] | undefined;
   modelVersion?: string | null;
+  /** When given, each finding gets the clinician feedback control (issue 17). */
+  chatId?: string | undefined;
 }
 
 /** The model's findings, highest probability first, as bars with the decision threshold marked. */
-export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFindingsBarsProps) {
+export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId }: TFindingsBarsProps) {
+  const feedback = useFindingFeedback(chatId);
   const sorted = [...findings].sort((a, b) => b.probability - a.probability);
   return (
     <section className="chat-findings" aria-labelledby="chat-findings-title">
@@ -48,6 +54,10 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion }: TFind
               <span className="chat-finding-fill" style={{ width: pct(f.probability) }} />
               <span className="chat-finding-threshold" style={{ left: pct(f.threshold) }} title={`Threshold ${pct(f.threshold)}`} />
             </div>
+            {f.modelThreshold !== undefined ? (
+              <p className="muted small chat-hint">Site threshold {f.threshold.toFixed(2)}, model default {f.modelThreshold.toFixed(2)}</p>
+            ) : null}
+            {chatId ? <FindingFeedback chatId={chatId} finding={f.label} display={f.display} call={f.call} entry={feedback.get(f.label)} /> : null}
           </li>
         ))}
       </ul>

@@ -6,9 +6,10 @@ import { ApiKeysPanel } from '../components/api-keys-panel';
 import { DangerZoneTab } from '../components/danger-zone-tab';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
+import { SiteTab } from '../components/site-tab';
 import '../../../styles/settings.css';
 
-type TTab = 'profile' | 'password' | 'danger';
+type TTab = 'profile' | 'password' | 'danger' | 'site';
 const TABS: readonly TTabItem<TTab>[] = [
   { key: 'profile', label: 'Profile' },
   { key: 'password', label: 'Password' },
@@ -18,6 +19,9 @@ const TABS: readonly TTabItem<TTab>[] = [
 export function SettingsPage() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000 });
   const [tab, setTab] = useState<TTab>('profile');
+  // Issue 17: site administrators (SITE_ADMIN_EMAILS) also get the Site tab.
+  const siteAdmin = trpc.site.access.useQuery(undefined, { staleTime: 5 * 60_000 }).data?.siteAdmin === true;
+  const tabs = siteAdmin ? [...TABS, { key: 'site' as const, label: 'Site' }] : TABS;
 
   if (!me.data) return <Spinner />;
   return (
@@ -28,7 +32,7 @@ export function SettingsPage() {
           <p className="muted">Manage your account.</p>
         </div>
       </header>
-      <Tabs idPrefix="settings" label="Settings sections" tabs={TABS} value={tab} onChange={setTab} panelClassName="tab-panel card">
+      <Tabs idPrefix="settings" label="Settings sections" tabs={tabs} value={tab} onChange={setTab} panelClassName="tab-panel card">
         {tab === 'profile' ? (
           // API keys sit under Profile: the spec's three tabs stay as they are.
           <>
@@ -37,6 +41,8 @@ export function SettingsPage() {
           </>
         ) : tab === 'password' ? (
           <PasswordTab />
+        ) : tab === 'site' && siteAdmin ? (
+          <SiteTab />
         ) : (
           <DangerZoneTab />
         )}
