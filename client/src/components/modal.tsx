@@ -13,20 +13,27 @@ interface TModalProps {
 }
 
 /**
- * A modal on the native <dialog>: the browser traps focus, makes the page behind inert and
- * returns focus to the opener on close, which hand-made overlays tend to get wrong.
+ * A modal on the native <dialog>: the browser traps focus and makes the page behind inert.
+ * Focus goes back to the control that opened it when it closes: callers close a modal by
+ * unmounting it (or rendering it with open=false, which renders nothing), and a <dialog> removed
+ * from the page without close() leaves focus on <body>, so the opener is remembered here.
  */
 export function Modal({ open, title, onClose, locked = false, className, initialFocus, children }: TModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      initialFocus?.current?.focus();
-    }
-    if (!open && dialog.open) dialog.close();
+    if (!open || !dialog) return;
+    // Taken before showModal() moves focus into the dialog.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    initialFocus?.current?.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      // After the closing render: the opener may have been re-rendered but is the same node.
+      // A control that left the page (a deleted item's button) cannot take focus back.
+      if (opener?.isConnected) opener.focus();
+    };
   }, [open, initialFocus]);
   // A click on the backdrop (the <dialog> itself, outside its body) closes it: a pointer
   // shortcut whose keyboard equivalents are Escape (the cancel event below) and the Close button.

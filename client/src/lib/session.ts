@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
+import { clearLocalChat } from '../features/chat-history/local-chat';
 
 /** Where /login sends the user back to after signing in (history state, never the URL). */
 export interface TLoginState {
@@ -14,6 +15,7 @@ export interface TLoginState {
 export function clearLocalSession(queryClient: QueryClient): void {
   void queryClient.cancelQueries();
   queryClient.clear();
+  clearLocalChat();
   try {
     localStorage.clear();
     sessionStorage.clear();

@@ -1,5 +1,6 @@
 import { navigate, useHistoryState, useSearch } from 'wouter/use-browser-location';
 import type { TProfile } from '@contracts/schemas/profile';
+import { setLocalChat } from './local-chat';
 
 /**
  * The one convention the sidebar and the chat home share for "which chat is open":
@@ -40,6 +41,7 @@ export function openChat(chatId: string, opts: { replace?: boolean } = {}): void
 }
 
 export function startNewChat(profile: TProfile): void {
+  setLocalChat(profile);
   navigate(`/chat?${NEW_CHAT_PARAM}=1`, { state: { profile } satisfies TNewChatState });
 }
 

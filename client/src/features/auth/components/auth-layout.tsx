@@ -25,6 +25,7 @@ export function AuthLayout({ brandTitle, brandText, title, subtitle, children }:
           </span>
           Chest Doctor AI
         </Link>
+        <p className="auth-brand-lead">An advanced medical imaging analysis service for chest X-rays.</p>
         <h2 className="auth-brand-title">{brandTitle}</h2>
         <p className="auth-brand-text">{brandText}</p>
         <ul className="auth-points">

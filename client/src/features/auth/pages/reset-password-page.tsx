@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { navigate, useSearch } from 'wouter/use-browser-location';
-import { ZResetPasswordForm } from '@contracts/schemas/auth';
+import { AUTH_MESSAGES, ZResetPasswordForm } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
@@ -14,23 +14,40 @@ export const MISSING_TOKEN = 'Invalid or missing reset token. Please request a n
 export const EXPIRED_LINK = 'Reset link has expired or is invalid. Please request a new one.';
 /** Section 9: a missing or bad reset link goes to /forgot-password after 3 s. */
 const REDIRECT_MS = 3000;
+/**
+ * The links the server mails carry a base64url token. Anything else (a mail client that cut the
+ * link or appended characters to it) is a bad link: section 5's 'Invalid reset link', without
+ * sending the mangled token to the server.
+ */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
+
+function linkProblem(token: string): string | null {
+  if (!token) return MISSING_TOKEN;
+  return TOKEN_SHAPE.test(token) ? null : AUTH_MESSAGES.resetToken;
+}
 
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token')?.trim() ?? '';
   const [values, setValues] = useState({ password: '', confirmPassword: '' });
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
-  const [linkError, setLinkError] = useState<string | null>(token ? null : MISSING_TOKEN);
+  const [linkError, setLinkError] = useState<string | null>(() => linkProblem(token));
   const toast = useToast();
   const reset = trpc.auth.resetPassword.useMutation();
+  const problem = linkProblem(token);
+  const usable = problem === null;
 
   useEffect(() => {
     if (!linkError) return;
     const timer = setTimeout(() => navigate('/forgot-password', { replace: true }), REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [linkError]);
+  // Section 8: errors show as toasts, this one beside the inline alert (the store drops a repeat).
+  useEffect(() => {
+    if (problem) toast.error(problem);
+  }, [problem, toast]);
 
   const submit = () => {
-    if (!token) return setLinkError(MISSING_TOKEN);
+    if (problem) return setLinkError(problem);
     const parsed = validate(ZResetPasswordForm, { token, ...values });
     if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
     setError(null);
@@ -62,7 +79,7 @@ export function ResetPasswordPage() {
       type="password"
       autoComplete="new-password"
       value={values[key]}
-      disabled={!token}
+      disabled={!usable}
       error={error?.field === key ? error.message : null}
       onChange={(value) => setValues((v) => ({ ...v, [key]: value }))}
     />
@@ -89,7 +106,7 @@ export function ResetPasswordPage() {
             {error.message}
           </p>
         ) : null}
-        <button type="submit" className="button button-primary button-block" disabled={reset.isPending || !token}>
+        <button type="submit" className="button button-primary button-block" disabled={reset.isPending || !usable}>
           {reset.isPending ? 'Resetting...' : 'Save New Password'}
         </button>
       </Form>

@@ -4,12 +4,16 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
-import { closeChat, useCurrentChatId } from '../current-chat';
+import { closeChat, useCurrentChatId, useIsNewChat } from '../current-chat';
+import { useLocalChat } from '../local-chat';
 import { ChatHistoryItem } from './chat-history-item';
+import { LocalChatItem } from './local-chat-item';
 
 /** The sidebar's Chat History (section 2), newest first, with rename and delete. */
 export function ChatHistoryList() {
   const currentId = useCurrentChatId();
+  const isNew = useIsNewChat();
+  const localChat = useLocalChat();
   const toast = useToast();
   const utils = trpc.useUtils();
   const list = trpc.history.list.useInfiniteQuery({ limit: 30 }, { getNextPageParam: (last) => last.nextCursor ?? undefined });
@@ -63,13 +67,15 @@ export function ChatHistoryList() {
         </p>
       ) : list.isError ? (
         <p className="field-error history-note">Could not load chats.</p>
-      ) : chats.length === 0 ? (
+      ) : chats.length === 0 && !localChat ? (
         <div className="history-empty">
           <p>No chats yet</p>
           <p className="muted">Click New Chat to start</p>
         </div>
       ) : (
         <ul className="history-list">
+          {/* The local chat is the newest: it was created by the last New Chat pick. */}
+          {localChat ? <LocalChatItem chat={localChat} active={isNew} /> : null}
           {chats.map((chat) => (
             <ChatHistoryItem
               key={chat.id}

@@ -75,9 +75,8 @@ export function ImageUpload({
           </span>
           <span className="chat-upload-cta">Click to upload X-ray</span>
           <span id={hintId} className="muted small chat-hint">
-            JPEG, PNG or WebP, max 10MB
+            JPEG, PNG or WebP, or a DICOM (.dcm) file, max 10MB
           </span>
-          <span className="muted small chat-hint">DICOM (.dcm) radiographs are accepted too</span>
         </label>
       )}
       <input

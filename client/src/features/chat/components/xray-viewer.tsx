@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { TAnatomy } from '@contracts/schemas/analysis';
 import { AnatomyLegend, AnatomyOverlay, hasContours } from './anatomy-overlay';
+import { HeatmapLegend } from './heatmap-legend';
 
 const MIN_ZOOM = 1;
 const MAX_ZOOM = 8;
@@ -169,6 +170,7 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
             </label>
           ) : null}
         </div>
+        {overlay && overlaySrc ? <HeatmapLegend opacityPercent={opacity} /> : null}
       </div>
     </section>
   );

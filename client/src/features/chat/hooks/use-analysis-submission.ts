@@ -1,10 +1,11 @@
 import { skipToken, useMutation } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
 import { isUnauthorized } from '../../../lib/error-text';
 import { HttpError } from '../../../lib/http-error';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../chat-history/current-chat';
+import { clearLocalChat } from '../../chat-history/local-chat';
 import { ANALYSIS_MESSAGES, type TProgressStage } from '../lib/analysis-stages';
 import type { TPatientInfo } from '../lib/patient-fields';
 import { uploadAnalysis } from '../lib/upload-analysis';
@@ -45,7 +46,7 @@ export function useAnalysisSubmission() {
   );
 
   const running = state.phase === 'running' ? state : null;
-  trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
+  const progress = trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
     onData: (ev) => {
       if (!running || ev.analysisId !== running.analysisId) return;
       const stage = ev.stage as TProgressStage;
@@ -55,11 +56,23 @@ export function useAnalysisSubmission() {
         setState({ ...running, stage });
       }
     },
-    onError: () => {
+    onError: (err) => {
       setState({ phase: 'idle' });
-      toast.error(ANALYSIS_MESSAGES.failed);
+      // A 401 that reached us as such has already taken the app's one sign-out path.
+      if (!isUnauthorized(err)) toast.error(ANALYSIS_MESSAGES.failed);
     },
   });
+  // A stream refused with 401 does not end in onError: an EventSource that fails tells no HTTP
+  // status, so the link only reports 'connecting' with an error and keeps retrying. Ask the
+  // server whether the session still holds: a 401 on that call takes the app's one sign-out
+  // path (section 4: cleared, then /login); a live session means a passing network error.
+  const streamError = progress.status === 'connecting' ? progress.error : null;
+  useEffect(() => {
+    if (!streamError) return;
+    utils.client.auth.me.query().catch(() => {
+      // Handled by the global 401 path, or a network error the stream's retry will outlast.
+    });
+  }, [streamError, utils]);
 
   const { mutate } = upload;
   const submit = useCallback(
@@ -68,7 +81,12 @@ export function useAnalysisSubmission() {
       mutate(
         { file, patient, profileId },
         {
-          onSuccess: (ids) => setState({ phase: 'running', ...ids, stage: 'queued' }),
+          onSuccess: (ids) => {
+            setState({ phase: 'running', ...ids, stage: 'queued' });
+            // The server's chat now exists: it replaces the local one in the sidebar.
+            clearLocalChat();
+            void utils.history.list.invalidate();
+          },
           onError: (err) => {
             setState({ phase: 'idle' });
             // A 401 has already signed the user out: no toast on the way to /login.
@@ -77,7 +95,7 @@ export function useAnalysisSubmission() {
         },
       );
     },
-    [toast, mutate],
+    [toast, mutate, utils],
   );
 
   return { state, submit, busy: state.phase !== 'idle' };

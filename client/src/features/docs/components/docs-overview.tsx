@@ -117,6 +117,10 @@ export function OverviewTab() {
         Upload a chest X-ray with the patient&apos;s details and get the findings with their probabilities, a heatmap of the
         regions that drove them and a written report. Then continue in a chat: ask follow-up questions about the analysis.
       </p>
+      <p data-testid="availability">
+        <strong>Available around the clock on your own server.</strong> Chest Doctor AI runs on infrastructure you control, 24/7
+        for as long as your server runs, with no vendor service in between.
+      </p>
       <ModelFigures />
       <ModelScope />
       <div className="cta-row">
@@ -138,7 +142,7 @@ const FEATURES = [
   ['Follow-up chat', 'Ask questions about the report; the answer streams in as it is written.'],
   ['Patient profiles', 'Keep reusable patient details (name, age, custom fields) to start analyses quickly.'],
   ['Exports', 'Download a report as PDF, DOCX or JSON.'],
-  ['DICOM via API', 'Submit studies programmatically, including DICOM files, with an API key.'],
+  ['DICOM via API', 'Submit studies programmatically with an API key, DICOM files included; the upload form accepts DICOM (.dcm) files too.'],
   ['Private by design', 'Self-hosted: images and patient data stay on your infrastructure, with an append-only audit log.'],
 ] as const;
 
@@ -162,7 +166,7 @@ const STEPS = [
   ['Create your account', 'Sign up with your name, email address and a password of at least 8 characters.'],
   ['Add a patient profile', "Under Profiles, save the patient's name, age and any additional information."],
   ['Start a new chat', 'Click New Chat in the sidebar and select the patient profile.'],
-  ['Upload the X-ray', 'Choose a JPEG, PNG or WebP image up to 10MB, check the patient information and submit.'],
+  ['Upload the X-ray', 'Choose a JPEG, PNG or WebP image or a DICOM (.dcm) file up to 10MB, check the patient information and submit.'],
   ['Review the analysis', 'Read the findings, their probabilities and the heatmap once the analysis completes.'],
   ['Ask follow-up questions', 'Continue the conversation about the X-ray, rename or delete chats, and export the report.'],
 ] as const;

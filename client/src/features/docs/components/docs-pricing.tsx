@@ -28,6 +28,10 @@ export function PricingTab() {
         ))}
       </ul>
       <p className="muted">Volume discounts on annual plans.</p>
+      <p data-testid="no-trial">
+        <strong>No free trial needed.</strong> Chest Doctor AI is self-hosted: it is installed on your own server and is yours
+        to run, so there is no trial period to expire.
+      </p>
     </section>
   );
 }
@@ -92,9 +96,11 @@ const FAQ: [string, () => string][] = [
   ['Does Chest Doctor AI make a diagnosis?', () => 'No. It is an assistive tool: a clinician must review every result. See the medical disclaimer below.'],
   ['Which findings does it assess?', scopeAnswer],
   ['How accurate is it?', accuracyAnswer],
-  ['Which images can I upload?', () => 'Frontal chest X-rays as JPEG, PNG or WebP up to 10MB in the app; DICOM through the API.'],
+  ['Which images can I upload?', () => 'Frontal chest X-rays as JPEG, PNG or WebP images or DICOM (.dcm) files, up to 10MB, in the upload form or through the API.'],
   ['Where is patient data stored?', () => 'On the servers of the organisation that runs it. Nothing is sent to a third party for analysis.'],
   ['Is it HIPAA compliant?', () => 'Compliance depends on how and where you deploy it. The software keeps data on your infrastructure, requires sign-in and keeps an audit log, but it holds no certification of its own.'],
+  ['Is there a free trial?', () => 'No trial is needed: the software runs on your own server and is yours, so there is no trial period or card to enter.'],
+  ['Is it available 24/7?', () => 'It runs on your own server, around the clock for as long as that server runs. There is no vendor service in between whose hours or outages apply.'],
   ['Can I export the results?', () => 'Yes: each analysis can be exported as PDF, DOCX or JSON.'],
 ];
 

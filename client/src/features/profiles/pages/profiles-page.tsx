@@ -4,7 +4,7 @@ import type { TProfile, TProfileValues } from '@contracts/schemas/profile';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
+import { errorInfo, errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
@@ -16,12 +16,27 @@ const EDIT_OPEN_DELAY_MS = 50;
 
 type TModal = { mode: 'create' } | { mode: 'edit'; profile: TProfile } | null;
 
+/**
+ * Section 8's save errors: a 401 is 'User not authenticated' (section 5; the session ended while
+ * the form was open, and the app then signs out); a refusal the server answered (any other 4xx:
+ * the profile was deleted meanwhile, a refused request) is the spec's "success is false" string;
+ * no answer or a 5xx falls back to 'Failed to save profile'.
+ */
+function saveErrorText(err: unknown, refused: 'Failed to update profile' | 'Failed to create profile'): string {
+  const { status } = errorInfo(err);
+  if (status === 401) return 'User not authenticated';
+  if (status !== null && status >= 400 && status < 500) return refused;
+  return errorText(err, 'Failed to save profile');
+}
+
 export function ProfilesPage() {
   const toast = useToast();
   const utils = trpc.useUtils();
   const profiles = trpc.profile.list.useQuery({ limit: 200 });
-  const create = trpc.profile.create.useMutation();
-  const update = trpc.profile.update.useMutation();
+  // Errors on the mutations, not on mutate(): a 401 takes the user to /login at once, and
+  // mutate()'s callbacks do not run once the page has unmounted.
+  const create = trpc.profile.create.useMutation({ onError: (err) => toast.error(saveErrorText(err, 'Failed to create profile')) });
+  const update = trpc.profile.update.useMutation({ onError: (err) => toast.error(saveErrorText(err, 'Failed to update profile')) });
   const remove = trpc.profile.delete.useMutation();
   const [modal, setModal] = useState<TModal>(null);
   const [deleting, setDeleting] = useState<TProfile | null>(null);
@@ -51,13 +66,10 @@ export function ProfilesPage() {
     if (modal?.mode === 'edit') {
       update.mutate(
         { profileId: modal.profile.id, profile: values },
-        { onSuccess: () => done('Profile updated successfully'), onError: (err) => toast.error(errorText(err, 'Failed to save profile')) },
+        { onSuccess: () => done('Profile updated successfully') },
       );
     } else {
-      create.mutate(values, {
-        onSuccess: () => done('Profile created successfully'),
-        onError: (err) => toast.error(errorText(err, 'Failed to save profile')),
-      });
+      create.mutate(values, { onSuccess: () => done('Profile created successfully') });
     }
   };
 
@@ -87,14 +99,21 @@ export function ProfilesPage() {
           <h1 className="page-title">Patient Profiles</h1>
           <p className="muted">Reusable patient details to start new analyses quickly.</p>
         </div>
-        {items.length > 0 ? (
-          <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'create' })}>
-            Create Profile
-          </button>
-        ) : null}
+        <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'create' })}>
+          Create Profile
+        </button>
       </header>
       {profiles.isPending ? (
         <Spinner label="Loading profiles..." />
+      ) : profiles.isError ? (
+        // Not the empty state: that would tell the clinician their profiles are gone.
+        <div className="empty-state" role="alert">
+          <h2>Could not load profiles</h2>
+          <p className="muted">Your profiles are still saved. Check your connection and try again.</p>
+          <button type="button" className="button button-secondary" onClick={() => void profiles.refetch()}>
+            Try again
+          </button>
+        </div>
       ) : items.length === 0 ? (
         <div className="empty-state">
           <div className="empty-icon" aria-hidden="true">

@@ -4,7 +4,9 @@ import { FullPageSpinner, Spinner } from '../../../components/spinner';
 import { MAIN_SCREEN_TOAST_MS } from '../../../components/toast/toast-store';
 import { ToastDurationContext } from '../../../components/toast/use-toast';
 import { errorText, isUnauthorized } from '../../../lib/error-text';
+import { hasSignedOutMark } from '../../../lib/signed-out-mark';
 import { trpc } from '../../../lib/trpc';
+import { useFinishPendingLogout } from '../../settings/hooks/use-logout';
 import { Sidebar } from './sidebar';
 import '../../../styles/shell.css';
 
@@ -13,7 +15,10 @@ import '../../../styles/shell.css';
  * globally (lib/sign-out-on-401.ts): caches cleared, then /login with this location remembered.
  */
 export function ChatLayout({ children }: { children: ReactNode }) {
-  const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000 });
+  // A logout whose server call failed: the cookie is not a session here until it is retried.
+  const [signingOut] = useState(hasSignedOutMark);
+  useFinishPendingLogout(signingOut);
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000, enabled: !signingOut });
   const [menuOpen, setMenuOpen] = useState(false);
   const pathname = usePathname();
   const search = useSearch();
@@ -24,7 +29,7 @@ export function ChatLayout({ children }: { children: ReactNode }) {
     setMenuOpen(false);
   }
 
-  if (me.isPending || (me.error && isUnauthorized(me.error))) return <FullPageSpinner label="Loading your account..." />;
+  if (signingOut || me.isPending || (me.error && isUnauthorized(me.error))) return <FullPageSpinner label="Loading your account..." />;
   if (me.error) {
     return (
       <div className="full-page-center">
