@@ -101,10 +101,33 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     const { chat } = await createChat(t.deps, u.user.id);
     return { url: `/api/feedback/${chat.id}` };
   },
+  // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.
+  'GET /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
+  'POST /api/site/calibration/propose': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration/propose', payload: PROPOSE }),
+  'PUT /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration', payload: { calibrationId: await proposalId(t, u) } }),
+  // Nothing applied: the documented 404 (the route's bad-input call has already reverted).
+  'DELETE /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
+  'GET /api/site/monitoring': async (t, u) => siteAdmin(t, u, { url: '/api/site/monitoring?weeks=4' }),
   'GET /api/api-keys': async () => ({ url: '/api/api-keys' }),
   'POST /api/api-keys': async () => ({ url: '/api/api-keys', payload: { name: 'conformance script' } }),
   'DELETE /api/api-keys/{id}': async () => ({ url: `/api/api-keys/${crypto.randomUUID()}` }),
 };
+
+/** 40 labelled results (pneumonia present above 0.3): enough for a proposal. */
+const PROPOSE = {
+  source: 'csv', method: { kind: 'youden' },
+  csv: ['label,status,accepted,p_pneumonia', ...Array.from({ length: 40 }, (_, i) => `${i % 2 ? 'normal' : 'pneumonia'},completed,true,${i % 2 ? 0.1 : 0.6}`)].join('\n'),
+};
+
+function siteAdmin(t: TestApp, u: TTestUser, call: TCall): TCall {
+  if (!t.deps.config.SITE_ADMIN_EMAILS.includes(u.user.email)) t.deps.config.SITE_ADMIN_EMAILS.push(u.user.email);
+  return call;
+}
+
+async function proposalId(t: TestApp, u: TTestUser): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/site/calibration/propose', payload: PROPOSE, headers: { authorization: `Bearer ${siteAdmin(t, u, { url: '' }) && u.token}` } });
+  return (res.json() as { data: { id: string } }).data.id;
+}
 
 /** A request the route's schemas refuse (or, for routes without input, a malformed id). */
 function badInput(path: string, valid: TCall): TCall {
@@ -169,7 +192,7 @@ describe('every /api route answers what /api/docs/json documents', () => {
       const bad = conforms(route, await call(badInput(path, valid), auth));
       const ok = conforms(route, await call(valid, auth));
       statuses[route] = [anonymous, bad, ok];
-      assert.ok(ok < 400 || (ok === 409 && /chat\/chat|export|feedback/.test(route)) || (ok === 400 && route.endsWith('reset-password')) || (ok === 404 && route.includes('api-keys/{id}')), `${route} valid request answered ${ok}`);
+      assert.ok(ok < 400 || (ok === 409 && /chat\/chat|export|feedback/.test(route)) || (ok === 400 && route.endsWith('reset-password')) || (ok === 404 && (route.includes('api-keys/{id}') || route === 'DELETE /api/site/calibration')), `${route} valid request answered ${ok}`);
     }
     // Anonymous calls to the routes that need an account are refused, with the one message.
     for (const [route, [anonymous]] of Object.entries(statuses)) {
