@@ -2,7 +2,7 @@
  * The evaluation's tables (targets, test populations, per-source and per-age-group calls, anatomy
  * and gate figures) as metrics.json / evaluation.json hold them. Pure and defensive: see json-guards.
  */
-import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards';
+import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards.js';
 
 export interface TTarget {
   population: string;

@@ -4,10 +4,10 @@
  * model-card-data.ts feeds it the files. Every field may be missing in another model version:
  * it then comes back null or empty and the page says "not reported".
  */
-import { parseModelScope, type TModelScope } from '../docs/model-scope';
-import { parseCardText, type TCardText } from './parse-card-text';
-import { parseAnatomy, parseGate, parseGroups, parseTargets, parseTestPopulations, type TEvaluationTables } from './parse-evaluation-tables';
-import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards';
+import { parseModelScope, type TModelScope } from '../docs/model-scope.js';
+import { parseCardText, type TCardText } from './parse-card-text.js';
+import { parseAnatomy, parseGate, parseGroups, parseTargets, parseTestPopulations, type TEvaluationTables } from './parse-evaluation-tables.js';
+import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards.js';
 
 /** One candidate finding and the figure that decided whether it ships. */
 export interface TCandidate {
