@@ -6,7 +6,7 @@ import { ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResultJob } from '@cont
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { resultJobId } from '@contracts/result-job-id.js';
 import { contentKey } from '@contracts/image-store.js';
-import { loadModel, renderHeatmapOverlay, runPipeline, type AnalysisResult, type LoadedModel } from '../pipeline/run-pipeline.js';
+import { analyseFilm, loadModel, renderOverlay, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type TProcessOutcome = { status: 'completed' | 'refused'; topFinding: string | null; timingsMs: Record<string, number> };
@@ -34,9 +34,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * Runs one analysis job: image from storage → pipeline → heatmap overlay into storage → a result
  * job for the server (the worker never opens the database). Stages are announced on Redis
- * pub/sub and as job progress. A gate refusal is a normal result; an unreadable image is an
- * UnrecoverableError (no retries); a hung inference fails the attempt after ANALYSIS_TIMEOUT_MS
- * so the worker is free again and BullMQ retries. Running a job twice adds the same result job
+ * pub/sub; the terminal one comes from the server once the report is stored. A gate refusal is
+ * a normal result; an unreadable image is an UnrecoverableError (no retries); a hung inference
+ * fails the attempt after ANALYSIS_TIMEOUT_MS so the worker is free again and BullMQ retries. Running a job twice adds the same result job
  * id, and the server's finalizer writes one report per analysis.
  */
 export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: string } = {}) {
@@ -61,10 +61,10 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
       timings[name] = Math.round(now - since);
       return now;
     };
-    const stage = async (s: TAnalysisStage) => {
-      await job.updateProgress({ stage: s });
-      await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, stage: s }).catch(() => undefined);
-    };
+    // Progress has one source, the pub/sub channel (no job progress): a lost announcement only
+    // delays the clinician's checklist, never the analysis.
+    const stage = (s: TAnalysisStage) =>
+      publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, stage: s }).catch(() => undefined);
 
     await stage('checking');
     let image: Buffer;
@@ -77,15 +77,15 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     let t = lap('readMs', t0);
     const loaded = await getModel();
     await stage('analysing');
-    const result: AnalysisResult = await withTimeout(testInferenceDelay(deps).then(() => runPipeline(image, loaded)), deps.config.ANALYSIS_TIMEOUT_MS);
+    const { result, film } = await withTimeout(testInferenceDelay(deps).then(() => analyseFilm(image, loaded)), deps.config.ANALYSIS_TIMEOUT_MS);
     t = lap('pipelineMs', t);
     if (!result.gate.accepted && result.gate.code === 'undecodable') throw new UnrecoverableError('image could not be decoded');
 
     await stage('writing');
     const heatmap = result.topFinding ? result.heatmaps.find((h) => h.label === result.topFinding) : undefined;
     let stored: TAnalysisResultJob['heatmap'] = null;
-    if (heatmap) {
-      const png = await renderHeatmapOverlay(image, heatmap);
+    if (heatmap && film) {
+      const png = await renderOverlay(film, heatmap);
       const sha256 = createHash('sha256').update(png).digest('hex');
       const key = contentKey(sha256);
       if (!(await deps.images.exists(key))) await deps.images.put(key, png, 'image/png');
