@@ -65,6 +65,10 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
     return { url: `/api/profile/${u.user.id}/${p.id}` };
   },
+  'GET /api/profile/{userId}/{profileId}/timeline': async (t, u) => {
+    const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
+    return { url: `/api/profile/${u.user.id}/${p.id}/timeline` };
+  },
   'GET /api/history/get-init-info': async (t, u) => {
     await createChat(t.deps, u.user.id, { withImage: { data: await pngBytes() }, withMessages: true });
     return { url: '/api/history/get-init-info' };
