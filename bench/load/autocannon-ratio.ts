@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,18 +11,23 @@ import { openDatabase } from '../../server/src/db/client.js';
 import { createChat, createUser } from '../../tests/helpers/factories.js';
 import { startStack } from '../../tests/helpers/fault-procs.js';
 import { createPostgresDatabase, testConfig } from '../../tests/helpers/test-config.js';
+import { captureHistorySql } from './capture-history-sql.js';
 import { fmt } from './stats.js';
 
 interface TResult { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
 const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<TResult>;
 
 /**
- * npm run bench:rps: requests/s of a read procedure (tRPC history.list with a session, 30 chats)
- * on the real server process, against a bare Fastify route answering the same bytes on the same
- * machine, both driven by autocannon from this process; prints the ratio.
+ * npm run bench:rps: requests/s of a read procedure (tRPC history.list with a bearer session,
+ * 30 chats: session, tRPC, audit entry) on the real server process, against the ceiling: a bare
+ * Fastify route that runs the same SQL (captured from drizzle) through `pg` with the app's pool
+ * size. Both driven by autocannon from this process. Last line: JSON for scripts.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const PAGE = 30;
+/** server/src/db/client.ts's pg pool size. */
+const POOL_SIZE = 20;
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function main(): Promise<void> {
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cxr-rps-'));
   const redis = await startPrivateRedis(dir);
   const stack = await startStack({ redisUrl: redis.url, databaseUrl: pgdb.url, env: { LOG_LEVEL: 'warn' } });
-  const bare = fork(new URL('./bare-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+  let bare: ChildProcess | undefined;
   try {
     const database = await openDatabase({ url: pgdb.url, pgliteDir: 'memory://' });
     const deps = { db: database.db, images: null as never, config: testConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }) };
@@ -38,28 +43,35 @@ async function main(): Promise<void> {
     for (let i = 0; i < 30; i++) await createChat(deps, user.id, { title: `Chat ${i} - X-Ray Analysis` });
     await database.close();
 
-    const url = `${stack.url}/trpc/history.list?input=${encodeURIComponent('{"limit":30}')}`;
+    const url = `${stack.url}/trpc/history.list?input=${encodeURIComponent(JSON.stringify({ limit: PAGE }))}`;
     const headers = { authorization: `Bearer ${token}` };
     const sample = await fetch(url, { headers });
     const body = Buffer.from(await sample.arrayBuffer());
     if (!sample.ok) throw new Error(`history.list answered ${sample.status}`);
-    writeFileSync(join(dir, 'body.json'), body);
+    const queries = await captureHistorySql(pgdb.url, user.id, PAGE);
+    writeFileSync(join(dir, 'queries.json'), JSON.stringify(queries));
     const port = await freePort();
-    bare.kill();
-    const bareProc = fork(new URL('./bare-server.ts', import.meta.url).pathname, [String(port), join(dir, 'body.json')], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
-    await new Promise<void>((resolve) => bareProc.once('message', () => resolve()));
+    bare = fork(new URL('./bare-server.ts', import.meta.url).pathname, [String(port), join(dir, 'queries.json'), pgdb.url, String(POOL_SIZE)], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+    await new Promise<void>((resolve) => bare?.once('message', () => resolve()));
+    const bareUrl = `http://127.0.0.1:${port}/bare`;
+    const bareSample = await fetch(bareUrl);
+    if (!bareSample.ok) throw new Error(`the ceiling route answered ${bareSample.status}`);
 
-    const run = (target: string, h: Record<string, string> = {}) => autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers: h });
-    await run(url, headers).catch(() => undefined); // warm-up is the first second of each run below
+    const run = (target: string, h: Record<string, string> = {}, duration = SECONDS) => autocannon({ url: target, connections: CONNECTIONS, duration, headers: h });
+    // Warm both (JIT, pools, the session cache) before measuring.
+    await run(url, headers, 2);
+    await run(bareUrl, {}, 2);
     const app = await run(url, headers);
-    const ceiling = await run(`http://127.0.0.1:${port}/bare`);
-    bareProc.kill();
-    console.log(`${SECONDS} s each, ${CONNECTIONS} connections, response ${body.length} bytes`);
-    console.log(`app   tRPC history.list (session, 30 chats): ${fmt(app.requests.average, 0)} req/s, p50 ${app.latency.p50} ms, p99 ${app.latency.p99} ms, non-2xx ${app.non2xx}, errors ${app.errors}`);
-    console.log(`bare  Fastify route (same bytes):            ${fmt(ceiling.requests.average, 0)} req/s, p50 ${ceiling.latency.p50} ms, p99 ${ceiling.latency.p99} ms`);
-    console.log(`ratio app / bare: ${fmt(app.requests.average / ceiling.requests.average, 3)} (${fmt((100 * app.requests.average) / ceiling.requests.average, 1)} % of bare Fastify)`);
+    const ceiling = await run(bareUrl);
+    const ratio = app.requests.average / ceiling.requests.average;
+    console.log(`${SECONDS} s each, ${CONNECTIONS} connections, history.list answer ${body.length} bytes; ceiling runs ${queries.length} statements per request, pg pool ${POOL_SIZE}`);
+    console.log(`app      tRPC history.list (session, ${PAGE} chats, audit): ${fmt(app.requests.average, 0)} req/s, p50 ${app.latency.p50} ms, p99 ${app.latency.p99} ms, non-2xx ${app.non2xx}, errors ${app.errors}`);
+    console.log(`ceiling  Fastify route, same SQL via pg:          ${fmt(ceiling.requests.average, 0)} req/s, p50 ${ceiling.latency.p50} ms, p99 ${ceiling.latency.p99} ms, non-2xx ${ceiling.non2xx}, errors ${ceiling.errors}`);
+    console.log(`ratio app / ceiling: ${fmt(ratio, 3)} (${fmt(100 * ratio, 1)} %)`);
+    console.log(JSON.stringify({ appRps: Math.round(app.requests.average), ceilingRps: Math.round(ceiling.requests.average), ratio: Number(ratio.toFixed(3)), ceiling: 'same SQL via pg' }));
+    if (app.non2xx || app.errors || ceiling.non2xx || ceiling.errors) process.exitCode = 1;
   } finally {
-    bare.kill();
+    bare?.kill();
     await stack.close();
     await redis.stop();
     await pgdb.drop();

@@ -1,0 +1,27 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { TDb } from '../../server/src/db/client.js';
+import * as schema from '../../server/src/db/schema.js';
+import { keysetPage } from '../../server/src/services/data-access/keyset-page.js';
+import { chatPageQuery } from '../../server/src/services/history/list-chats.js';
+import { latestAnalysesOf } from '../../server/src/services/history/latest-analyses.js';
+
+export interface TCapturedQuery { sql: string; params: unknown[] }
+
+/**
+ * The statements history.list's data part sends for one page (the keyset page of chats, then the
+ * newest analysis of each), captured through a drizzle logger while running the service's own
+ * query builders: what the bare ceiling route replays.
+ */
+export async function captureHistorySql(databaseUrl: string, userId: string, limit: number): Promise<TCapturedQuery[]> {
+  const captured: TCapturedQuery[] = [];
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const db = drizzle(pool, { schema, logger: { logQuery: (sql, params) => captured.push({ sql, params }) } }) as unknown as TDb;
+    const page = await keysetPage(null, limit, (after, take) => chatPageQuery(db, userId, after, take));
+    await latestAnalysesOf(db, page.rows.map((c) => c.id));
+    return captured;
+  } finally {
+    await pool.end();
+  }
+}
