@@ -49,6 +49,12 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
         { chatId: chat.id, role: 'user', content: 'Question with\ttab and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢' },
         { chatId: chat.id, role: 'assistant', content: 'Report', disease: 'Effusion', analysisId: an?.id, imageId: img?.id },
       ]);
+      if (an) {
+        await db.insert(s.findingFeedback).values({
+          userId: user.id, chatId: chat.id, analysisId: an.id, finding: 'Effusion', verdict: i % 2 ? 'agree' : 'disagree',
+          reading: 'present', note: 'Note with "quotes" and ünïcødé', modelVersion: 'm1', modelProbability: 0.123456789, modelCall: 'negative',
+        });
+      }
     }
     for (let a = 0; a < 3; a++) {
       await recordAudit(db, { ip: '10.0.0.1', requestId: `r${a}` }, {
@@ -56,6 +62,10 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
       });
     }
   }
+  await db.insert(s.siteCalibrations).values({
+    source: 'feedback', method: 'youden', modelSha256: 'ab'.repeat(32), modelVersion: 'm1',
+    findings: [{ label: 'Effusion', siteThreshold: 0.31, modelThreshold: 0.38, cases: 40 }],
+  });
   return { imageKeys };
 }
 
