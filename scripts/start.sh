@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${REDIS_URL:-}" ]; then bash scripts/ensure-deps.sh redis-server; else bash scripts/ensure-deps.sh; fi
 npm run --silent build
-exec node --import tsx scripts/start.ts
+exec node --env-file-if-exists=.env --import tsx scripts/start.ts
