@@ -91,10 +91,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
       outcome: 'success', ip: null, requestId: `redelivery-${uniqueSuffix()}`, details: null,
     });
     const batch = [row('test.redelivered'), row('test.redelivered')];
-    await appendAuditRows(database.db, batch, { redelivered: true });
+    await appendAuditRows(database.db, batch);
     // The same entries again (a writer died before acknowledging), one new, and a duplicate within the batch.
     const later = row('test.redelivered');
-    await appendAuditRows(database.db, [...batch, later, later], { redelivered: true });
+    await appendAuditRows(database.db, [...batch, later, later]);
     const ids = [...batch, later].map((r) => r.requestId ?? '');
     assert.equal((await database.db.select().from(auditLog).where(inArray(auditLog.requestId, ids))).length, 3);
     assert.equal((await verifyAuditChain(database.db)).ok, true);

@@ -52,25 +52,18 @@ function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
 /**
  * Chains rows onto the newest entry and inserts them in one statement. A transaction-scoped
  * advisory lock serialises writers so the chain has no forks even with several server processes
- * on one PostgreSQL. With `redelivered`, entries already stored are dropped first, under the
- * lock: skipping one only at INSERT time (ON CONFLICT) would leave the next entry chained to a
- * hash that is not in the log.
+ * on one PostgreSQL. Entries already stored (a redelivered read entry, or one written here after
+ * Redis timed out and then queued after all) are dropped first, under the lock: skipping one only
+ * at INSERT time (ON CONFLICT) would chain the next entry to a hash that is not in the log.
  */
-export async function appendAuditRows(
-  db: TDb | PgTransaction<PgQueryResultHKT, TSchema>,
-  input: TAuditRow[],
-  opts: { redelivered?: boolean } = {},
-): Promise<void> {
+export async function appendAuditRows(db: TDb | PgTransaction<PgQueryResultHKT, TSchema>, input: TAuditRow[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
-    let rows = input;
-    if (opts.redelivered) {
-      const ids = [...new Set(input.map((r) => r.entryId))];
-      const stored = await tx.select({ entryId: auditLog.entryId }).from(auditLog).where(inArray(auditLog.entryId, ids));
-      const seen = new Set(stored.map((r) => r.entryId));
-      rows = input.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
-      if (rows.length === 0) return;
-    }
+    const ids = [...new Set(input.map((r) => r.entryId))];
+    const stored = await tx.select({ entryId: auditLog.entryId }).from(auditLog).where(inArray(auditLog.entryId, ids));
+    const seen = new Set(stored.map((r) => r.entryId));
+    const rows = input.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
+    if (rows.length === 0) return;
     const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     let prevHash = last?.hash ?? GENESIS_HASH;
     const values = rows.map((row) => {

@@ -34,13 +34,16 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
   // XREADGROUP BLOCK holds its connection; close() disconnects it to end the wait at once.
   const reader = redis.duplicate();
   reader.on('error', () => undefined);
+  // Reads answered in the same event-loop turn share one socket write for their XADDs.
+  const producer = redis.duplicate({ enableAutoPipelining: true });
+  producer.on('error', () => undefined);
   let stopping = false;
 
   const detach = attachReadAuditSink(db, {
     write: (row: TAuditRow) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('audit queue timeout')), QUEUE_TIMEOUT_MS);
-        redis.xadd(key, '*', 'e', encodeAuditRow(row)).then(
+        producer.xadd(key, '*', 'e', encodeAuditRow(row)).then(
           () => (clearTimeout(timer), resolve()),
           (err: unknown) => (clearTimeout(timer), reject(err instanceof Error ? err : new Error(String(err)))),
         );
@@ -62,7 +65,7 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
       if (row) rows.push(row);
       else foreign.push(id);
     }
-    if (rows.length) await appendAuditRows(db, rows, { redelivered: true });
+    if (rows.length) await appendAuditRows(db, rows);
     const ids = entries.map(([id]) => id);
     const stored = ids.filter((id) => !foreign.includes(id));
     const tx = redis.multi().xack(key, READ_AUDIT_GROUP, ...ids);
@@ -115,6 +118,7 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
       detach();
       stopping = true;
       reader.disconnect();
+      producer.disconnect();
       await loop;
       // What this process queued and no writer has taken yet: store it before the process goes.
       const deadline = Date.now() + DRAIN_MS;
