@@ -11,7 +11,7 @@ export const exportRouter = router({
     .input(ZExportInput)
     .output(ZExportFile)
     .query(async ({ ctx, input }) => {
-      const file = await exportChat(ctx.deps, ctx.meta, ctx.auth.userId, input.chatId, input.format);
+      const file = await exportChat({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, format: input.format });
       return { filename: file.filename, contentType: file.contentType, dataBase64: file.body.toString('base64') };
     }),
 });
