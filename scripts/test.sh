@@ -22,16 +22,20 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && command -v pg_ctlcluster 
 fi
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 if ! psql "$TEST_DATABASE_URL" -qtAc 'select 1' >/dev/null 2>&1; then
-  # A fresh Debian install authenticates TCP logins by password: give postgres a known one.
-  if [ "$(id -u)" = 0 ] && command -v su >/dev/null; then
-    su postgres -c "psql -qc \"alter user postgres password 'postgres'\"" >/dev/null 2>&1 || true
-    TEST_DATABASE_URL="postgres://postgres:postgres@127.0.0.1:5432/postgres"
-  fi
+  # We cannot log in (a fresh Debian install asks TCP logins for a password we do not know):
+  # never change the host's password, run a private cluster of our own instead.
+  . scripts/private-postgres.sh
+  echo "Cannot log in to PostgreSQL at ${TEST_DATABASE_URL##*@}: starting a private cluster" >&2
+  start_private_postgres || true
 fi
 if ! psql "$TEST_DATABASE_URL" -qtAc 'select 1' >/dev/null 2>&1; then
-  echo "WARNING: PostgreSQL unreachable at $TEST_DATABASE_URL: database tests run on PGlite only" >&2
+  echo "WARNING: ********************************************************************" >&2
+  echo "WARNING: no PostgreSQL to test against: database tests run on PGlite only" >&2
+  echo "WARNING: ********************************************************************" >&2
   unset TEST_DATABASE_URL
 fi
+# TEST_SH_DB_ONLY=1: stop here, after choosing the database (checks this part of the script).
+if [ "${TEST_SH_DB_ONLY:-}" = 1 ]; then echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-unset (PGlite)}"; exit 0; fi
 
 echo "== lint"; npx eslint . --max-warnings=0
 echo "== typecheck"; npx tsc -p . && npx tsc -p client

@@ -6,13 +6,18 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { AppDeps } from './deps.js';
+import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
+import apiCacheControl from './plugins/api-cache-control.js';
 import authPlugin from './plugins/auth.js';
 import clientApp from './plugins/client-app.js';
+import countBatchedCalls from './plugins/count-batched-calls.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
+import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
+import refuseNul from './plugins/refuse-nul.js';
 import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
-import { MAX_UPLOAD_BYTES } from './services/dicom/dicom-limits.js';
+import { MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 import rest from './rest/index.js';
 import { handleError } from './rest/handle-error.js';
 import { createTrpcContextFactory } from './trpc/context.js';
@@ -98,36 +103,27 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     enableDraftSpec: false,
     keyGenerator: (req) => req.ip,
     allowList: () => config.RATE_LIMIT_DISABLED,
-    errorResponseBuilder: () => ({
-      statusCode: 429,
-      success: false,
-      code: 'TOO_MANY_REQUESTS',
-      message: 'Too many requests. Please wait a moment and try again.',
-    }),
+    errorResponseBuilder: () => ({ ...TOO_MANY_REQUESTS_BODY }),
   });
+  await app.register(countBatchedCalls);
+  await app.register(apiCacheControl);
   // A form post arrives as text/plain or urlencoded; we accept neither anywhere.
   app.removeContentTypeParser('text/plain');
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   await app.register(csrf);
   await app.register(authPlugin);
 
   // One error path for every route: the spec's `{ success: false, message, code }`.
   app.setErrorHandler(handleError);
 
-  // PostgreSQL text cannot hold U+0000: refuse it at the door rather than fail deep in a query.
-  app.addHook('preValidation', async (req, reply) => {
-    // tRPC's adapter hands its JSON body over unparsed (a string); other routes get an object.
-    const text = typeof req.body === 'string' ? req.body : req.body && typeof req.body === 'object' ? JSON.stringify(req.body) : '';
-    if (text.includes('\\u0000') || text.includes('\0')) {
-      return reply.status(400).send({ success: false, message: 'The request contains invalid characters', code: 'BAD_REQUEST' });
-    }
-  });
+  await app.register(refuseNul);
 
   await app.register(health);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: createTrpcContextFactory(deps),
       onError({ error, path }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'trpc error');

@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits';
 import { useState, type ReactNode } from 'react';
 import { onErrorLink } from '../lib/on-error-link';
 import { makeSignOutOn401 } from '../lib/sign-out-on-401';
@@ -18,7 +19,8 @@ function makeClients() {
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url: '/trpc' }),
-        false: httpBatchLink({ url: '/trpc' }),
+        // The server refuses longer batches (maxBatchSize).
+        false: httpBatchLink({ url: '/trpc', maxItems: TRPC_MAX_BATCH_SIZE }),
       }),
     ],
   });

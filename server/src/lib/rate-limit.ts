@@ -17,6 +17,8 @@ export interface TCount {
 // request; a limit we cannot check is treated as exceeded (see unavailable()).
 const REDIS_TIMEOUT_MS = 1500;
 
+const UNHIT_LUA = "if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end return 0";
+
 export class RateLimiter {
   constructor(
     private readonly redis: Redis,
@@ -47,6 +49,11 @@ export class RateLimiter {
     const count = Number(res?.[0]?.[1] ?? 0);
     const ttl = Number(res?.[1]?.[1] ?? 0);
     return { count, resetInMs: ttl > 0 ? ttl : 0 };
+  }
+
+  /** Takes one counted attempt back (never below zero, never re-creating an expired window). */
+  async unhit(key: string): Promise<void> {
+    await withTimeout(this.redis.eval(UNHIT_LUA, 1, key));
   }
 
   async reset(key: string): Promise<void> {

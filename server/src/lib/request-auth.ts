@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import '../types/fastify-augment.js';
 
 export const SESSION_COOKIE = 'token';
 
@@ -11,4 +12,23 @@ export function credentialOf(req: FastifyRequest): { token: string; from: 'cooki
   }
   const cookie = req.cookies[SESSION_COOKIE];
   return cookie ? { token: cookie, from: 'cookie' } : null;
+}
+
+/**
+ * True only when the request carries a Bearer credential that resolved to a caller. A browser
+ * never attaches one by itself, so such a request cannot be forged by another site; a cookie
+ * beside `Authorization: Basic …` (or beside a bearer token we do not know) proves nothing.
+ */
+export async function isBearerAuthenticated(req: FastifyRequest): Promise<boolean> {
+  if (credentialOf(req)?.from !== 'bearer') return false;
+  return (await req.resolveAuth().catch(() => null)) !== null;
+}
+
+/**
+ * A read that another site made a signed-in browser send (Sec-Fetch-Site: cross-site) with
+ * its cookie. Downloads are GETs, which the CSRF check lets through; patient documents must not
+ * be fetched (and audited) on another site's behalf even though it cannot read them.
+ */
+export async function isCrossSiteBrowserRead(req: FastifyRequest): Promise<boolean> {
+  return req.headers['sec-fetch-site'] === 'cross-site' && !(await isBearerAuthenticated(req));
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { SESSION_COOKIE } from '../lib/request-auth.js';
+import { isBearerAuthenticated, SESSION_COOKIE } from '../lib/request-auth.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -7,14 +7,16 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Cookie-authenticated mutations must come from our own pages. Browsers send Origin and
  * Sec-Fetch-Site on cross-site posts, and a plain HTML form cannot send JSON, so: JSON (or the
  * upload's multipart) only, and no foreign Origin / cross-site fetch. Bearer clients are not
- * exposed to CSRF (the browser never attaches that header by itself), so they skip the check.
+ * exposed to CSRF (the browser never attaches that header by itself), so a request that a Bearer
+ * credential actually authenticates skips the check; any other Authorization header (Basic, an
+ * unknown token) beside the cookie does not.
  */
 export default fp(async (app) => {
   const ownOrigin = new URL(app.deps.config.PUBLIC_URL).origin;
   app.addHook('onRequest', async (req, reply) => {
     if (SAFE.has(req.method)) return;
     if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
-    if (req.headers.authorization || !req.cookies[SESSION_COOKIE]) return;
+    if (!req.cookies[SESSION_COOKIE] || (await isBearerAuthenticated(req))) return;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     const typeOk = type.startsWith('application/json') || type.startsWith('multipart/form-data');
     const site = req.headers['sec-fetch-site'];

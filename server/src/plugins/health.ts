@@ -1,10 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { redisReachable } from '@common/redis.js';
 
+// Probes come often from a few addresses (load balancer, orchestrator): counting them against
+// the per-IP limiter made a healthy server answer 429 to its own health checks.
+const UNLIMITED = { config: { rateLimit: false } } as const;
+
 /** /healthz: the process answers. /readyz: it can reach its database and Redis. */
 const health: FastifyPluginAsync = async (app) => {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  app.get('/healthz', UNLIMITED, async () => ({ status: 'ok' }));
+  app.get('/readyz', UNLIMITED, async (_req, reply) => {
     const [database, redis] = await Promise.all([
       Promise.race([
         pingDb(),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_MESSAGES, ZExportReport, type TExportFormat } from '@contracts/schemas/export.js';
 import { AppError } from '../lib/app-error.js';
+import { isCrossSiteBrowserRead } from '../lib/request-auth.js';
 import { exportChat } from '../services/export/export-chat.js';
 import { binaryResponse } from './openapi/binary.js';
 import { errorResponse } from './openapi/responses.js';
@@ -41,15 +42,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'private, no-store');
     },
   }, async (req, reply) => {
-    // A download is a GET, so the CSRF hook lets it through; but another site has no business
-    // making a signed-in browser fetch (and audit) patient reports, even if it cannot read them.
-    if (req.headers['sec-fetch-site'] === 'cross-site' && !req.headers.authorization) {
+    if (await isCrossSiteBrowserRead(req)) {
       throw new AppError('FORBIDDEN', 'Cross-site request refused');
     }
     const m = FILE.exec(req.params.file);
     const format = m ? FORMAT_OF[m[2] ?? ''] : undefined;
     if (!m?.[1] || !format) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.chatNotFound);
-    const file = await exportChat({ ...app.deps, meta: req.meta(), userId: req.signedIn().userId, chatId: m[1], format });
+    const file = await exportChat(app.deps, req.meta(), req.signedIn().userId, m[1], format);
     return reply
       .header('content-type', file.contentType)
       .header('content-disposition', `attachment; filename="${file.filename}"`)

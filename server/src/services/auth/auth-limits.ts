@@ -38,6 +38,26 @@ export function authLimits(deps: Pick<AppDeps, 'redis' | 'config'>) {
         if (count >= limit) throw new AppError('TOO_MANY_REQUESTS', LIMIT_MESSAGES.login(minutesText(resetInMs)));
       }
     },
+    /**
+     * Counts a login attempt as failed before the password is checked, atomically (INCR), so
+     * parallel attempts (a tRPC batch, concurrent requests) cannot all pass a limit they
+     * exceed together, as a read-then-count would let them. Refuses (429) past the limit,
+     * taking its own count back so a refusal is not a failure. The returned call is for a
+     * correct password: it clears the account's counter and takes the IP's count back.
+     */
+    async reserveLoginAttempt(email: string, ip: string): Promise<() => Promise<void>> {
+      const keys = loginKeys(email, ip);
+      const counts = await Promise.all(keys.map((e) => rl.hit(e.key, loginWindowMs)));
+      const over = counts.findIndex((c, i) => c.count > (keys[i]?.limit ?? 0));
+      if (over >= 0) {
+        await Promise.all(keys.map((e) => rl.unhit(e.key)));
+        throw new AppError('TOO_MANY_REQUESTS', LIMIT_MESSAGES.login(minutesText(counts[over]?.resetInMs ?? 0)));
+      }
+      return async () => {
+        await rl.reset(keys[0].key);
+        await rl.unhit(keys[1].key);
+      };
+    },
     /** A wrong password (at login, or as the current password in settings) counts here. */
     async recordLoginFailure(email: string, ip: string): Promise<void> {
       await Promise.all(loginKeys(email, ip).map((e) => rl.hit(e.key, loginWindowMs)));

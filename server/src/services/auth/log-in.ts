@@ -14,14 +14,17 @@ type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 /**
  * Checks the password and opens a new session. An unknown email and a wrong password take the
  * same path: one argon2 verification (against a dummy hash when there is no account), one failed
- * attempt counted for that email and IP, and the same 401 body.
+ * attempt counted for that email and IP (counted up front, taken back on success), and the same
+ * 401 body.
  */
 export async function logIn(deps: TLoginDeps, meta: RequestMeta, input: TLoginInput): Promise<{ token: string; user: TAuthUser }> {
   const { db, config } = deps;
   const limits = authLimits(deps);
   const hasher = passwordHasherFor(config);
+  let succeeded: () => Promise<void>;
   try {
-    await limits.assertLoginAllowed(input.email, meta.ip);
+    // Counted before the (costly) hash, so every call of a batch is counted: see reserveLoginAttempt.
+    succeeded = await limits.reserveLoginAttempt(input.email, meta.ip);
   } catch (err) {
     if (isAppError(err) && err.code === 'TOO_MANY_REQUESTS') {
       await auditAccount(db, meta, 'auth.login', null, 'failure', { reason: 'rate_limited' });
@@ -32,12 +35,11 @@ export async function logIn(deps: TLoginDeps, meta: RequestMeta, input: TLoginIn
   const user = await findUserByEmail(db, input.email);
   const ok = user ? await hasher.verify(user.passwordHash, input.password) : (await hasher.verifyDummy(input.password), false);
   if (!user || !ok) {
-    await limits.recordLoginFailure(input.email, meta.ip);
     await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', { reason: user ? 'wrong_password' : 'unknown_account' });
     throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.badCredentials);
   }
 
-  await limits.clearLoginFailures(input.email);
+  await succeeded();
   if (hasher.needsRehash(user.passwordHash)) {
     // The cost settings changed since this hash was made: upgrade it while we hold the password.
     const passwordHash = await hasher.hash(input.password);

@@ -1,0 +1,26 @@
+import fp from 'fastify-plugin';
+import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
+import { TOO_MANY_REQUESTS_BODY } from './rate-limit-body.js';
+
+/**
+ * A tRPC batch runs several procedures in one HTTP request (`/trpc/a,b,c?batch=1`); the global
+ * limiter counts requests, so without this one request could carry many logins (argon2 hashes)
+ * for the price of one. Each call after the first is counted against the same per-IP budget,
+ * before any procedure runs. Registered after @fastify/rate-limit (its createRateLimit()
+ * without options shares the global store, key and allow-list).
+ */
+export default fp(async (app) => {
+  const countOne = app.createRateLimit();
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/trpc/')) return;
+    if ((req.query as Record<string, unknown> | undefined)?.batch !== '1') return;
+    const path = (req.params as { path?: unknown } | undefined)?.path;
+    const calls = typeof path === 'string' ? path.split(',').length : 1;
+    // A longer batch is refused by the adapter (maxBatchSize) without running anything.
+    if (calls > TRPC_MAX_BATCH_SIZE) return;
+    for (let i = 1; i < calls; i++) {
+      const r = await countOne(req);
+      if (!r.isAllowed && r.isExceeded) return reply.status(429).send(TOO_MANY_REQUESTS_BODY);
+    }
+  });
+});
