@@ -118,8 +118,8 @@ async function main(): Promise<void> {
     const chatId = first.items[0]?.id;
     if (!chatId) throw new Error('no chats');
 
-    await explain(client, 'history.list, first page (30 + 1 rows)', chatPageQuery(db, me, null, 31).toSQL());
-    await explain(client, 'history.list, a page ~9,000 chats deep', chatPageQuery(db, me, decodeCursor(deepCursor), 31).toSQL());
+    await explain(client, 'history.list, first page (30 + 1 rows)', chatPageQuery({ db, userId: me, after: null, take: 31 }).toSQL());
+    await explain(client, 'history.list, a page ~9,000 chats deep', chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }).toSQL());
     const pageIds = first.items.map((c) => c.id);
     await explain(
       client,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
       db.selectDistinctOn([analyses.chatId], { chatId: analyses.chatId, status: analyses.status })
         .from(analyses).where(inArray(analyses.chatId, pageIds)).orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id)).toSQL(),
     );
-    const initPage = await chatPageQuery(db, me, null, 200);
+    const initPage = await chatPageQuery({ db, userId: me, after: null, take: 200 });
     await explain(
       client,
       'get-init-info, messages of 200 chats (one query)',
@@ -135,13 +135,13 @@ async function main(): Promise<void> {
     );
 
     console.log('\n== service timings (same process, local server, no HTTP; service calls include their audit-log write, "query only" rows do not)');
-    await timed('query only: chat page (31 rows), first page', 200, () => chatPageQuery(db, me, null, 31));
-    await timed('query only: chat page (31 rows), ~9,000 deep', 200, () => chatPageQuery(db, me, decodeCursor(deepCursor), 31));
+    await timed('query only: chat page (31 rows), first page', 200, () => chatPageQuery({ db, userId: me, after: null, take: 31 }));
+    await timed('query only: chat page (31 rows), ~9,000 deep', 200, () => chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }));
     await timed('history.list first page (30 chats + latest analyses)', 200, () => listChats({ db, meta: null, userId: me, limit: 30 }));
     await timed('history.list page ~9,000 chats deep', 200, () => listChats({ db, meta: null, userId: me, limit: 30, cursor: deepCursor }));
     await timed('history.get (chat + 50 messages)', 200, () => getChat({ db, meta: null, userId: me, chatId, limit: 50 }));
     await timed('get-init-info (200 chats, 400 messages, 2 queries)', 50, () => getInitInfo({ db, meta: null, userId: me }));
-    await timed('messagesOfChats alone (200 chats)', 50, () => messagesOfChats(db, initPage.map((c) => c.id)));
+    await timed('messagesOfChats alone (200 chats)', 50, () => messagesOfChats({ db, chatIds: initPage.map((c) => c.id) }));
     await timed('profile.list (50 profiles)', 200, () => listProfiles({ db, meta: null, userId: me, limit: 100 }));
   } finally {
     await client.end();

@@ -18,8 +18,8 @@ export async function captureHistorySql(databaseUrl: string, userId: string, lim
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     const db = drizzle(pool, { schema, logger: { logQuery: (sql, params) => captured.push({ sql, params }) } }) as unknown as TDb;
-    const page = await keysetPage(null, limit, (after, take) => chatPageQuery(db, userId, after, take));
-    await latestAnalysesOf(db, page.rows.map((c) => c.id));
+    const page = await keysetPage(null, limit, (after, take) => chatPageQuery({ db, userId, after, take }));
+    await latestAnalysesOf({ db, chatIds: page.rows.map((c) => c.id) });
     return captured;
   } finally {
     await pool.end();

@@ -27,7 +27,7 @@ for (const backend of testBackends()) {
     const caller = (user: TTestUser) =>
       createCaller(createContextInner({ deps: t.deps, auth: { userId: user.user.id, name: user.user.name, email: user.user.email, sessionId: null, via: 'session' } as never }));
     const upload = async (user = u) =>
-      createAnalysis(t.deps, META, user.user.id, { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null });
+      createAnalysis({ ...t.deps, meta: META, userId: user.user.id, raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
     const reportsOf = (analysisId: string) => t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
 
     beforeAll(async () => {
@@ -41,8 +41,8 @@ for (const backend of testBackends()) {
     test('the finalizer writes one report with findings, impression, remarks, model version and disclaimer; a second run adds nothing', async () => {
       const a = await upload();
       const job = { analysisId: a.analysisId, result: sampleResult(), heatmap: null };
-      assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
-      assert.equal(await finalizeAnalysis(t.deps, job), 'skipped');
+      assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'completed');
+      assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'skipped');
       const reports = await reportsOf(a.analysisId);
       assert.equal(reports.length, 1);
       const report = reports[0]!;
@@ -69,7 +69,7 @@ for (const backend of testBackends()) {
       const sent = sampleResultV2();
       // Exactly what the worker sends (JSON over the queue), with a field the server does not know.
       const job = { analysisId: a.analysisId, result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as ReturnType<typeof sampleResultV2>, heatmap: null };
-      assert.equal(await finalizeAnalysis(t.deps, job), 'completed');
+      assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'completed');
       const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
       const stored = row!.result as Record<string, unknown>;
       assert.deepEqual(stored.anatomy, sent.anatomy);
@@ -85,7 +85,7 @@ for (const backend of testBackends()) {
 
     test('a refused image ends as a clear assistant message, status refused, no disease', async () => {
       const a = await upload();
-      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: refusedResult(), heatmap: null }), 'refused');
+      assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: refusedResult(), heatmap: null } }), 'refused');
       const [report] = await reportsOf(a.analysisId);
       assert.match(report!.content, /Image not analysed/);
       assert.match(report!.content, /colour photograph/);
@@ -97,8 +97,8 @@ for (const backend of testBackends()) {
 
     test('failAnalysis marks failed once with the spec message', async () => {
       const a = await upload();
-      assert.equal(await failAnalysis(t.deps, a.analysisId, 'boom'), true);
-      assert.equal(await failAnalysis(t.deps, a.analysisId, 'boom'), false);
+      assert.equal(await failAnalysis({ ...t.deps, analysisId: a.analysisId, reason: 'boom' }), true);
+      assert.equal(await failAnalysis({ ...t.deps, analysisId: a.analysisId, reason: 'boom' }), false);
       const [report] = await reportsOf(a.analysisId);
       assert.match(report!.content, /^Failed to analyze image\. Please try again\./);
       const view = await caller(u).analysis.get({ analysisId: a.analysisId });
@@ -108,7 +108,7 @@ for (const backend of testBackends()) {
     test('a finished analysis whose chat was deleted is skipped', async () => {
       const a = await upload();
       await t.deps.db.delete(chats).where(eq(chats.id, a.chatId));
-      assert.equal(await finalizeAnalysis(t.deps, { analysisId: a.analysisId, result: sampleResult(), heatmap: null }), 'skipped');
+      assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: sampleResult(), heatmap: null } }), 'skipped');
     });
 
     test('the reconciler re-enqueues an analysis stuck in queued whose job is gone, under the same job id', async () => {

@@ -37,7 +37,7 @@ describe('following an analysis: one pub/sub source, one shared subscriber, no p
     try {
       const seen: TProgressEvent[][] = Array.from({ length: FOLLOWERS }, () => []);
       const reading = seen.map(async (list) => {
-        for await (const e of followAnalysis(t.deps, u.user.id, analysisId)) list.push(e);
+        for await (const e of followAnalysis({ ...t.deps, userId: u.user.id, analysisId })) list.push(e);
       });
       while (seen.some((l) => l.length === 0)) await sleep(20);
       assert.equal(await numsub(), Math.max(before, 1), 'one subscription for the whole process');
@@ -46,7 +46,7 @@ describe('following an analysis: one pub/sub source, one shared subscriber, no p
       await publishAnalysisEvent(t.deps.redis, t.deps.config.QUEUE_PREFIX, { analysisId, stage: 'analysing' });
       await sleep(1500); // longer than the old one-second poll
       assert.equal(selects, afterFirstRead, 'nothing polls the database');
-      await failAnalysis(t.deps, analysisId, 'worker crashed');
+      await failAnalysis({ ...t.deps, analysisId, reason: 'worker crashed' });
       await Promise.all(reading);
       for (const list of seen) {
         assert.deepEqual(list.map((e) => e.stage), ['queued', 'analysing', 'failed']);

@@ -107,11 +107,11 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('an unreadable stored image fails at once (UnrecoverableError) with the spec message', async () => {
     await worker.pause();
-    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null });
+    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
     const [img] = await t.deps.db.select().from(storedImages).innerJoin(analyses, eq(analyses.imageId, storedImages.id)).where(eq(analyses.id, a.analysisId));
     await t.deps.images.put(img!.stored_images.storageKey, Buffer.from('corrupted on disk'), 'image/jpeg');
     await worker.resume();
-    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 15_000), 'failed');
+    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }), 'failed');
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     assert.equal(job?.attemptsMade, 1, 'no retries for an unreadable image');
     const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId));
@@ -119,8 +119,8 @@ describe(`upload → queue → worker → report with the real pipeline (${model
   });
 
   test('running a finished job again adds no second report', async () => {
-    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ index: 4, side: 400 }), profileJson: '{}', profileId: null });
-    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 15_000), 'completed');
+    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ index: 4, side: 400 }), profileJson: '{}', profileId: null } });
+    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }), 'completed');
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     await processor(job!);
     // Even with the first result job gone, the finalizer refuses a second report.

@@ -39,8 +39,8 @@ describe('analysis timeout', () => {
 
   test('each attempt times out, the job is retried, then the analysis is failed', async () => {
     const u = await createUser(t.deps);
-    const a = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ side: 4000 }), profileJson: '{}', profileId: null });
-    assert.equal(await waitForAnalysis(t.deps, u.user.id, a.analysisId, 30_000), 'failed');
+    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ side: 4000 }), profileJson: '{}', profileId: null } });
+    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 30_000 }), 'failed');
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     assert.equal(job?.attemptsMade, 3);
     assert.match(job?.failedReason ?? '', /timed out/);

@@ -144,7 +144,7 @@ for (const backend of testBackends()) {
     });
 
     test('only for chats whose analysis is complete; another user\'s chat is not found', async () => {
-      const pending = await createAnalysis(t.deps, META, u.user.id, { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null });
+      const pending = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
       const early = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(u.token), payload: { chat_id: pending.chatId, query: 'Is it normal?' } });
       assert.equal(early.statusCode, 409);
       assert.equal(early.json().message, CHAT_MESSAGES.notReady);

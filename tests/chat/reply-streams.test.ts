@@ -69,7 +69,7 @@ describe('reply streams', () => {
     process.on('warning', onWarning);
     try {
       const a = await analysedChat(t.deps, u.user.id);
-      const { streamId } = await startReplyStream(t.deps, META, u.user.id, { chatId: a.chatId, query: 'Explain' }, { responder: slowResponder(20) });
+      const { streamId } = await startReplyStream({ ...t.deps, meta: META, userId: u.user.id, chatId: a.chatId, query: 'Explain', responder: slowResponder(20) });
       const follower = new AbortController();
       const chunks: string[] = [];
       for await (const c of followReplyStream(u.user.id, streamId, follower.signal)) {
@@ -91,7 +91,7 @@ describe('reply streams', () => {
     try {
       const a = await analysedChat(t.deps, u.user.id);
       const responder = openAiResponder({ baseUrl: llm.url, model: 'slow' });
-      const { streamId } = await startReplyStream(t.deps, META, u.user.id, { chatId: a.chatId, query: 'Explain' }, { responder });
+      const { streamId } = await startReplyStream({ ...t.deps, meta: META, userId: u.user.id, chatId: a.chatId, query: 'Explain', responder });
       const tab = new AbortController();
       const follower = followReplyStream(u.user.id, streamId, tab.signal);
       const first = await follower.next();

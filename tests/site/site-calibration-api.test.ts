@@ -123,7 +123,7 @@ describe('site calibration API', () => {
       findings: [{ label: 'pneumonia', display: 'Pneumonia', probability: p, threshold: 0.38, call: 'negative' as const }],
       topFinding: null, heatmaps: [], image: { width: 224, height: 224 }, timingsMs: {},
     };
-    assert.equal(await finalizeAnalysis(t.deps, { analysisId: analysis!.id, result, heatmap: null }), 'completed');
+    assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: analysis!.id, result, heatmap: null } }), 'completed');
     const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, analysis!.id));
     assert.ok(row);
     const [msg] = await t.deps.db.select().from(messages).where(and(eq(messages.analysisId, analysis!.id)));

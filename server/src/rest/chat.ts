@@ -39,7 +39,7 @@ const analysisConfig = { auth: 'user', failMessage: ANALYSIS_MESSAGES.failed } a
 async function upload(req: FastifyRequest) {
   if (!req.isMultipart()) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   const raw = await readUploadParts(req.parts());
-  return createAnalysis(req.server.deps, req.meta(), req.signedIn().userId, raw);
+  return createAnalysis({ ...req.server.deps, meta: req.meta(), userId: req.signedIn().userId, raw });
 }
 
 /**
@@ -73,7 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }, async (req, reply) => {
     const created = await upload(req);
     const waitMs = req.query.wait === '0' ? 0 : deps.config.ANALYSIS_WAIT_MS;
-    const status = waitMs > 0 ? await waitForAnalysis(deps, req.signedIn().userId, created.analysisId, waitMs) : created.status;
+    const status = waitMs > 0 ? await waitForAnalysis({ ...deps, userId: req.signedIn().userId, analysisId: created.analysisId, timeoutMs: waitMs }) : created.status;
     const data = { chat_id: created.chatId, analysis_id: created.analysisId, status };
     if (status === 'failed') return reply.status(500).send({ success: false, message: MESSAGES.failed, code: 'ANALYSIS_FAILED', data });
     const done = status === 'completed' || status === 'refused';
@@ -112,7 +112,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req) => {
     const { chat_id: chatId, query } = req.body;
-    const out = await sendChatMessage(deps, req.meta(), req.signedIn().userId, { chatId, query });
+    const out = await sendChatMessage({ ...deps, meta: req.meta(), userId: req.signedIn().userId, chatId, query });
     return { success: true as const, message: 'Message sent', data: { response: out.response, message_id: out.replyId } };
   });
 };

@@ -48,7 +48,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const m = FILE.exec(req.params.file);
     const format = m ? FORMAT_OF[m[2] ?? ''] : undefined;
     if (!m?.[1] || !format) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.chatNotFound);
-    const file = await exportChat(app.deps, req.meta(), req.signedIn().userId, m[1], format);
+    const file = await exportChat({ ...app.deps, meta: req.meta(), userId: req.signedIn().userId, chatId: m[1], format });
     return reply
       .header('content-type', file.contentType)
       .header('content-disposition', `attachment; filename="${file.filename}"`)

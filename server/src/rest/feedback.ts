@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req) => {
     const { chat_id: chatId, ...rest } = req.body;
-    await saveFeedback(deps.db, req.meta(), req.signedIn().userId, { chatId, ...rest });
+    await saveFeedback({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, input: { chatId, ...rest } });
     return { success: true as const, message: FEEDBACK_MESSAGES.saved };
   });
 
@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: envelope(z.object({ analysis_id: z.uuid().nullable(), feedback: z.array(ZFeedbackEntry) })), ...notFound },
     },
   }, async (req) => {
-    const out = await listFeedback(deps.db, req.meta(), req.signedIn().userId, req.params.chat_id);
+    const out = await listFeedback({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, chatId: req.params.chat_id });
     return { success: true as const, data: { analysis_id: out.analysisId, feedback: out.feedback } };
   });
 };

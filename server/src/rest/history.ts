@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: { tags, summary: 'Delete a chat', body: ZLegacyChatIdBody, response: { 200: ZOk, ...notFound } },
   }, async (req) => {
-    await deleteChat({ deps, meta: req.meta(), userId: req.signedIn().userId, chatId: req.body.chat_id });
+    await deleteChat({ ...deps, meta: req.meta(), userId: req.signedIn().userId, chatId: req.body.chat_id });
     return { success: true as const, message: 'Chat deleted successfully' };
   });
 };

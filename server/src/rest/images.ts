@@ -28,7 +28,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
   }, async (req, reply) => {
-    const { image, data } = await readOwnedImage(deps, req.meta(), req.signedIn().userId, req.params.imageId);
+    const { image, data } = await readOwnedImage({ ...deps, meta: req.meta(), userId: req.signedIn().userId, imageId: req.params.imageId });
     const type = SERVABLE.includes(image.mediaType) ? image.mediaType : 'application/octet-stream';
     return reply
       .header('Content-Type', type)

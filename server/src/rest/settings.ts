@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: 'user' },
     schema: { tags, summary: 'Change the account name', body: ZChangeNameInput, response: { 200: ZOk.extend({ user: ZAuthUser }) } },
   }, async (req) => {
-    const user = await changeName(deps, req.meta(), req.signedIn().userId, req.body);
+    const user = await changeName({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, input: req.body });
     return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
   });
 
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: passwordSession,
     schema: { tags, summary: 'Change the password (password session only)', body: ZChangePasswordInput, response: { 200: ZOk, 403: wrongPassword } },
   }, async (req) => {
-    await changePassword(deps, req.meta(), requirePasswordSession(req.signedIn()), req.body);
+    await changePassword({ ...deps, meta: req.meta(), auth: requirePasswordSession(req.signedIn()), input: req.body });
     return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
   });
 
@@ -57,7 +57,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: passwordSession,
     schema: { tags, summary: 'Delete every chat', body: ZClearInput, response: { 200: ZOk } },
   }, async (req) => {
-    await clearChats(deps, req.meta(), req.signedIn().userId);
+    await clearChats({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
     return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
   });
 
@@ -65,7 +65,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: passwordSession,
     schema: { tags, summary: 'Delete every patient profile', body: ZClearInput, response: { 200: ZOk } },
   }, async (req) => {
-    await clearProfiles(deps, req.meta(), req.signedIn().userId);
+    await clearProfiles({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
     return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
   });
 
@@ -73,7 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: passwordSession,
     schema: { tags, summary: 'Delete the account (needs the password)', body: ZDeleteAccountInput, response: { 200: ZOk, 403: wrongPassword } },
   }, async (req, reply) => {
-    await deleteAccount(deps, req.meta(), requirePasswordSession(req.signedIn()), req.body.password);
+    await deleteAccount({ ...deps, meta: req.meta(), auth: requirePasswordSession(req.signedIn()), password: req.body.password });
     clearSessionCookie(reply, deps.config);
     return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
   });

@@ -138,7 +138,7 @@ export const refusedResult = (): TStoredResult => sampleResult({
 /** A chat with a finished analysis, made through the real upload and finalizer code. */
 export async function analysedChat(deps: AppDeps, userId: string, result: TStoredResult = sampleResult(), patient: object = PATIENT) {
   const image = await radiograph({ side: 256 });
-  const created = await createAnalysis(deps, META, userId, { image, profileJson: JSON.stringify(patient), profileId: null });
-  await finalizeAnalysis(deps, { analysisId: created.analysisId, result, heatmap: null });
+  const created = await createAnalysis({ ...deps, meta: META, userId, raw: { image, profileJson: JSON.stringify(patient), profileId: null } });
+  await finalizeAnalysis({ ...deps, job: { analysisId: created.analysisId, result, heatmap: null } });
   return created;
 }

@@ -26,51 +26,53 @@ export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
  * caller gets 503 within about a second.
  */
 export async function createAnalysis(
-  deps: AppDeps,
-  meta: RequestMeta,
-  userId: string,
-  raw: TRawUpload,
+  opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & { meta: RequestMeta; userId: string; raw: TRawUpload },
 ): Promise<TUploadOutput> {
-  const { db } = deps;
+  const { db, redis, analysisQueue, images, log, meta, userId, raw } = opts;
   if (!raw.image) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   let patient = parsePatient(raw.profileJson);
   // Refuse early, before any work, when the queue cannot take the job.
-  if (!queueReady(deps)) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
+  if (!queueReady({ redis })) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
   const decoded = await decodeUpload(raw.image);
   patient = prefillFromDicom(patient, decoded.dicomPatient);
   const sha256 = createHash('sha256').update(decoded.data).digest('hex');
   const storageKey = contentKey(sha256);
 
-  const created = await withStorageKeyLock(db, storageKey, async (tx) => {
-    let profileId: string | null = null;
-    if (raw.profileId) {
-      const p = await findOwned(tx, patientProfiles, raw.profileId, userId, { columns: { id: patientProfiles.id }, notFound: PROFILE_NOT_FOUND });
-      profileId = p.id;
-    }
-    // Under the key's lock: a concurrent delete of the last row naming this key cannot remove
-    // the file between this check and our insert.
-    if (!(await deps.images.exists(storageKey))) await deps.images.put(storageKey, decoded.data, decoded.mediaType);
-    const [image] = await tx.insert(storedImages).values({
-      userId, kind: 'upload', storageKey, sha256, mediaType: decoded.mediaType,
-      bytes: decoded.data.length, width: decoded.width, height: decoded.height,
-    }).returning({ id: storedImages.id });
-    const imageId = image!.id;
-    const [chat] = await tx.insert(chats).values({
-      userId, profileId, title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`, patient, imageId,
-    }).returning({ id: chats.id });
-    const chatId = chat!.id;
-    await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
-    const [analysis] = await tx.insert(analyses).values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
-      .returning({ id: analyses.id });
-    return { chatId, analysisId: analysis!.id, imageId };
+  const created = await withStorageKeyLock({
+    db,
+    storageKey,
+    work: async (tx) => {
+      let profileId: string | null = null;
+      if (raw.profileId) {
+        const p = await findOwned({ db: tx, table: patientProfiles, id: raw.profileId, userId, columns: { id: patientProfiles.id }, notFound: PROFILE_NOT_FOUND });
+        profileId = p.id;
+      }
+      // Under the key's lock: a concurrent delete of the last row naming this key cannot remove
+      // the file between this check and our insert.
+      if (!(await images.exists(storageKey))) await images.put(storageKey, decoded.data, decoded.mediaType);
+      const [image] = await tx.insert(storedImages).values({
+        userId, kind: 'upload', storageKey, sha256, mediaType: decoded.mediaType,
+        bytes: decoded.data.length, width: decoded.width, height: decoded.height,
+      }).returning({ id: storedImages.id });
+      const imageId = image!.id;
+      const [chat] = await tx.insert(chats).values({
+        userId, profileId, title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`, patient, imageId,
+      }).returning({ id: chats.id });
+      const chatId = chat!.id;
+      await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
+      const [analysis] = await tx.insert(analyses).values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
+        .returning({ id: analyses.id });
+      return { chatId, analysisId: analysis!.id, imageId };
+    },
   });
 
   try {
-    await enqueueAnalysis(deps, { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType });
+    await enqueueAnalysis({ analysisQueue, redis, job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType } });
   } catch (err) {
-    deps.log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
+    log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
     await db.delete(chats).where(eq(chats.id, created.chatId));
-    await deleteUnreferencedImages(deps, [created.imageId]);
+    await deleteUnreferencedImages({ db, images, log, imageIds: [created.imageId] });
+
     await recordAudit(db, meta, { actorUserId: userId, action: 'analysis.create', objectType: 'analysis', objectId: created.analysisId, outcome: 'failure', details: { code: 'UNAVAILABLE' } });
     throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
   }

@@ -14,6 +14,7 @@ import { analysisErrorOf } from './get-analysis.js';
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
 const OPEN = ['queued', 'processing'] as const;
+type TFinalizeDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 
 /**
  * Stores a worker's result: the analysis row, the heatmap image row and the assistant's report,
@@ -22,9 +23,9 @@ const OPEN = ['queued', 'processing'] as const;
  * messages.analysis_id refuses a second report. An analysis deleted meanwhile (its chat was
  * deleted) is skipped.
  */
-export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, job: TAnalysisResultJob): Promise<TFinalizeOutcome> {
-  const { db } = deps;
-  const result = await applySiteThresholds(db, deps.config.MODEL_DIR, ZStoredResult.parse(job.result));
+export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisResultJob }): Promise<TFinalizeOutcome> {
+  const { db, redis, config, log, job } = opts;
+  const result = await applySiteThresholds({ db, modelDir: config.MODEL_DIR, result: ZStoredResult.parse(job.result) });
   const [row] = await db
     .select({
       id: analyses.id, userId: analyses.userId, chatId: analyses.chatId, status: analyses.status, createdAt: analyses.createdAt,
@@ -35,7 +36,7 @@ export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'con
   if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
   const status = result.gate.accepted ? 'completed' : 'refused';
   const heatmapLabel = job.heatmap ? result.heatmaps[0]?.label ?? result.topFinding : null;
-  const comparison = await compareWithPrior(deps, { userId: row.userId, profileId: row.profileId, analysisId: row.id, createdAt: row.createdAt, result });
+  const comparison = await compareWithPrior({ db, config, userId: row.userId, profileId: row.profileId, analysisId: row.id, createdAt: row.createdAt, result });
   const report = composeReport(result, patientOf(row), { heatmapLabel, comparison });
 
   const work = async (tx: typeof db): Promise<boolean> => {
@@ -62,13 +63,13 @@ export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'con
   };
   // The heatmap key's lock keeps a concurrent image clean-up from deleting the file under us.
   const done = job.heatmap
-    ? await withStorageKeyLock(db, job.heatmap.storageKey, work)
+    ? await withStorageKeyLock({ db, storageKey: job.heatmap.storageKey, work })
     : await db.transaction((tx) => work(tx as unknown as typeof db));
   if (!done) return 'skipped';
   const message = analysisErrorOf(status, result);
-  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, {
+  await publishAnalysisEvent(redis, config.QUEUE_PREFIX, {
     analysisId: row.id, chatId: row.chatId, stage: status === 'completed' ? 'done' : 'refused', ...(message ? { message } : {}),
-  }).catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
+  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
   return status;
 }
 
@@ -76,8 +77,8 @@ export async function finalizeAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'con
  * Ends an analysis whose job will never succeed: status failed and the spec's failure message
  * as the assistant's answer (once). Returns false when it was already finished.
  */
-export async function failAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>, analysisId: string, reason: string): Promise<boolean> {
-  const { db } = deps;
+export async function failAnalysis(opts: TFinalizeDeps & { analysisId: string; reason: string }): Promise<boolean> {
+  const { db, redis, config, log, analysisId, reason } = opts;
   const report = composeFailure();
   const chatId = await db.transaction(async (tx) => {
     const [updated] = await tx.update(analyses)
@@ -89,7 +90,8 @@ export async function failAnalysis(deps: Pick<AppDeps, 'db' | 'redis' | 'config'
     return updated.chatId;
   });
   if (!chatId) return false;
-  await publishAnalysisEvent(deps.redis, deps.config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed', message: analysisErrorOf('failed', null)! })
-    .catch((err: Error) => deps.log.warn({ err: err.message }, 'could not publish analysis event'));
+  await publishAnalysisEvent(redis, config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed', message: analysisErrorOf('failed', null)! })
+    .catch((err: Error) => log.warn(
+{ err: err.message }, 'could not publish analysis event'));
   return true;
 }

@@ -29,7 +29,10 @@ const fromView = (v: TAnalysisView): TProgressEvent => ({
  * subscriber connection dropped (events published meanwhile are lost); nothing polls.
  * Ownership is checked before anything is yielded; the iterator ends when `signal` aborts.
  */
-export async function* followAnalysis(deps: TFollowDeps, userId: string, analysisId: string, signal?: AbortSignal): AsyncGenerator<TProgressEvent> {
+export async function* followAnalysis(
+  opts: TFollowDeps & { userId: string; analysisId: string; signal?: AbortSignal },
+): AsyncGenerator<TProgressEvent> {
+  const { db, redis, config, userId, analysisId, signal } = opts;
   const pending: TProgressEvent[] = [];
   let wake: (() => void) | null = null;
   const push = (e: TProgressEvent) => {
@@ -37,14 +40,14 @@ export async function* followAnalysis(deps: TFollowDeps, userId: string, analysi
     wake?.();
   };
   const reread = () => {
-    getOwnedAnalysis(deps.db, userId, analysisId).then((v) => push(fromView(v)), () => undefined);
+    getOwnedAnalysis({ db, userId, analysisId }).then((v) => push(fromView(v)), () => undefined);
   };
-  const stop = await analysisEventHub(deps.redis, deps.config.QUEUE_PREFIX)
+  const stop = await analysisEventHub(redis, config.QUEUE_PREFIX)
     .listen(analysisId, { onEvent: (e) => push(fromEvent(e)), onResync: reread });
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
-    let last = fromView(await getOwnedAnalysis(deps.db, userId, analysisId));
+    let last = fromView(await getOwnedAnalysis({ db, userId, analysisId }));
     yield last;
     while (!TERMINAL_STATUSES.includes(last.status) && !signal?.aborted) {
       if (pending.length === 0) {
@@ -70,12 +73,15 @@ export async function* followAnalysis(deps: TFollowDeps, userId: string, analysi
  * Waits until an analysis is finished or `timeoutMs` passes; returns its status then. Used by the
  * spec's REST upload, which answers once the report exists.
  */
-export async function waitForAnalysis(deps: TFollowDeps, userId: string, analysisId: string, timeoutMs: number): Promise<TAnalysisStatus> {
+export async function waitForAnalysis(
+  opts: TFollowDeps & { userId: string; analysisId: string; timeoutMs: number },
+): Promise<TAnalysisStatus> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
   let status: TAnalysisStatus = 'queued';
   try {
-    for await (const e of followAnalysis(deps, userId, analysisId, abort.signal)) status = e.status;
+    for await (const e of followAnalysis({ ...opts, signal: abort.signal })) status = e.status;
+
   } finally {
     clearTimeout(timer);
   }

@@ -52,13 +52,15 @@ function toView(row: TRow): TAnalysisView {
 }
 
 /** One analysis of userId's; missing, malformed and foreign ids answer the same NOT_FOUND. */
-export async function getOwnedAnalysis(db: TDb, userId: string, analysisId: string): Promise<TAnalysisView> {
-  return toView(await findOwned(db, analyses, analysisId, userId, { columns, notFound: ANALYSIS_MESSAGES.analysisNotFound }));
+export async function getOwnedAnalysis(opts: { db: TDb; userId: string; analysisId: string }): Promise<TAnalysisView> {
+  return toView(await findOwned({ db: opts.db, table: analyses, id: opts.analysisId, userId: opts.userId, columns, notFound: ANALYSIS_MESSAGES.analysisNotFound }));
 }
 
 /** The newest analysis of one of userId's chats, or NOT_FOUND (also for a foreign chat). */
-export async function getChatAnalysis(db: TDb, userId: string, chatId: string): Promise<TAnalysisView> {
-  if (!isUuid(chatId)) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
+export async function getChatAnalysis(opts: { db: TDb; userId: string; chatId: string }): Promise<TAnalysisView> {
+  const { db, userId, chatId } = opts;
+  if (!isUuid(chatId))
+ throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
   const [row] = await db.select(columns).from(analyses)
     .where(and(eq(analyses.chatId, chatId), eq(analyses.userId, userId)))
     .orderBy(desc(analyses.createdAt)).limit(1);

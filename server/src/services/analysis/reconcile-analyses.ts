@@ -18,7 +18,8 @@ export interface TReconcileReport {
  * job id; one whose job ended failed while no server listened is marked failed. Jobs still
  * waiting or running are left alone.
  */
-export async function reconcileAnalyses(deps: AppDeps, resultQueue: Queue, now = new Date()): Promise<TReconcileReport> {
+export async function reconcileAnalyses(opts: AppDeps & { resultQueue: Queue; now?: Date }): Promise<TReconcileReport> {
+  const { resultQueue, now = new Date(), ...deps } = opts;
   const report: TReconcileReport = { requeued: 0, failed: 0 };
   if (!queueReady(deps)) return report;
   const cutoff = new Date(now.getTime() - deps.config.ANALYSIS_STUCK_SECONDS * 1000);
@@ -33,7 +34,7 @@ export async function reconcileAnalyses(deps: AppDeps, resultQueue: Queue, now =
     const state = await deps.analysisQueue.getJobState(a.id);
     if (state === 'failed') {
       const job = await deps.analysisQueue.getJob(a.id);
-      if (await failAnalysis(deps, a.id, job?.failedReason ?? 'analysis failed')) report.failed++;
+      if (await failAnalysis({ ...deps, analysisId: a.id, reason: job?.failedReason ?? 'analysis failed' })) report.failed++;
       continue;
     }
     if (state === 'completed' && (await resultQueue.getJobState(resultJobId(a.id))) === 'unknown') {
@@ -43,10 +44,11 @@ export async function reconcileAnalyses(deps: AppDeps, resultQueue: Queue, now =
       continue;
     }
     if (!a.storageKey || !a.mediaType) {
-      if (await failAnalysis(deps, a.id, 'image missing')) report.failed++;
+      if (await failAnalysis({ ...deps, analysisId: a.id, reason: 'image missing' })) report.failed++;
       continue;
     }
-    await enqueueAnalysis(deps, { analysisId: a.id, storageKey: a.storageKey, mediaType: a.mediaType });
+    await enqueueAnalysis({ ...deps, job: { analysisId: a.id, storageKey: a.storageKey, mediaType: a.mediaType } });
+
     await deps.db.update(analyses).set({ updatedAt: new Date(), attempts: sql`${analyses.attempts} + 1` }).where(eq(analyses.id, a.id));
     deps.log.info({ analysisId: a.id }, 'analysis re-enqueued by the reconciler');
     report.requeued++;

@@ -33,7 +33,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     QueueName.AnalysisResult,
     async (job: Job): Promise<TFinalizeOutcome> => {
       try {
-        return await finalizeAnalysis(deps, ZAnalysisResultJob.parse(job.data));
+        return await finalizeAnalysis({ ...deps, job: ZAnalysisResultJob.parse(job.data) });
       } catch (err) {
         // BullMQ keeps the message in Redis: never let a DB error's parameters (report text) go there.
         const { errName, errCode } = safeErr(err);
@@ -52,7 +52,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     void (async () => {
       const state = await deps.analysisQueue.getJobState(jobId);
       if (state !== 'failed' && state !== 'unknown') return; // a retry is coming
-      await failAnalysis(deps, jobId, failedReason);
+      await failAnalysis({ ...deps, analysisId: jobId, reason: failedReason });
     })().catch((err: Error) => log.warn({ ...safeErr(err), jobId }, 'could not record a failed analysis'));
   });
 
@@ -70,7 +70,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     },
   });
 
-  const reconcile = () => reconcileAnalyses(deps, resultQueue);
+  const reconcile = () => reconcileAnalyses({ ...deps, resultQueue });
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

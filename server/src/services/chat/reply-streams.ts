@@ -35,14 +35,11 @@ const streams = new Map<string, TStream>();
  * for /trpc (documented in ARCHITECTURE.md).
  */
 export async function startReplyStream(
-  deps: Pick<AppDeps, 'db' | 'config' | 'log'>,
-  meta: RequestMeta | null,
-  userId: string,
-  input: { chatId: string; query: string },
-  opts: { responder?: Responder } = {},
+  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; chatId: string; query: string; responder?: Responder },
 ): Promise<{ streamId: string }> {
+  const { userId } = opts;
   // Loaded before answering, so ownership and readiness errors reach the mutation; loaded once.
-  const context = await loadChatContext(deps, userId, input.chatId, input.query);
+  const context = await loadChatContext(opts);
   const streamId = randomUUID();
   const s: TStream = {
     userId, chunks: [], error: null, finished: false, events: new EventEmitter(),
@@ -51,7 +48,8 @@ export async function startReplyStream(
   streams.set(streamId, s);
   void (async () => {
     try {
-      for await (const chunk of replyToChat(deps, meta, userId, context, { ...opts, signal: s.abort.signal })) {
+      for await (const chunk of replyToChat({ ...opts, context, signal: s.abort.signal })) {
+
         s.chunks.push(chunk);
         s.events.emit('change');
       }

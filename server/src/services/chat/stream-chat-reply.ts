@@ -17,22 +17,29 @@ import { selectResponder } from './responders/select-responder.js';
 const HISTORY_LIMIT = 50;
 
 type TChatDeps = Pick<AppDeps, 'db' | 'config' | 'log'>;
+/** Who asks, and optionally which responder answers (tests) and a signal that stops it. */
+type TReplyOpts = TChatDeps & { meta: RequestMeta | null; userId: string; responder?: Responder; signal?: AbortSignal };
 
 /**
  * Everything a reply may use, for a chat of userId's whose analysis completed. A foreign or
  * missing chat is NOT_FOUND ('Chat not found'); one without a finished analysis is refused.
  */
-export async function loadChatContext(deps: TChatDeps, userId: string, chatId: string, query: string): Promise<TResponderContext & { chatId: string }> {
-  const chat = await getOwnedChat(deps.db, userId, chatId);
-  const [analysis] = await deps.db.select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt }).from(analyses)
+export async function loadChatContext(
+  opts: TChatDeps & { userId: string; chatId: string; query: string },
+): Promise<TResponderContext & { chatId: string }> {
+  const { db, config, userId, query } = opts;
+  const chat = await getOwnedChat({ db, userId, chatId: opts.chatId });
+  const [analysis] = await db.select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt }).from(analyses)
     .where(eq(analyses.chatId, chat.id)).orderBy(desc(analyses.createdAt)).limit(1);
   const parsed = analysis?.status === 'completed' ? ZStoredResult.safeParse(analysis.result) : null;
   if (!parsed?.success) throw new AppError('CONFLICT', CHAT_MESSAGES.notReady);
-  const rows = await deps.db.select({ role: messages.role, content: messages.content }).from(messages)
+  const rows = await db.select({ role: messages.role, content: messages.content }).from(messages)
     .where(eq(messages.chatId, chat.id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(HISTORY_LIMIT);
-  const metrics = metricsForResult(deps.config.MODEL_DIR, parsed.data);
+  const metrics = metricsForResult(config.MODEL_DIR, parsed.data);
   // The patient's previous analysis, for "what changed since last time?": stored results only.
-  const comparison = await compareWithPrior(deps, { userId, profileId: chat.profileId, analysisId: analysis!.id, createdAt: analysis!.createdAt, result: parsed.data });
+  const comparison = await compareWithPrior({
+    db, config, userId, profileId: chat.profileId, analysisId: analysis!.id, createdAt: analysis!.createdAt, result: parsed.data,
+  });
   return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query, metrics, comparison };
 }
 
@@ -41,26 +48,15 @@ export async function loadChatContext(deps: TChatDeps, userId: string, chatId: s
  * the answer are both stored (together, so a failed reply leaves no unanswered question).
  * Any responder failure becomes the spec's 'Failed to send message. Please try again.'.
  */
-export async function* streamChatReply(
-  deps: TChatDeps,
-  meta: RequestMeta | null,
-  userId: string,
-  input: { chatId: string; query: string },
-  opts: { responder?: Responder; signal?: AbortSignal } = {},
-): AsyncGenerator<TReplyChunk> {
-  yield* replyToChat(deps, meta, userId, await loadChatContext(deps, userId, input.chatId, input.query), opts);
+export async function* streamChatReply(opts: TReplyOpts & { chatId: string; query: string }): AsyncGenerator<TReplyChunk> {
+  yield* replyToChat({ ...opts, context: await loadChatContext(opts) });
 }
 
 /** streamChatReply for a context already loaded (and so already checked) by the caller. */
-export async function* replyToChat(
-  deps: TChatDeps,
-  meta: RequestMeta | null,
-  userId: string,
-  ctx: TResponderContext & { chatId: string },
-  opts: { responder?: Responder; signal?: AbortSignal } = {},
-): AsyncGenerator<TReplyChunk> {
+export async function* replyToChat(opts: TReplyOpts & { context: TResponderContext & { chatId: string } }): AsyncGenerator<TReplyChunk> {
+  const { db, config, log, meta, userId, context: ctx } = opts;
   const askedAt = new Date();
-  const responder = opts.responder ?? selectResponder(deps.config);
+  const responder = opts.responder ?? selectResponder(config);
   let text = '';
   try {
     for await (const token of responder.reply(ctx, opts.signal)) {
@@ -70,30 +66,27 @@ export async function* replyToChat(
     if (!text.trim()) throw new Error('empty reply');
   } catch (err) {
     if (isAppError(err)) throw err;
-    deps.log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
-    await recordAudit(deps.db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'failure', details: { responder: responder.name } });
+    log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
+    await recordAudit(db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'failure', details: { responder: responder.name } });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
-  const [asked, answered] = await deps.db.transaction(async (tx) => {
+  const [asked, answered] = await db.transaction(async (tx) => {
     const [q] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'user', content: ctx.query, createdAt: askedAt }).returning({ id: messages.id });
     const [a] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'assistant', content: text }).returning({ id: messages.id });
     await tx.update(chats).set({ updatedAt: new Date() }).where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
   });
-  await recordAudit(deps.db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'success', details: { responder: responder.name, messageId: answered.id } });
+  await recordAudit(db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'success', details: { responder: responder.name, messageId: answered.id } });
   yield { type: 'done', messageId: asked.id, replyId: answered.id };
 }
 
 /** The whole reply at once (the spec's REST shim and tRPC chat.send). */
 export async function sendChatMessage(
-  deps: TChatDeps,
-  meta: RequestMeta | null,
-  userId: string,
-  input: { chatId: string; query: string },
-  opts: { responder?: Responder } = {},
+  opts: Omit<TReplyOpts, 'signal'> & { chatId: string; query: string },
 ): Promise<{ messageId: string; replyId: string; response: string }> {
   let response = '';
-  for await (const chunk of streamChatReply(deps, meta, userId, input, opts)) {
+  for await (const chunk of streamChatReply(opts)) {
+
     if (chunk.type === 'token') response += chunk.text;
     else return { messageId: chunk.messageId, replyId: chunk.replyId, response };
   }

@@ -23,17 +23,20 @@ export function ownedRow(table: TOwnedTable, id: string, userId: string, notFoun
  * the same NOT_FOUND (`notFound` is the message), so nobody learns that another account's row
  * exists.
  */
-export async function findOwned<TColumns extends SelectedFields>(
-  db: TDb,
-  table: TOwnedTable,
-  id: string,
-  userId: string,
-  opts: { columns: TColumns; notFound: string },
-): Promise<SelectResultFields<TColumns>> {
-  const where = ownedRow(table, id, userId, opts.notFound);
+export async function findOwned<TColumns extends SelectedFields>(opts: {
+  db: TDb;
+  table: TOwnedTable;
+  id: string;
+  userId: string;
+  columns: TColumns;
+  notFound: string;
+}): Promise<SelectResultFields<TColumns>> {
+  const { db, table, columns, notFound } = opts;
+  const where = ownedRow(table, opts.id, opts.userId, notFound);
   // A generic table defeats drizzle's inference; the row has exactly the selected columns.
-  const rows = (await db.select(opts.columns).from(table as PgTable).where(where).limit(1)) as SelectResultFields<TColumns>[];
+  const rows = (await db.select(columns).from(table as PgTable).where(where).limit(1)) as SelectResultFields<TColumns>[];
   const row = rows[0];
-  if (!row) throw new AppError('NOT_FOUND', opts.notFound);
+  if (!row) throw new AppError('NOT_FOUND', notFound);
+
   return row;
 }

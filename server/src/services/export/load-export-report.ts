@@ -52,12 +52,10 @@ function historyEntries(text: string): string[] {
  * found"), its newest finished analysis, the written report and the heatmap overlay.
  */
 export async function loadExportReport(
-  deps: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'>,
-  userId: string,
-  chatId: string,
+  opts: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'> & { userId: string; chatId: string },
 ): Promise<TLoadedExport> {
-  const { db } = deps;
-  const chat = await getOwnedChat(db, userId, chatId);
+  const { db, userId, chatId } = opts;
+  const chat = await getOwnedChat({ db, userId, chatId });
   const [analysis] = await db
     .select()
     .from(analyses)
@@ -75,7 +73,7 @@ export async function loadExportReport(
     .limit(1);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
   const prior = chat.profileId && analysis.status === 'completed'
-    ? await findPriorAnalysis(db, { userId, profileId: chat.profileId, analysisId: analysis.id, createdAt: analysis.createdAt })
+    ? await findPriorAnalysis({ db, userId, profileId: chat.profileId, analysisId: analysis.id, createdAt: analysis.createdAt })
     : null;
   return {
     schema: EXPORT_SCHEMA_ID,
@@ -92,14 +90,15 @@ export async function loadExportReport(
       age: ageOf(chat.patient.age),
       medicalHistory: historyEntries(chat.patient.medical_history),
     },
-    model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(deps.config.PUBLIC_URL) },
+    model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(opts.config.PUBLIC_URL) },
     gate: result.gate,
-    findings: await withClinicianAssessments(db, userId, analysis.id, result.findings),
+    findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: result.findings }),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },
-    heatmap: await loadHeatmap(deps, userId, analysis.heatmapImageId),
+    heatmap: await loadHeatmap(opts, userId, analysis.heatmapImageId),
+
     disclaimer: EXPORT_DISCLAIMER,
     prior: prior ? { analysisId: prior.analysisId, createdAt: prior.createdAt.toISOString() } : null,
   };

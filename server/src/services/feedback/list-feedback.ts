@@ -8,10 +8,12 @@ import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
 
 /** The caller's feedback on the chat's newest analysis (the one the findings panel shows). */
-export async function listFeedback(db: TDb, meta: RequestMeta | null, userId: string, chatId: string): Promise<TFeedbackList> {
+export async function listFeedback(opts: { db: TDb; meta: RequestMeta | null; userId: string; chatId: string }): Promise<TFeedbackList> {
+  const { db, meta, userId, chatId } = opts;
+
   return auditedAccess({ db, meta, userId }, { action: 'feedback.read', objectType: 'chat', objectId: chatId }, async () => {
-    const chat = await getOwnedChat(db, userId, chatId);
-    const analysis = await findFeedbackAnalysis(db, userId, chat.id);
+    const chat = await getOwnedChat({ db, userId, chatId });
+    const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
     if (!analysis) return { analysisId: null, feedback: [] };
     const rows = await db
       .select({

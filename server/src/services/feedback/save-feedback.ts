@@ -26,10 +26,12 @@ export function readingOf(verdict: TFeedbackInput['verdict'], call: TCall, readi
  * model's probability, call and version at that moment. A foreign chat answers like a missing
  * one; every attempt is audited with ids only (never the note).
  */
-export async function saveFeedback(db: TDb, meta: RequestMeta | null, userId: string, input: TFeedbackInput): Promise<void> {
+export async function saveFeedback(opts: { db: TDb; meta: RequestMeta | null; userId: string; input: TFeedbackInput }): Promise<void> {
+  const { db, meta, userId, input } = opts;
+
   await auditedAccess({ db, meta, userId }, { action: 'feedback.save', objectType: 'chat', objectId: input.chatId }, async () => {
-    const chat = await getOwnedChat(db, userId, input.chatId);
-    const analysis = await findFeedbackAnalysis(db, userId, chat.id);
+    const chat = await getOwnedChat({ db, userId, chatId: input.chatId });
+    const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
     if (!analysis) throw new AppError('CONFLICT', FEEDBACK_MESSAGES.noAnalysis);
     const finding = analysis.findings.find((f) => f.label === input.finding);
     if (!finding) throw new AppError('BAD_REQUEST', FEEDBACK_MESSAGES.unknownFinding);

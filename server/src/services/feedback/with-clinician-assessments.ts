@@ -7,8 +7,15 @@ import type { TExportFinding } from '@contracts/schemas/export.js';
  * The exported findings with the author's feedback attached to each (the chat's owner is the
  * only one who can give it), so the clinician's reading travels beside the model's call.
  */
-export async function withClinicianAssessments(db: TDb, userId: string, analysisId: string, findings: TExportFinding[]): Promise<TExportFinding[]> {
+export async function withClinicianAssessments(opts: {
+  db: TDb;
+  userId: string;
+  analysisId: string;
+  findings: TExportFinding[];
+}): Promise<TExportFinding[]> {
+  const { db, userId, analysisId, findings } = opts;
   if (findings.length === 0) return findings;
+
   const rows = await db
     .select({ finding: findingFeedback.finding, verdict: findingFeedback.verdict, reading: findingFeedback.reading, note: findingFeedback.note, updatedAt: findingFeedback.updatedAt })
     .from(findingFeedback)

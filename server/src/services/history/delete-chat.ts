@@ -11,14 +11,10 @@ import { ownedRow } from '../data-access/find-owned.js';
  * Deletes one of userId's chats: its messages and analyses go with it (foreign keys cascade),
  * then its images, rows and files, unless something else still references them.
  */
-export async function deleteChat(opts: {
-  deps: Pick<AppDeps, 'db' | 'images' | 'log'>;
-  meta: RequestMeta | null;
-  userId: string;
-  chatId: string;
-}): Promise<void> {
-  const { deps, userId, chatId } = opts;
-  const { db } = deps;
+export async function deleteChat(
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta | null; userId: string; chatId: string },
+): Promise<void> {
+  const { db, images, log, userId, chatId } = opts;
   await auditedAccess(
     { db, meta: opts.meta, userId },
     { action: 'history.delete', objectType: 'chat', objectId: chatId },
@@ -31,11 +27,12 @@ export async function deleteChat(opts: {
           .where(owner)
           .for('update');
         if (!owned) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
-        const ids = await imageIdsOfChats(tx as unknown as typeof db, [chatId]);
+        const ids = await imageIdsOfChats({ db: tx as unknown as typeof db, chatIds: [chatId] });
         await tx.delete(chats).where(eq(chats.id, chatId));
         return ids;
       });
-      return { images: await deleteUnreferencedImages(deps, imageIds) };
+      return { images: await deleteUnreferencedImages({ db, images, log, imageIds }) };
+
     },
     (out) => ({ images: out.images }),
   );

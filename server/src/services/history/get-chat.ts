@@ -23,7 +23,7 @@ export async function getChat(opts: {
 }): Promise<THistoryGetOutput> {
   const { db, userId, chatId, limit } = opts;
   return auditedAccess({ db, meta: opts.meta, userId }, { action: 'history.read', objectType: 'chat', objectId: chatId }, async () => {
-    const chat = await getOwnedChat(db, userId, chatId);
+    const chat = await getOwnedChat({ db, userId, chatId });
     // Newest first along (created_at, id), then shown oldest first.
     const older = await keysetPage(opts.cursor, limit, (before, take): Promise<TMessageRow[]> =>
       db
@@ -38,7 +38,7 @@ export async function getChat(opts: {
         .orderBy(desc(messages.createdAt), desc(messages.id))
         .limit(take),
     );
-    const latest = await latestAnalysesOf(db, [chat.id]);
+    const latest = await latestAnalysesOf({ db, chatIds: [chat.id] });
     const patient = patientOf(chat);
     return {
       chat: { ...toChatSummary(chat, latest.get(chat.id) ?? null), patientAge: patient.age, medicalHistory: patient.medical_history },
@@ -49,8 +49,10 @@ export async function getChat(opts: {
 }
 
 /** Every message of the given chats in one query (no N+1), grouped by chat in display order. */
-export async function messagesOfChats(db: TDb, chatIds: readonly string[]): Promise<Map<string, TMessageRow[]>> {
+export async function messagesOfChats(opts: { db: TDb; chatIds: readonly string[] }): Promise<Map<string, TMessageRow[]>> {
+  const { db, chatIds } = opts;
   const byChat = new Map<string, TMessageRow[]>();
+
   if (chatIds.length === 0) return byChat;
   const rows: TMessageRow[] = await db
     .select(messageColumns)

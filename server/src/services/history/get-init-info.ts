@@ -19,8 +19,9 @@ export async function getInitInfo(opts: { db: TDb; meta: RequestMeta | null; use
     { db, meta: opts.meta, userId },
     { action: 'history.init_info', objectType: 'chat' },
     async () => {
-      const chatRows = await chatPageQuery(db, userId, null, INIT_INFO_CHAT_CAP);
-      const byChat = await messagesOfChats(db, chatRows.map((c) => c.id));
+      const chatRows = await chatPageQuery({ db, userId, after: null, take: INIT_INFO_CHAT_CAP });
+      const byChat = await messagesOfChats({ db, chatIds: chatRows.map((c) => c.id) });
+
       return { chats: chatRows.map((c) => toLegacyChat(c, byChat.get(c.id) ?? [])) };
     },
     (out) => ({ count: out.chats.length }),

@@ -14,7 +14,8 @@ import { latestAnalysesOf } from './latest-analyses.js';
  * (user_id, created_at desc, id desc), so the cost of a page does not grow with the account.
  * bench/history/explain-history.ts prints this query's plan.
  */
-export function chatPageQuery(db: TDb, userId: string, after: TKeysetPosition | null, take: number) {
+export function chatPageQuery(opts: { db: TDb; userId: string; after: TKeysetPosition | null; take: number }) {
+  const { db, userId, after } = opts;
   return db
     .select(chatColumns)
     .from(chats)
@@ -28,7 +29,7 @@ export function chatPageQuery(db: TDb, userId: string, after: TKeysetPosition | 
     // plain DESC means NULLS FIRST, which the planner cannot serve from it (columns are NOT NULL,
     // but the planner does not use that), so it would sort the whole account instead.
     .orderBy(sql`${chats.createdAt} desc nulls last`, sql`${chats.id} desc nulls last`)
-    .limit(take);
+    .limit(opts.take);
 }
 
 export async function listChats(opts: {
@@ -43,8 +44,9 @@ export async function listChats(opts: {
     { db, meta: opts.meta, userId },
     { action: 'history.list', objectType: 'chat' },
     async () => {
-      const page = await keysetPage(opts.cursor, opts.limit, (after, take): Promise<TChatRow[]> => chatPageQuery(db, userId, after, take));
-      const latest = await latestAnalysesOf(db, page.rows.map((c) => c.id));
+      const page = await keysetPage(opts.cursor, opts.limit, (after, take): Promise<TChatRow[]> => chatPageQuery({ db, userId, after, take }));
+      const latest = await latestAnalysesOf({ db, chatIds: page.rows.map((c) => c.id) });
+
       return { items: page.rows.map((c) => toChatSummary(c, latest.get(c.id) ?? null)), nextCursor: page.nextCursor };
     },
     (out) => ({ count: out.items.length }),

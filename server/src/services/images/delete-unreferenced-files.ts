@@ -11,26 +11,31 @@ import { withStorageKeyLock } from './storage-key-lock.js';
  * logged and left: the rows are already gone, and an orphan file references no one.
  */
 export async function deleteUnreferencedFiles(
-  deps: Pick<AppDeps, 'db' | 'images' | 'log'>,
-  keys: readonly string[],
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { keys: readonly string[] },
 ): Promise<{ deleted: number; kept: number; failed: number }> {
+  const { db, images, log, keys } = opts;
   let deleted = 0;
   let kept = 0;
   let failed = 0;
   for (const key of new Set(keys)) {
     try {
-      const removed = await withStorageKeyLock(deps.db, key, async (tx) => {
-        const [still] = await tx.select({ id: storedImages.id }).from(storedImages).where(eq(storedImages.storageKey, key)).limit(1);
-        if (still) return false;
-        await deps.images.delete(key);
-        return true;
+      const removed = await withStorageKeyLock({
+        db,
+        storageKey: key,
+        work: async (tx) => {
+          const [still] = await tx.select({ id: storedImages.id }).from(storedImages).where(eq(storedImages.storageKey, key)).limit(1);
+          if (still) return false;
+          await images.delete(key);
+          return true;
+        },
       });
       if (removed) deleted++;
       else kept++;
     } catch (err) {
       failed++;
       // The key is a content hash: it says nothing about the patient.
-      deps.log.warn({ err, storageKey: key }, 'could not delete an image file; it is left orphaned');
+      log.warn(
+{ err, storageKey: key }, 'could not delete an image file; it is left orphaned');
     }
   }
   return { deleted, kept, failed };

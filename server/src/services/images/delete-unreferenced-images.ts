@@ -10,10 +10,10 @@ import { deleteUnreferencedFiles } from './delete-unreferenced-files.js';
  * names. Returns how many rows were removed. File deletion failures are logged, not thrown: the
  * chat is already gone and a leftover file holds no reference to anyone.
  */
-export async function deleteUnreferencedImages(deps: Pick<AppDeps, 'db' | 'images' | 'log'>, imageIds: readonly string[]): Promise<number> {
-  const ids = [...new Set(imageIds)];
+export async function deleteUnreferencedImages(opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { imageIds: readonly string[] }): Promise<number> {
+  const { db, images, log } = opts;
+  const ids = [...new Set(opts.imageIds)];
   if (ids.length === 0) return 0;
-  const { db } = deps;
   const removed = await db
     .delete(storedImages)
     .where(
@@ -25,14 +25,16 @@ export async function deleteUnreferencedImages(deps: Pick<AppDeps, 'db' | 'image
       ),
     )
     .returning({ storageKey: storedImages.storageKey });
-  await deleteUnreferencedFiles(deps, removed.map((r) => r.storageKey));
+  await deleteUnreferencedFiles({ db, images, log, keys: removed.map((r) => r.storageKey) });
   return removed.length;
 }
 
 /** Every image a set of chats points at: the chat's X-ray, message images, analysis inputs and heatmaps. */
-export async function imageIdsOfChats(db: TDb, chatIds: readonly string[]): Promise<string[]> {
+export async function imageIdsOfChats(opts: { db: TDb; chatIds: readonly string[] }): Promise<string[]> {
+  const { db, chatIds } = opts;
   if (chatIds.length === 0) return [];
   const ids = [...chatIds];
+
   const rows = await db
     .select({ id: chats.imageId })
     .from(chats)

@@ -8,17 +8,16 @@ import { getOwnedImage, IMAGE_NOT_FOUND, type TOwnedImage } from './get-owned-im
  * storage, a failed write) answers like a missing image rather than a 500.
  */
 export function readOwnedImage(
-  deps: Pick<AppDeps, 'db' | 'images' | 'log'>,
-  meta: RequestMeta | null,
-  userId: string,
-  imageId: string,
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta | null; userId: string; imageId: string },
 ): Promise<{ image: TOwnedImage; data: Buffer }> {
-  return auditedAccess({ db: deps.db, meta, userId }, { action: 'image.read', objectType: 'stored_image', objectId: imageId }, async () => {
-    const image = await getOwnedImage(deps.db, userId, imageId);
+  const { db, images, log, meta, userId, imageId } = opts;
+  return auditedAccess({ db, meta, userId }, { action: 'image.read', objectType: 'stored_image', objectId: imageId }, async () => {
+    const image = await getOwnedImage({ db, userId, imageId });
     try {
-      return { image, data: await deps.images.get(image.storageKey) };
+      return { image, data: await images.get(image.storageKey) };
     } catch (err) {
-      deps.log.warn({ err, imageId }, 'stored image file is missing');
+      log.warn(
+{ err, imageId }, 'stored image file is missing');
       throw new AppError('NOT_FOUND', IMAGE_NOT_FOUND);
     }
   });

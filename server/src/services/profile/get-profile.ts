@@ -8,6 +8,7 @@ import type { TProfileRow } from './profile-view.js';
 export function getProfile(opts: { db: TDb; meta: RequestMeta | null; userId: string; profileId: string }): Promise<TProfileRow> {
   const { db, userId, profileId } = opts;
   return auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.read', objectType: 'patient_profile', objectId: profileId }, () =>
-    getOwnedProfile(db, userId, profileId),
+    getOwnedProfile({ db, userId, profileId }),
+
   );
 }

@@ -1,20 +1,23 @@
 import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
 import { users } from '../../db/schema.js';
-import type { AppDeps, RequestMeta } from '../../deps.js';
+import type { TDb } from '../../db/client.js';
+import type { RequestMeta } from '../../deps.js';
+
 import { AppError } from '../../lib/app-error.js';
 import type { TAuthUser } from '@contracts/schemas/auth.js';
 import type { TChangeNameInput } from '@contracts/schemas/settings.js';
 import { recordAudit } from '../audit/record-audit.js';
 
-export async function changeName(deps: Pick<AppDeps, 'db'>, meta: RequestMeta, userId: string, input: TChangeNameInput): Promise<TAuthUser> {
-  const [user] = await deps.db
+export async function changeName(opts: { db: TDb; meta: RequestMeta; userId: string; input: TChangeNameInput }): Promise<TAuthUser> {
+  const { db, meta, userId, input } = opts;
+  const [user] = await db
     .update(users)
     .set({ name: input.name, updatedAt: new Date() })
     .where(eq(users.id, userId))
     .returning({ id: users.id, name: users.name, email: users.email });
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   // The new name is personal data: the audit entry records that it changed, not what to.
-  await recordAudit(deps.db, meta, { actorUserId: userId, action: 'settings.change_name', objectType: 'user', objectId: userId, outcome: 'success' });
+  await recordAudit(db, meta, { actorUserId: userId, action: 'settings.change_name', objectType: 'user', objectId: userId, outcome: 'success' });
   return user;
 }

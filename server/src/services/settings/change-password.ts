@@ -17,24 +17,24 @@ const ACTION = 'settings.change_password';
  * password change is what people do when they fear someone else is signed in); this one stays.
  */
 export async function changePassword(
-  deps: Pick<AppDeps, 'db' | 'redis' | 'config'>,
-  meta: RequestMeta,
-  auth: TAuth & { sessionId: string },
-  input: TChangePasswordInput,
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & { meta: RequestMeta; auth: TAuth & { sessionId: string }; input: TChangePasswordInput },
 ): Promise<{ otherSessionsEnded: number }> {
-  const { db } = deps;
-  const user = await confirmPassword(deps, meta, auth, input.current_password, {
+  const { db, redis, config, meta, auth, input } = opts;
+  const user = await confirmPassword({
+    db, redis, config, meta, auth,
+    password: input.current_password,
     action: ACTION,
     wrongMessage: SETTINGS_MESSAGES.wrongCurrentPassword,
   });
-  const passwordHash = await passwordHasherFor(deps.config).hash(input.new_password);
+  const passwordHash = await passwordHasherFor(config).hash(input.new_password);
   const ended = await db.transaction(async (tx) => {
     const now = new Date();
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
     return revokeUserSessions(tx, user.id, auth.sessionId);
   });
-  await announceSessionsEnded(deps, { userId: user.id });
-  await authLimits(deps).clearLoginFailures(user.email);
+  await announceSessionsEnded({ redis, config }, { userId: user.id });
+  await authLimits({ redis, config }).clearLoginFailures(user.email);
+
   await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended });
   return { otherSessionsEnded: ended };
 }

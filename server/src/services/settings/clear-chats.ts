@@ -4,14 +4,14 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
 
-type TDeps = Pick<AppDeps, 'db' | 'images' | 'log'>;
-
 /**
  * Deletes every chat of the user with its messages and analyses (foreign keys cascade), and the
  * images those chats used: rows inside one transaction, then the files once it has committed.
  */
-export async function clearChats(deps: TDeps, meta: RequestMeta, userId: string): Promise<{ chats: number; images: number }> {
-  const { db } = deps;
+export async function clearChats(
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta; userId: string },
+): Promise<{ chats: number; images: number }> {
+  const { db, meta, userId } = opts;
   const userChats = db.select({ id: chats.id }).from(chats).where(eq(chats.userId, userId));
   const imageIds = [
     db.select({ id: chats.imageId }).from(chats).where(and(eq(chats.userId, userId), isNotNull(chats.imageId))),
@@ -36,6 +36,7 @@ export async function clearChats(deps: TDeps, meta: RequestMeta, userId: string)
     });
     return { keys: images.map((i) => i.key), chatCount: deleted.length };
   });
-  await deleteUnreferencedFiles(deps, keys);
+  await deleteUnreferencedFiles({ db, images: opts.images, log: opts.log, keys });
+
   return { chats: chatCount, images: keys.length };
 }

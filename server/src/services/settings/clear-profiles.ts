@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { patientProfiles } from '../../db/schema.js';
-import type { AppDeps, RequestMeta } from '../../deps.js';
+import type { TDb } from '../../db/client.js';
+import type { RequestMeta } from '../../deps.js';
+
 import { recordAudit } from '../audit/record-audit.js';
 
 /**
@@ -8,8 +10,9 @@ import { recordAudit } from '../audit/record-audit.js';
  * own patient snapshot; the foreign key sets their profile_id to null). Profiles have no image
  * files of their own, so there is nothing to remove from storage.
  */
-export async function clearProfiles(deps: Pick<AppDeps, 'db'>, meta: RequestMeta, userId: string): Promise<{ profiles: number }> {
-  return deps.db.transaction(async (tx) => {
+export async function clearProfiles(opts: { db: TDb; meta: RequestMeta; userId: string }): Promise<{ profiles: number }> {
+  const { meta, userId } = opts;
+  return opts.db.transaction(async (tx) => {
     const deleted = await tx.delete(patientProfiles).where(eq(patientProfiles.userId, userId)).returning({ id: patientProfiles.id });
     await recordAudit(tx, meta, {
       actorUserId: userId,

@@ -13,19 +13,17 @@ import type { TAuth } from '../auth/resolve-session.js';
  * a stolen session cannot be used to guess the password faster than the login form allows.
  */
 export async function confirmPassword(
-  deps: Pick<AppDeps, 'db' | 'redis' | 'config'>,
-  meta: RequestMeta,
-  auth: TAuth,
-  password: string,
-  opts: { action: string; wrongMessage: string },
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & { meta: RequestMeta; auth: TAuth; password: string; action: string; wrongMessage: string },
 ): Promise<TUserWithHash> {
-  const limits = authLimits(deps);
+  const { db, redis, config, meta, auth } = opts;
+  const limits = authLimits({ redis, config });
   await limits.assertLoginAllowed(auth.email, meta.ip);
-  const user = await findUserById(deps.db, auth.userId);
+  const user = await findUserById(db, auth.userId);
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
-  if (!(await passwordHasherFor(deps.config).verify(user.passwordHash, password))) {
+  if (!(await passwordHasherFor(config).verify(user.passwordHash, opts.password))) {
     await limits.recordLoginFailure(user.email, meta.ip);
-    await auditAccount(deps.db, meta, opts.action, user.id, 'failure', { reason: 'wrong_password' });
+    await auditAccount(db, meta,
+ opts.action, user.id, 'failure', { reason: 'wrong_password' });
     throw new AppError('WRONG_PASSWORD', opts.wrongMessage);
   }
   return user;

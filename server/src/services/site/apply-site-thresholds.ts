@@ -36,10 +36,12 @@ export function withSiteThresholds(result: TStoredResult, model: TModelIdentity,
  * the model that produced it (same sha256 as the shipped manifest and the same version as the
  * result), else unchanged. A calibration for another model is ignored (the Site tab warns).
  */
-export async function applySiteThresholds(db: TDb, modelDir: string, result: TStoredResult): Promise<TStoredResult> {
+export async function applySiteThresholds(opts: { db: TDb; modelDir: string; result: TStoredResult }): Promise<TStoredResult> {
+  const { result } = opts;
   if (!result.gate.accepted || result.findings.length === 0) return result;
-  const row = await appliedCalibrationRow(db);
-  const model = readModelIdentity(modelDir);
+  const row = await appliedCalibrationRow(opts.db);
+  const model = readModelIdentity(opts.modelDir);
+
   if (!row || !model || row.modelSha256 !== model.sha256 || result.modelVersion !== model.modelVersion) return result;
   const thresholds = new Map<string, number>();
   for (const e of row.findings) {

@@ -13,7 +13,9 @@ export type TCasesByFinding = Map<string, TCase[]>;
  * the model's probability then, and whether the clinician reads the finding as present. Only
  * scores and readings leave this function (no chat, patient or note).
  */
-export async function feedbackCases(db: TDb, modelVersion: string): Promise<TCasesByFinding> {
+export async function feedbackCases(opts: { db: TDb; modelVersion: string }): Promise<TCasesByFinding> {
+  const { db, modelVersion } = opts;
+
   const rows = await db
     .select({ finding: findingFeedback.finding, score: findingFeedback.modelProbability, reading: findingFeedback.reading })
     .from(findingFeedback)

@@ -19,7 +19,7 @@ export async function proposeCalibration(deps: Pick<AppDeps, 'db' | 'config'>, m
   requireSiteAdmin(deps.config, auth);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   if (!model) throw new AppError('UNAVAILABLE', 'The model manifest cannot be read');
-  const cases = input.source === 'feedback' ? await feedbackCases(deps.db, model.modelVersion) : csvCases(input.csv ?? '', model.modelVersion);
+  const cases = input.source === 'feedback' ? await feedbackCases({ db: deps.db, modelVersion: model.modelVersion }) : csvCases(input.csv ?? '', model.modelVersion);
   const minCases = deps.config.SITE_CALIBRATION_MIN_CASES;
   const proposal = buildProposal(model.findings, cases, input.method, minCases);
   if (proposal.findings.length === 0) {

@@ -10,11 +10,16 @@ import type { TAnalysisSnapshot } from './compare-results.js';
  * that no longer parses is skipped the same way. An analysis of the profile that is still
  * running when this one finishes is not a prior: the comparison is made once, at finalize.
  */
-export async function findPriorAnalysis(
-  db: TDb,
-  current: { userId: string; profileId: string; analysisId: string; createdAt: Date },
-): Promise<TAnalysisSnapshot | null> {
+export async function findPriorAnalysis(opts: {
+  db: TDb;
+  userId: string;
+  profileId: string;
+  analysisId: string;
+  createdAt: Date;
+}): Promise<TAnalysisSnapshot | null> {
+  const { db, ...current } = opts;
   const rows = await db
+
     .select({ id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt, result: analyses.result })
     .from(analyses)
     .innerJoin(chats, eq(chats.id, analyses.chatId))

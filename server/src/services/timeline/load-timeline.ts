@@ -16,7 +16,8 @@ import { getOwnedProfile } from '../profile/get-owned-profile.js';
 export function loadTimeline(opts: { db: TDb; meta: RequestMeta | null; userId: string; profileId: string }): Promise<TTimeline> {
   const { db, userId, profileId } = opts;
   return auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.timeline', objectType: 'patient_profile', objectId: profileId }, async () => {
-    const profile = await getOwnedProfile(db, userId, profileId);
+    const profile = await getOwnedProfile({ db, userId, profileId });
+
     const rows = await db
       .select({
         id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt,

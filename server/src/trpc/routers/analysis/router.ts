@@ -16,7 +16,7 @@ export const analysisRouter = router({
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
       auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'chat', objectId: input.chatId }, () =>
-        getChatAnalysis(ctx.deps.db, ctx.auth.userId, input.chatId),
+        getChatAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, chatId: input.chatId }),
       ),
     ),
 
@@ -26,7 +26,7 @@ export const analysisRouter = router({
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
       auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'analysis', objectId: input.analysisId }, () =>
-        getOwnedAnalysis(ctx.deps.db, ctx.auth.userId, input.analysisId),
+        getOwnedAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, analysisId: input.analysisId }),
       ),
     ),
 
@@ -35,7 +35,7 @@ export const analysisRouter = router({
     .input(ZAnalysisIdInput)
     .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<TProgressEvent> {
       try {
-        yield* followAnalysis(ctx.deps, ctx.auth.userId, input.analysisId, signal);
+        yield* followAnalysis({ ...ctx.deps, userId: ctx.auth.userId, analysisId: input.analysisId, signal });
       } catch (err) {
         throw appErrorToTrpc(err);
       }

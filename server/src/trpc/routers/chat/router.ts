@@ -14,12 +14,12 @@ export const chatRouter = router({
   send: protectedProcedure
     .input(ZChatSendInput)
     .output(ZChatSendOutput)
-    .mutation(({ ctx, input }) => sendChatMessage(ctx.deps, ctx.meta, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => sendChatMessage({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, query: input.query })),
 
   ask: protectedProcedure
     .input(ZChatSendInput)
     .output(z.object({ streamId: z.uuid() }))
-    .mutation(({ ctx, input }) => startReplyStream(ctx.deps, ctx.meta, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => startReplyStream({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, query: input.query })),
 
   onReply: protectedProcedure
     .input(z.object({ streamId: z.string().max(100) }))

@@ -10,13 +10,13 @@ export const feedbackRouter = router({
   list: protectedProcedure
     .input(ZChatIdInput)
     .output(ZFeedbackList)
-    .query(({ ctx, input }) => listFeedback(ctx.deps.db, ctx.meta, ctx.auth.userId, input.chatId)),
+    .query(({ ctx, input }) => listFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId })),
 
   save: protectedProcedure
     .input(ZFeedbackInput)
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await saveFeedback(ctx.deps.db, ctx.meta, ctx.auth.userId, input);
+      await saveFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, input });
       return { ok: true as const };
     }),
 });

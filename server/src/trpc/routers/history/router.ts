@@ -39,7 +39,7 @@ export const historyRouter = router({
     .input(ZChatIdInput)
     .output(ZDeleteChatOutput)
     .mutation(async ({ ctx, input }) => {
-      await deleteChat({ deps: ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId });
+      await deleteChat({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId });
       return { chatId: input.chatId };
     }),
 });

@@ -8,6 +8,6 @@ export const changePasswordProcedure = protectedProcedure
   .input(ZChangePasswordInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
-    await changePassword(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth), input);
+    await changePassword({ ...ctx.deps, meta: ctx.meta, auth: requirePasswordSession(ctx.auth), input });
     return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
   });

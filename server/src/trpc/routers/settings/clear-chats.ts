@@ -8,6 +8,6 @@ export const clearChatsProcedure = protectedProcedure
   .input(ZClearInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx }) => {
-    await clearChats(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth).userId);
+    await clearChats({ ...ctx.deps, meta: ctx.meta, userId: requirePasswordSession(ctx.auth).userId });
     return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
   });

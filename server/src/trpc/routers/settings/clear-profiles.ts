@@ -8,6 +8,6 @@ export const clearProfilesProcedure = protectedProcedure
   .input(ZClearInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx }) => {
-    await clearProfiles(ctx.deps, ctx.meta, requirePasswordSession(ctx.auth).userId);
+    await clearProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: requirePasswordSession(ctx.auth).userId });
     return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
   });
