@@ -24,11 +24,17 @@ const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const EVENTS_PER_S = 10;
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 
-interface TFollower { events: string[]; done: Promise<void> }
+interface TFollower {
+  events: string[];
+  done: Promise<void>;
+}
 
 /** Opens one SSE subscription and records the stage of each `data:` event until the stream ends. */
 async function follow(url: string, token: string, abort: AbortSignal): Promise<TFollower> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: abort });
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: abort,
+  });
   if (!res.ok || !res.body) throw new Error(`onProgress answered ${res.status}`);
   const events: string[] = [];
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -56,7 +62,13 @@ async function follow(url: string, token: string, abort: AbortSignal): Promise<T
 
 async function main(): Promise<void> {
   const pgdb = await createPostgresDatabase();
-  const config = testConfig({ DATABASE_URL: pgdb.url, LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' });
+  const config = testConfig({
+    DATABASE_URL: pgdb.url,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_DISABLED: 'true',
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+  });
   const opened = await openDeps(config);
   // The app's database handle, on a pool like the app's own, with every statement counted.
   let statements = 0;
@@ -77,12 +89,17 @@ async function main(): Promise<void> {
     const followers: TFollower[] = [];
     // In waves, so 1,000 connections do not all start inside one event-loop turn on two cores.
     for (let i = 0; i < SUBSCRIBERS; i += 100) {
-      followers.push(...(await Promise.all(Array.from({ length: Math.min(100, SUBSCRIBERS - i) }, () => follow(url, token, abort.signal)))));
+      followers.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(100, SUBSCRIBERS - i) }, () => follow(url, token, abort.signal)),
+        )),
+      );
     }
     const openMs = performance.now() - t0;
     const atOpen = statements - before;
 
-    const publish = (stage: TAnalysisEvent['stage']) => publishAnalysisEvent(opened.deps.redis, config.QUEUE_PREFIX, { analysisId: analysis.id, stage });
+    const publish = (stage: TAnalysisEvent['stage']) =>
+      publishAnalysisEvent(opened.deps.redis, config.QUEUE_PREFIX, { analysisId: analysis.id, stage });
     const windowStart = statements;
     const w0 = performance.now();
     const total = WINDOW_S * EVENTS_PER_S;
@@ -97,10 +114,18 @@ async function main(): Promise<void> {
     await Promise.race([Promise.all(followers.map((f) => f.done)), new Promise((r) => setTimeout(r, 30_000))]);
     const complete = followers.filter((f) => f.events.join(',') === 'queued,checking,analysing,writing,done').length;
 
-    console.log(`${SUBSCRIBERS} tRPC onProgress subscriptions (SSE over HTTP, in-process clients) opened in ${fmt(openMs, 0)} ms; ${atOpen} statements while opening (${fmt(atOpen / SUBSCRIBERS, 2)} per subscription: its one read of the analysis, and the session)`);
-    console.log(`window: ${total} events published over ${fmt(windowS)} s; ${inWindow} database statements -> ${fmt(inWindow / windowS, 2)} per second`);
-    console.log(`followers that saw queued -> checking -> analysing -> writing -> done and closed: ${complete}/${SUBSCRIBERS}`);
-    console.log(JSON.stringify({ subscribers: SUBSCRIBERS, dbQueriesPerSecond: Number((inWindow / windowS).toFixed(2)) }));
+    console.log(
+      `${SUBSCRIBERS} tRPC onProgress subscriptions (SSE over HTTP, in-process clients) opened in ${fmt(openMs, 0)} ms; ${atOpen} statements while opening (${fmt(atOpen / SUBSCRIBERS, 2)} per subscription: its one read of the analysis, and the session)`,
+    );
+    console.log(
+      `window: ${total} events published over ${fmt(windowS)} s; ${inWindow} database statements -> ${fmt(inWindow / windowS, 2)} per second`,
+    );
+    console.log(
+      `followers that saw queued -> checking -> analysing -> writing -> done and closed: ${complete}/${SUBSCRIBERS}`,
+    );
+    console.log(
+      JSON.stringify({ subscribers: SUBSCRIBERS, dbQueriesPerSecond: Number((inWindow / windowS).toFixed(2)) }),
+    );
     if (complete !== SUBSCRIBERS) process.exitCode = 1;
   } finally {
     abort.abort();

@@ -14,7 +14,12 @@ import { createPostgresDatabase, testConfig } from '../../tests/helpers/test-con
 import { captureHistorySql } from './capture-history-sql.js';
 import { fmt, percentile } from './stats.js';
 
-interface TResult { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+interface TResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
 const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<TResult>;
 
 /**
@@ -39,7 +44,11 @@ async function main(): Promise<void> {
   let bare: ChildProcess | undefined;
   try {
     const database = await openDatabase({ url: pgdb.url, pgliteDir: 'memory://' });
-    const deps = { db: database.db, images: null as never, config: testConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }) };
+    const deps = {
+      db: database.db,
+      images: null as never,
+      config: testConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }),
+    };
     const { user, token } = await createUser(deps);
     for (let i = 0; i < 30; i++) await createChat(deps, user.id, { title: `Chat ${i} - X-Ray Analysis` });
     await database.close();
@@ -52,13 +61,18 @@ async function main(): Promise<void> {
     const queries = await captureHistorySql(pgdb.url, user.id, PAGE);
     writeFileSync(join(dir, 'queries.json'), JSON.stringify(queries));
     const port = await freePort();
-    bare = fork(new URL('./bare-server.ts', import.meta.url).pathname, [String(port), join(dir, 'queries.json'), pgdb.url, String(POOL_SIZE)], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+    bare = fork(
+      new URL('./bare-server.ts', import.meta.url).pathname,
+      [String(port), join(dir, 'queries.json'), pgdb.url, String(POOL_SIZE)],
+      { execArgv: ['--import', 'tsx'], stdio: 'ignore' },
+    );
     await new Promise<void>((resolve) => bare?.once('message', () => resolve()));
     const bareUrl = `http://127.0.0.1:${port}/bare`;
     const bareSample = await fetch(bareUrl);
     if (!bareSample.ok) throw new Error(`the ceiling route answered ${bareSample.status}`);
 
-    const run = (target: string, h: Record<string, string> = {}, duration = SECONDS) => autocannon({ url: target, connections: CONNECTIONS, duration, headers: h });
+    const run = (target: string, h: Record<string, string> = {}, duration = SECONDS) =>
+      autocannon({ url: target, connections: CONNECTIONS, duration, headers: h });
     // Warm both (JIT, pools, the session cache) before measuring.
     await run(url, headers, 2);
     await run(bareUrl, {}, 2);
@@ -70,16 +84,40 @@ async function main(): Promise<void> {
       apps.push(await run(url, headers, SECONDS / ROUNDS));
       ceilings.push(await run(bareUrl, {}, SECONDS / ROUNDS));
     }
-    const rps = (xs: TResult[]) => percentile(xs.map((x) => x.requests.average), 50);
+    const rps = (xs: TResult[]) =>
+      percentile(
+        xs.map((x) => x.requests.average),
+        50,
+      );
     const appRps = rps(apps);
     const ceilingRps = rps(ceilings);
     const ratio = appRps / ceilingRps;
-    const line = (xs: TResult[]) => `median ${fmt(rps(xs), 0)} req/s (rounds ${xs.map((x) => fmt(x.requests.average, 0)).join(', ')}), p50 ${fmt(percentile(xs.map((x) => x.latency.p50), 50), 0)} ms, non-2xx ${xs.reduce((n, x) => n + x.non2xx, 0)}, errors ${xs.reduce((n, x) => n + x.errors, 0)}`;
-    console.log(`${ROUNDS} alternating rounds of ${SECONDS / ROUNDS} s each, ${CONNECTIONS} connections, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; history.list answer ${body.length} bytes; ceiling runs ${queries.length} statements per request, pg pool ${POOL_SIZE}`);
+    const line = (xs: TResult[]) =>
+      `median ${fmt(rps(xs), 0)} req/s (rounds ${xs.map((x) => fmt(x.requests.average, 0)).join(', ')}), p50 ${fmt(
+        percentile(
+          xs.map((x) => x.latency.p50),
+          50,
+        ),
+        0,
+      )} ms, non-2xx ${xs.reduce((n, x) => n + x.non2xx, 0)}, errors ${xs.reduce((n, x) => n + x.errors, 0)}`;
+    console.log(
+      `${ROUNDS} alternating rounds of ${SECONDS / ROUNDS} s each, ${CONNECTIONS} connections, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(
+          ' ',
+        )}; history.list answer ${body.length} bytes; ceiling runs ${queries.length} statements per request, pg pool ${POOL_SIZE}`,
+    );
     console.log(`app      tRPC history.list (session, ${PAGE} chats, audit): ${line(apps)}`);
     console.log(`ceiling  Fastify route, same SQL via pg:          ${line(ceilings)}`);
     console.log(`ratio app / ceiling: ${fmt(ratio, 3)} (${fmt(100 * ratio, 1)} %)`);
-    console.log(JSON.stringify({ appRps: Math.round(appRps), ceilingRps: Math.round(ceilingRps), ratio: Number(ratio.toFixed(3)), ceiling: 'same SQL via pg' }));
+    console.log(
+      JSON.stringify({
+        appRps: Math.round(appRps),
+        ceilingRps: Math.round(ceilingRps),
+        ratio: Number(ratio.toFixed(3)),
+        ceiling: 'same SQL via pg',
+      }),
+    );
     const failed = [...apps, ...ceilings].some((x) => x.non2xx || x.errors);
     if (failed) process.exitCode = 1;
   } finally {

@@ -8,7 +8,10 @@ import pg from 'pg';
  * app's pool size, one statement after the other, and answers the rows as JSON. No session, no
  * tRPC, no audit: what the read costs at the database and on the wire.
  */
-interface TCaptured { sql: string; params: unknown[] }
+interface TCaptured {
+  sql: string;
+  params: unknown[];
+}
 const [port, queriesFile, databaseUrl, poolSize] = process.argv.slice(2);
 const queries = JSON.parse(readFileSync(queriesFile ?? '', 'utf8')) as TCaptured[];
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(poolSize) });

@@ -6,7 +6,10 @@ import { keysetPage } from '../../server/src/services/data-access/keyset-page.js
 import { chatPageQuery } from '../../server/src/services/history/list-chats.js';
 import { latestAnalysesOf } from '../../server/src/services/history/latest-analyses.js';
 
-export interface TCapturedQuery { sql: string; params: unknown[] }
+export interface TCapturedQuery {
+  sql: string;
+  params: unknown[];
+}
 
 /**
  * The statements history.list's data part sends for one page (the keyset page of chats, then the
@@ -17,7 +20,10 @@ export async function captureHistorySql(databaseUrl: string, userId: string, lim
   const captured: TCapturedQuery[] = [];
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    const db = drizzle(pool, { schema, logger: { logQuery: (sql, params) => captured.push({ sql, params }) } }) as unknown as TDb;
+    const db = drizzle(pool, {
+      schema,
+      logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
+    }) as unknown as TDb;
     const page = await keysetPage(null, limit, (after, take) => chatPageQuery({ db, userId, after, take }));
     await latestAnalysesOf({ db, chatIds: page.rows.map((c) => c.id) });
     return captured;

@@ -28,7 +28,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('session cache across two server
     // One deployment: the same Redis and the same QUEUE_PREFIX (the announcement channel's namespace).
     const env = { ...FAST_HASH_ENV, QUEUE_PREFIX: `sc${uniqueSuffix()}`, LOG_LEVEL: 'warn' };
     const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    [a, b] = await Promise.all([startStack({ redisUrl, databaseUrl: pgdb.url, env }), startStack({ redisUrl, databaseUrl: pgdb.url, env })]);
+    [a, b] = await Promise.all([
+      startStack({ redisUrl, databaseUrl: pgdb.url, env }),
+      startStack({ redisUrl, databaseUrl: pgdb.url, env }),
+    ]);
   });
 
   afterAll(async () => {
@@ -39,18 +42,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('session cache across two server
 
   /** The status of a session-authenticated read on one process. */
   const read = async (stack: TStack, token: string) =>
-    (await fetch(`${stack.url}/trpc/history.list?input=${encodeURIComponent('{"limit":5}')}`, { headers: { authorization: `Bearer ${token}` } })).status;
+    (
+      await fetch(`${stack.url}/trpc/history.list?input=${encodeURIComponent('{"limit":5}')}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status;
   const call = async (stack: TStack, method: string, path: string, token: string, body?: object) =>
-    (await fetch(`${stack.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    })).status;
+    (
+      await fetch(`${stack.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      })
+    ).status;
 
   test('the cache is real: a revocation nobody announces is not seen for a few seconds', async () => {
     const { token } = await createUser(deps());
     assert.equal(await read(b, token), 200);
-    await database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.tokenHash, hashToken(token)));
+    await database.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(sessions.tokenHash, hashToken(token)));
     // What the announcements below protect against: without one, B still answers from its cache.
     assert.equal(await read(b, token), 200);
     assert.equal(await read(a, token), 401, 'a process that never cached it reads the database');
@@ -70,7 +82,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('session cache across two server
     const other = await createSessionToken(deps(), u.user.id);
     assert.equal(await read(b, other), 200);
     assert.equal(await read(b, u.token), 200);
-    const status = await call(a, 'PUT', '/api/settings/change-password', u.token, { current_password: u.password, new_password: 'a different passphrase', confirm_password: 'a different passphrase' });
+    const status = await call(a, 'PUT', '/api/settings/change-password', u.token, {
+      current_password: u.password,
+      new_password: 'a different passphrase',
+      confirm_password: 'a different passphrase',
+    });
     assert.equal(status, 200);
     assert.equal(await read(b, other), 401);
     assert.equal(await read(b, u.token), 200, 'the session that changed the password stays');
@@ -79,7 +95,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('session cache across two server
   test('account deletion on one process: the other refuses its sessions at once', async () => {
     const u = await createUser(deps());
     assert.equal(await read(b, u.token), 200);
-    assert.equal(await call(a, 'POST', '/api/settings/delete-account', u.token, { confirm_delete: true, password: u.password }), 200);
+    assert.equal(
+      await call(a, 'POST', '/api/settings/delete-account', u.token, { confirm_delete: true, password: u.password }),
+      200,
+    );
     assert.equal(await read(b, u.token), 401);
   });
 });

@@ -46,7 +46,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
   });
 
   const start = async () => {
-    const stack = await startStack({ redisUrl, databaseUrl: pgdb.url, env: { QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn' } });
+    const stack = await startStack({
+      redisUrl,
+      databaseUrl: pgdb.url,
+      env: { QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn' },
+    });
     stacks.push(stack);
     return stack;
   };
@@ -58,23 +62,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
     const first = await start();
 
     const url = `${first.url}/trpc/history.list?input=${encodeURIComponent('{"limit":30}')}`;
-    const answered = await Promise.all(Array.from({ length: READS }, async () => {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      await res.arrayBuffer();
-      return { status: res.status, requestId: res.headers.get('x-request-id') ?? '' };
-    }));
+    const answered = await Promise.all(
+      Array.from({ length: READS }, async () => {
+        const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+        await res.arrayBuffer();
+        return { status: res.status, requestId: res.headers.get('x-request-id') ?? '' };
+      }),
+    );
     assert.ok(answered.every((r) => r.status === 200 && r.requestId));
     const queuedAtKill = await redis.xlen(readAuditStreamKey(prefix));
     await first.server.stop('SIGKILL');
     console.log(`read-audit crash test: ${queuedAtKill} of ${READS} entries still queued when the server was killed`);
 
     const requestIds = answered.map((r) => r.requestId);
-    const stored = () => database.db.select({ requestId: auditLog.requestId, action: auditLog.action }).from(auditLog).where(inArray(auditLog.requestId, requestIds));
+    const stored = () =>
+      database.db
+        .select({ requestId: auditLog.requestId, action: auditLog.action })
+        .from(auditLog)
+        .where(inArray(auditLog.requestId, requestIds));
     await start();
-    const rows = await waitFor('every read to be audited', async () => {
-      const r = await stored();
-      return r.length >= READS ? r : null;
-    }, 60_000, 250);
+    const rows = await waitFor(
+      'every read to be audited',
+      async () => {
+        const r = await stored();
+        return r.length >= READS ? r : null;
+      },
+      60_000,
+      250,
+    );
     assert.equal(rows.length, READS, 'none stored twice');
     assert.deepEqual(new Set(rows.map((r) => r.requestId)), new Set(requestIds), 'none lost');
     assert.ok(rows.every((r) => r.action === 'history.list'));
@@ -87,8 +102,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
 
   test('a redelivered batch is stored once and the chain stays unbroken', async () => {
     const row = (action: string): TAuditRow => ({
-      entryId: randomUUID(), at: new Date(), actorUserId: null, action, objectType: null, objectId: null,
-      outcome: 'success', ip: null, requestId: `redelivery-${uniqueSuffix()}`, details: null,
+      entryId: randomUUID(),
+      at: new Date(),
+      actorUserId: null,
+      action,
+      objectType: null,
+      objectId: null,
+      outcome: 'success',
+      ip: null,
+      requestId: `redelivery-${uniqueSuffix()}`,
+      details: null,
     });
     const batch = [row('test.redelivered'), row('test.redelivered')];
     await appendAuditRows(database.db, batch);

@@ -19,19 +19,39 @@ export interface TAuditEntry {
 export const GENESIS_HASH = '0'.repeat(64);
 
 /** The hash that chains an entry to the one before it; verify-audit-chain.ts recomputes it. */
-export function auditEntryHash(prevHash: string, e: {
-  at: Date; actorUserId: string | null; action: string; objectType: string | null; objectId: string | null;
-  outcome: string; ip: string | null; requestId: string | null; details: Record<string, unknown> | null;
-}): string {
+export function auditEntryHash(
+  prevHash: string,
+  e: {
+    at: Date;
+    actorUserId: string | null;
+    action: string;
+    objectType: string | null;
+    objectId: string | null;
+    outcome: string;
+    ip: string | null;
+    requestId: string | null;
+    details: Record<string, unknown> | null;
+  },
+): string {
   const canonical = JSON.stringify([
-    e.at.toISOString(), e.actorUserId, e.action, e.objectType, e.objectId, e.outcome, e.ip, e.requestId,
+    e.at.toISOString(),
+    e.actorUserId,
+    e.action,
+    e.objectType,
+    e.objectId,
+    e.outcome,
+    e.ip,
+    e.requestId,
     e.details ? Object.fromEntries(Object.entries(e.details).sort(([a], [b]) => a.localeCompare(b))) : null,
   ]);
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
 
 /** An entry as made at request time; entryId makes a redelivered one insert once. */
-export type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | 'hash' | 'entryId'> & { at: Date; entryId: string };
+export type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | 'hash' | 'entryId'> & {
+  at: Date;
+  entryId: string;
+};
 
 function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
   return {
@@ -56,7 +76,10 @@ function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
  * Redis timed out and then queued after all) are dropped first, under the lock: skipping one only
  * at INSERT time (ON CONFLICT) would chain the next entry to a hash that is not in the log.
  */
-export async function appendAuditRows(db: TDb | PgTransaction<PgQueryResultHKT, TSchema>, input: TAuditRow[]): Promise<void> {
+export async function appendAuditRows(
+  db: TDb | PgTransaction<PgQueryResultHKT, TSchema>,
+  input: TAuditRow[],
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
     const ids = [...new Set(input.map((r) => r.entryId))];
@@ -68,8 +91,13 @@ export async function appendAuditRows(db: TDb | PgTransaction<PgQueryResultHKT, 
     let prevHash = last?.hash ?? GENESIS_HASH;
     const values = rows.map((row) => {
       const hash = auditEntryHash(prevHash, {
-        ...row, actorUserId: row.actorUserId ?? null, objectType: row.objectType ?? null, objectId: row.objectId ?? null,
-        ip: row.ip ?? null, requestId: row.requestId ?? null, details: row.details ?? null,
+        ...row,
+        actorUserId: row.actorUserId ?? null,
+        objectType: row.objectType ?? null,
+        objectId: row.objectId ?? null,
+        ip: row.ip ?? null,
+        requestId: row.requestId ?? null,
+        details: row.details ?? null,
       });
       const value = { ...row, prevHash, hash };
       prevHash = hash;
@@ -79,7 +107,10 @@ export async function appendAuditRows(db: TDb | PgTransaction<PgQueryResultHKT, 
   });
 }
 
-interface Pending { row: TAuditRow; done: (err?: unknown) => void }
+interface Pending {
+  row: TAuditRow;
+  done: (err?: unknown) => void;
+}
 
 /**
  * Entries written through the same database handle are grouped: while one group is being
@@ -105,7 +136,10 @@ class AuditBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, 500);
       try {
-        await appendAuditRows(this.db, batch.map((p) => p.row));
+        await appendAuditRows(
+          this.db,
+          batch.map((p) => p.row),
+        );
         for (const p of batch) p.done();
       } catch (err) {
         for (const p of batch) p.done(err);
@@ -128,7 +162,10 @@ export async function recordAudit(db: TDb, meta: RequestMeta | null, entry: TAud
   if (db instanceof PgTransaction) return appendAuditRows(db, [row]);
   const sink = readAuditSinkOf(db, entry.action);
   if (sink) {
-    const queued = await sink.write(row).then(() => true, () => false);
+    const queued = await sink.write(row).then(
+      () => true,
+      () => false,
+    );
     if (queued) return;
     // Redis did not answer in time: store it now. Should the queued copy land after all, its
     // entryId makes the second insert a no-op.

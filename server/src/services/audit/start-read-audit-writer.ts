@@ -3,7 +3,14 @@ import { hostname } from 'node:os';
 import type { AppDeps } from '../../deps.js';
 import { appendAuditRows, type TAuditRow } from './record-audit.js';
 import { attachReadAuditSink } from './read-audit-sink.js';
-import { decodeAuditRow, encodeAuditRow, READ_AUDIT_GROUP, readAuditStreamKey, streamEntriesOf, type TStreamEntry } from './read-audit-stream.js';
+import {
+  decodeAuditRow,
+  encodeAuditRow,
+  READ_AUDIT_GROUP,
+  readAuditStreamKey,
+  streamEntriesOf,
+  type TStreamEntry,
+} from './read-audit-stream.js';
 
 const BATCH = 500;
 /** How long a delivered entry may stay unacknowledged before any writer (this one too) retries it. */
@@ -27,7 +34,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * claimed again after CLAIM_IDLE_MS by any server process, and the entry's id makes the second
  * insert a no-op. close() stops taking new reads and drains what is queued.
  */
-export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>): { close(): Promise<void> } {
+export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>): {
+  close(): Promise<void>;
+} {
   const { db, redis, log } = deps;
   const key = readAuditStreamKey(deps.config.QUEUE_PREFIX);
   const consumer = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -78,7 +87,16 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
   async function reclaim(): Promise<void> {
     let cursor = '0-0';
     do {
-      const reply = (await redis.call('XAUTOCLAIM', key, READ_AUDIT_GROUP, consumer, CLAIM_IDLE_MS, cursor, 'COUNT', BATCH)) as [string, unknown];
+      const reply = (await redis.call(
+        'XAUTOCLAIM',
+        key,
+        READ_AUDIT_GROUP,
+        consumer,
+        CLAIM_IDLE_MS,
+        cursor,
+        'COUNT',
+        BATCH,
+      )) as [string, unknown];
       await store(streamEntriesOf(reply[1]));
       cursor = reply[0];
     } while (cursor !== '0-0' && !stopping);
@@ -86,7 +104,18 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
 
   async function readNew(client: typeof redis, blockMs: number | null): Promise<TStreamEntry[]> {
     const block = blockMs === null ? [] : ['BLOCK', blockMs];
-    const reply = await client.call('XREADGROUP', 'GROUP', READ_AUDIT_GROUP, consumer, 'COUNT', BATCH, ...block, 'STREAMS', key, '>');
+    const reply = await client.call(
+      'XREADGROUP',
+      'GROUP',
+      READ_AUDIT_GROUP,
+      consumer,
+      'COUNT',
+      BATCH,
+      ...block,
+      'STREAMS',
+      key,
+      '>',
+    );
     const streams = reply as [string, unknown][] | null;
     return streamEntriesOf(streams?.[0]?.[1]);
   }
@@ -123,7 +152,11 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
       // What this process queued and no writer has taken yet: store it before the process goes.
       const deadline = Date.now() + DRAIN_MS;
       try {
-        for (let batch = await readNew(redis, null); batch.length && Date.now() < deadline; batch = await readNew(redis, null)) {
+        for (
+          let batch = await readNew(redis, null);
+          batch.length && Date.now() < deadline;
+          batch = await readNew(redis, null)
+        ) {
           await store(batch);
         }
       } catch (err) {

@@ -39,7 +39,12 @@ async function loadSession(db: TDb, tokenHash: string): Promise<TSessionRow | nu
  * With a cache (the HTTP app's), a session seen in the last few seconds is not read again; the
  * cache is emptied of a session as soon as any process announces its end.
  */
-export async function resolveSession(db: TDb, token: string, idleHours: number, cache: TSessionCache | null = null): Promise<TAuth | null> {
+export async function resolveSession(
+  db: TDb,
+  token: string,
+  idleHours: number,
+  cache: TSessionCache | null = null,
+): Promise<TAuth | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
   const load = () => loadSession(db, tokenHash);

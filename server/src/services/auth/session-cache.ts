@@ -50,7 +50,10 @@ export async function announceSessionsEnded(deps: Pick<AppDeps, 'redis' | 'confi
  * up: a message missed while Redis was away could be a revocation, so until the subscription
  * is back every lookup goes to the database, and the cache starts empty again.
  */
-export function createSessionCache(deps: Pick<AppDeps, 'redis' | 'config'>, opts = { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES }): TSessionCache {
+export function createSessionCache(
+  deps: Pick<AppDeps, 'redis' | 'config'>,
+  opts = { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES },
+): TSessionCache {
   const channel = channelOf(deps.config.QUEUE_PREFIX);
   const entries = new Map<string, { row: TSessionRow; until: number }>();
   // Bumped by every revocation: a database read that started before one must not be cached.
