@@ -86,6 +86,62 @@ describe('spec polish (issue 16)', () => {
     await context.close();
   });
 
+  /** The chat form for a new profile, with the film picked: Submit is next. */
+  async function readyToSubmit(label: string) {
+    const signedIn = await signedInPage();
+    const profile = await newProfile(ctx.app.url, signedIn.account.token, label);
+    await signedIn.page.goto(`${ctx.app.url}/chat`);
+    await pickFromNewChat(signedIn.page, profile.name);
+    await signedIn.page.locator('.chat-upload input[type=file]').setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FIXTURE });
+    await expectToast(signedIn.page, 'Image uploaded successfully');
+    return signedIn;
+  }
+
+  async function expectSignedOutWithoutFailure(page: Page): Promise<void> {
+    await waitForPath(page, '/login', 15_000);
+    await page.getByLabel('Email Address').waitFor();
+    assert.equal(await page.locator('.sidebar').count(), 0);
+    assert.equal(await page.locator('.toaster').getByText('Failed to analyze image. Please try again.').count(), 0);
+  }
+
+  const STREAM = '**/trpc/analysis.onProgress**';
+
+  test('4. a 401 on the analysis-progress stream clears the session and goes to /login, without a failure toast', async () => {
+    const { account, context, page } = await readyToSubmit('Stream');
+    // The upload succeeds; the session ends (logout in another tab) before the stream opens, so
+    // the stream is the call that meets the 401. No worker runs: the analysis stays queued.
+    await page.route(STREAM, async (route) => {
+      await trpcMutation(ctx.app.url, account.token, 'settings.logout', {});
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Submit Analysis' }).click();
+    await expectSignedOutWithoutFailure(page);
+    await context.close();
+  });
+
+  test('4. a stream refused with a bare HTTP 401 (a proxy in front): the session is checked, then /login', async () => {
+    const { account, context, page } = await readyToSubmit('Proxy');
+    // An EventSource refused with an HTTP status tells the page no status: the client asks
+    // auth.me, whose 401 takes the one sign-out path.
+    await page.route(STREAM, async (route) => {
+      await trpcMutation(ctx.app.url, account.token, 'settings.logout', {});
+      await route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Unauthorized"}' });
+    });
+    await page.getByRole('button', { name: 'Submit Analysis' }).click();
+    await expectSignedOutWithoutFailure(page);
+    await context.close();
+  });
+
+  test('4. a stream that fails while the session holds: the failure toast, no sign-out', async () => {
+    const { context, page } = await readyToSubmit('Blip');
+    await page.route(STREAM, (route) => route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad Gateway' }));
+    await page.getByRole('button', { name: 'Submit Analysis' }).click();
+    await expectToast(page, 'Failed to analyze image. Please try again.');
+    assert.equal(new URL(page.url()).pathname, '/chat');
+    await page.getByRole('heading', { name: 'Start Your Analysis' }).waitFor();
+    await context.close();
+  });
+
   test('5. a logout whose server call failed keeps this browser signed out; the next visit retries it', async () => {
     const { account, context, page } = await signedInPage();
     await page.goto(`${ctx.app.url}/chat/settings`);
@@ -195,6 +251,28 @@ describe('spec polish (issue 16)', () => {
     });
     assert.equal(res.status, 400);
     assert.match(await res.text(), /Password is required/);
+  });
+
+  test("10. 'Failed to create profile': a create the server refuses (a tab whose form rules are older than the server's)", async () => {
+    const { context, page } = await signedInPage();
+    await page.goto(`${ctx.app.url}/chat/profiles`);
+    await page.locator('.page-header').getByRole('button', { name: 'Create Profile' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New Profile' });
+    await create.getByLabel('Patient Name *').fill(testPatientName('Stale'));
+    await create.getByLabel('Age *').fill('40');
+    // The form's checks pass; what reaches the server is something it refuses (here a name it
+    // no longer accepts), so the real server answers 400 and the create is refused.
+    await page.route('**/trpc/profile.create**', async (route) => {
+      const body = route.request().postDataJSON() as Record<string, { patientName: string }>;
+      for (const call of Object.values(body)) call.patientName = 'ab';
+      await route.continue({ postData: JSON.stringify(body) });
+    });
+    const answered = page.waitForResponse((r) => r.url().includes('profile.create'));
+    await create.getByRole('button', { name: 'Create Profile' }).click();
+    assert.equal((await answered).status(), 400);
+    await expectToast(page, 'Failed to create profile');
+    assert.ok(await create.isVisible(), 'the dialog stays open with its values');
+    await context.close();
   });
 
   test('dialogs give focus back to the control that opened them', async () => {

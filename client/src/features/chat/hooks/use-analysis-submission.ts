@@ -1,7 +1,7 @@
 import { skipToken, useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
-import { isUnauthorized } from '../../../lib/error-text';
+import { errorInfo, isUnauthorized } from '../../../lib/error-text';
 import { HttpError } from '../../../lib/http-error';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../chat-history/current-chat';
@@ -45,8 +45,28 @@ export function useAnalysisSubmission() {
     [toast, utils],
   );
 
+  // A stream that ended in an error. A 401 the stream reported as such (the server's tRPC error
+  // event) has already taken the app's one sign-out path. An EventSource refused with an HTTP
+  // status (a 401 from a proxy or gateway in front of the server) reports no status at all, which
+  // reads as a network error: ask the server whether the session still holds. Its 401 takes the
+  // sign-out path (section 4: cleared, then /login) and no failure toast is due.
+  const reportStreamError = useCallback(
+    async (err: unknown) => {
+      if (isUnauthorized(err)) return;
+      if (errorInfo(err).network) {
+        const signedOut = await utils.client.auth.me.query().then(
+          () => false,
+          (e: unknown) => isUnauthorized(e),
+        );
+        if (signedOut) return;
+      }
+      toast.error(ANALYSIS_MESSAGES.failed);
+    },
+    [toast, utils],
+  );
+
   const running = state.phase === 'running' ? state : null;
-  const progress = trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
+  trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
     onData: (ev) => {
       if (!running || ev.analysisId !== running.analysisId) return;
       const stage = ev.stage as TProgressStage;
@@ -58,21 +78,9 @@ export function useAnalysisSubmission() {
     },
     onError: (err) => {
       setState({ phase: 'idle' });
-      // A 401 that reached us as such has already taken the app's one sign-out path.
-      if (!isUnauthorized(err)) toast.error(ANALYSIS_MESSAGES.failed);
+      void reportStreamError(err);
     },
   });
-  // A stream refused with 401 does not end in onError: an EventSource that fails tells no HTTP
-  // status, so the link only reports 'connecting' with an error and keeps retrying. Ask the
-  // server whether the session still holds: a 401 on that call takes the app's one sign-out
-  // path (section 4: cleared, then /login); a live session means a passing network error.
-  const streamError = progress.status === 'connecting' ? progress.error : null;
-  useEffect(() => {
-    if (!streamError) return;
-    utils.client.auth.me.query().catch(() => {
-      // Handled by the global 401 path, or a network error the stream's retry will outlast.
-    });
-  }, [streamError, utils]);
 
   const { mutate } = upload;
   const submit = useCallback(
