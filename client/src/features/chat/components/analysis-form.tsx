@@ -38,7 +38,7 @@ export function AnalysisForm({
   return (
     <form className="chat-form" onSubmit={submit} noValidate aria-labelledby="chat-form-title" aria-busy={busy}>
       <header className="chat-form-header">
-        <h2 id="chat-form-title">Start Your Analysis</h2>
+        <h1 id="chat-form-title">Start Your Analysis</h1>
         <p className="muted small chat-hint">Upload a chest X-ray and check the patient information, then submit it for analysis.</p>
       </header>
       <div className="chat-form-grid">

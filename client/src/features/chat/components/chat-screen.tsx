@@ -18,7 +18,7 @@ export function ChatScreen({ chatId }: { chatId: string }) {
   if (chat.isError || !data) {
     return (
       <section className="chat-welcome" role="alert">
-        <h2>Chat not found</h2>
+        <h1>Chat not found</h1>
         <p>It may have been deleted. Pick another chat in the sidebar or start a New Chat.</p>
       </section>
     );

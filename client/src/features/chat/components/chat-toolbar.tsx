@@ -7,9 +7,10 @@ import type { ReactNode } from 'react';
 export function ChatToolbar({ chatId, title, children }: { chatId: string; title: string; children?: ReactNode }) {
   return (
     <div className="chat-toolbar" role="toolbar" aria-label="Chat actions" data-chat-id={chatId}>
-      <h2 className="chat-toolbar-title" title={title}>
+      {/* The chat's title is the screen's main heading (each screen has one level-one heading). */}
+      <h1 className="chat-toolbar-title" title={title}>
         {title}
-      </h2>
+      </h1>
       <div className="chat-toolbar-actions">{children}</div>
     </div>
   );

@@ -29,9 +29,9 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
   const sorted = [...findings].sort((a, b) => b.probability - a.probability);
   return (
     <section className="chat-findings" aria-labelledby="chat-findings-title">
-      <h3 id="chat-findings-title" className="chat-section-title">
+      <h2 id="chat-findings-title" className="chat-section-title">
         Findings
-      </h3>
+      </h2>
       {sorted.length === 0 ? <p className="muted small chat-hint">No findings reported.</p> : null}
       <ul className="chat-findings-list">
         {sorted.map((f) => (
@@ -63,7 +63,7 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
       </ul>
       {notAssessed.length > 0 ? (
         <div className="chat-not-assessed" data-testid="not-assessed">
-          <h4 className="chat-subsection-title">Not assessed</h4>
+          <h3 className="chat-subsection-title">Not assessed</h3>
           <ul className="chat-not-assessed-list">
             {notAssessed.map((n) => (
               <li key={n.label} data-label={n.label}>

@@ -16,9 +16,9 @@ export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientA
   const pediatric = Number.isFinite(age) && age < 18;
   return (
     <section className="chat-heart" aria-labelledby="chat-heart-title" data-testid="heart-size">
-      <h3 id="chat-heart-title" className="chat-section-title">
+      <h2 id="chat-heart-title" className="chat-section-title">
         Heart size
-      </h3>
+      </h2>
       {anatomy.ctr === null ? (
         <p className="chat-heart-line">Cardiothoracic ratio: not measured ({noCtrReason(anatomy)}).</p>
       ) : (

@@ -53,7 +53,7 @@ export function ImageUpload({
 
   return (
     <section className="chat-upload" aria-label="X-ray image">
-      <h3 className="chat-section-title">X-Ray Image</h3>
+      <h2 className="chat-section-title">X-Ray Image</h2>
       {value ? (
         <div className="chat-upload-preview">
           {value.preview ? (
@@ -69,25 +69,29 @@ export function ImageUpload({
           </div>
         </div>
       ) : (
-        <label htmlFor={inputId} className={`chat-upload-drop${disabled ? ' is-disabled' : ''}`}>
-          <span className="chat-upload-icon" aria-hidden="true">
-            ⬆
-          </span>
-          <span className="chat-upload-cta">Click to upload X-ray</span>
-          <span id={hintId} className="muted small chat-hint">
-            JPEG, PNG or WebP, or a DICOM (.dcm) file, max 10MB
-          </span>
-        </label>
+        // The input lives only beside its label: with a film picked it would be a control without
+        // a name (and nothing to do until Remove image).
+        <>
+          <label htmlFor={inputId} className={`chat-upload-drop${disabled ? ' is-disabled' : ''}`}>
+            <span className="chat-upload-icon" aria-hidden="true">
+              ⬆
+            </span>
+            <span className="chat-upload-cta">Click to upload X-ray</span>
+            <span id={hintId} className="muted small chat-hint">
+              JPEG, PNG or WebP, or a DICOM (.dcm) file, max 10MB
+            </span>
+          </label>
+          <input
+            id={inputId}
+            className="visually-hidden"
+            type="file"
+            accept={ACCEPTED_IMAGE_INPUT}
+            aria-describedby={hintId}
+            onChange={onPick}
+            disabled={disabled}
+          />
+        </>
       )}
-      <input
-        id={inputId}
-        className="visually-hidden"
-        type="file"
-        accept={ACCEPTED_IMAGE_INPUT}
-        aria-describedby={hintId}
-        onChange={onPick}
-        disabled={disabled || value !== null}
-      />
     </section>
   );
 }

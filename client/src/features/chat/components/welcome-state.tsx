@@ -5,7 +5,7 @@ export function WelcomeState() {
       <div className="chat-welcome-icon" aria-hidden="true">
         🩻
       </div>
-      <h2 id="chat-welcome-title">Welcome to Chest Doctor AI</h2>
+      <h1 id="chat-welcome-title">Welcome to Chest Doctor AI</h1>
       <p>
         Click <strong>New Chat</strong> in the sidebar to choose a patient profile, upload a chest X-ray and start an analysis.
       </p>
