@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: 'user' },
     schema: { tags, summary: 'Change the account name', body: ZChangeNameInput, response: { 200: ZOk.extend({ user: ZAuthUser }) } },
   }, async (req) => {
-    const user = await changeName({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, input: req.body });
+    const user = await changeName({ db: deps.db, redis: deps.redis, config: deps.config, meta: req.meta(), userId: req.signedIn().userId, input: req.body });
     return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
   });
 
