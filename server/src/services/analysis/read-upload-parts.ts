@@ -1,7 +1,7 @@
 import type { Multipart } from '@fastify/multipart';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
-import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '../dicom/dicom-limits.js';
+import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '@contracts/dicom-limits.js';
 import { isDicomBytes } from '../dicom/dicom-lib.js';
 
 /** The raw pieces of an analysis upload, before any checking of their content. */

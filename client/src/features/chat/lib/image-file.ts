@@ -1,3 +1,5 @@
+import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '@contracts/dicom-limits.js';
+
 /** The analysis form's upload rules (spec section 5); the server re-checks the real content. */
 export const ANALYSIS_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -30,6 +32,8 @@ export function isDicomFile(file: Pick<File, 'type' | 'name'>): boolean {
 /** The spec's message for a refused file, or null when it may be uploaded. */
 export function checkImageFile(file: Pick<File, 'type' | 'name' | 'size'>): string | null {
   if (!isAcceptedImageType(file)) return IMAGE_MESSAGES.type;
+  // DICOM studies (uncompressed 16-bit films reach ~18 MB) have their own, larger cap, as on the server.
+  if (isDicomFile(file)) return file.size >= MAX_DICOM_BYTES ? DICOM_TOO_LARGE : null;
   if (file.size >= ANALYSIS_IMAGE_MAX_BYTES) return IMAGE_MESSAGES.size;
   return null;
 }
