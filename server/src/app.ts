@@ -17,7 +17,7 @@ import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
 import refuseNul from './plugins/refuse-nul.js';
 import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
-import { MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
+import { MAX_UPLOAD_BYTES } from '@contracts/dicom-limits.js';
 import rest from './rest/index.js';
 import { handleError } from './rest/handle-error.js';
 import { createTrpcContextFactory } from './trpc/context.js';
@@ -109,7 +109,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(apiCacheControl);
   // A form post arrives as text/plain or urlencoded; we accept neither anywhere.
   app.removeContentTypeParser('text/plain');
-  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024 } });
   await app.register(csrf);
   await app.register(authPlugin);
 
