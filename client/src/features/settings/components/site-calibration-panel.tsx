@@ -82,7 +82,8 @@ export function SiteCalibrationPanel() {
         ) : null}
         <label htmlFor="site-target">Target sensitivity % (empty: Youden)</label>
         <input id="site-target" className="input" inputMode="decimal" value={target} onChange={(e) => setTarget(e.target.value)} />
-        <button type="button" className="button button-primary" disabled={propose.isPending} onClick={onPropose}>Propose</button>
+        {/* The file is read asynchronously: proposing before it is read would send no CSV at all. */}
+        <button type="button" className="button button-primary" disabled={propose.isPending || (source === 'csv' && csv === null)} onClick={onPropose}>Propose</button>
       </fieldset>
       {proposal ? (
         <div data-testid="site-proposal">

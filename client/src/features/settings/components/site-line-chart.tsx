@@ -31,7 +31,8 @@ export function SiteLineChart({ title, xLabels, series, yMax, limit, kind = 'lin
     <figure className="site-chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title}>
         <line x1={PAD.l} y1={H - PAD.b} x2={W - PAD.r} y2={H - PAD.b} stroke="currentColor" strokeOpacity={0.4} />
-        <text x={PAD.l - 4} y={y(top) + 4} textAnchor="end" fontSize={10}>{top.toFixed(2)}</text>
+        {/* Counts (analyses per week) read as whole numbers; rates and PSI with two decimals. */}
+        <text x={PAD.l - 4} y={y(top) + 4} textAnchor="end" fontSize={10}>{Number.isInteger(top) ? String(top) : top.toFixed(2)}</text>
         <text x={PAD.l - 4} y={H - PAD.b} textAnchor="end" fontSize={10}>0</text>
         {xLabels.map((l, i) => (
           <text key={l} x={x(i)} y={H - 10} textAnchor="middle" fontSize={9}>{l.slice(5)}</text>
@@ -67,7 +68,7 @@ export function SiteLineChart({ title, xLabels, series, yMax, limit, kind = 'lin
       <figcaption className="small">
         <strong>{title}</strong>{' '}
         {series.map((s, si) => (
-          <span key={s.name} className="site-chart-key" style={{ color: COLOURS[si % COLOURS.length] }}>■ {s.name} </span>
+          <span key={s.name} className="site-chart-key"><span aria-hidden="true" style={{ color: COLOURS[si % COLOURS.length] }}>■</span> {s.name} </span>
         ))}
       </figcaption>
     </figure>
