@@ -99,6 +99,8 @@ export const ZMonitoring = z.object({
   reference: z.object({ modelVersion: z.string(), films: z.number().int(), splits: z.string() }).nullable(),
   findings: z.array(z.object({ label: z.string(), display: z.string() })),
   psiAlert: z.number(),
+  /** Weeks with fewer scored films than this show no PSI (too few to tell a shift from noise). */
+  psiMinScores: z.number().int(),
   agreementFloor: z.number(),
   /** Banner lines for admins: a finding whose PSI or agreement crossed its limit in some week. */
   alerts: z.array(z.string()),

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { analyses, findingFeedback } from '../../db/schema.js';
 import type { TMonitoring, TMonitoringWeek } from '@contracts/schemas/site.js';
 import type { TAuth } from '../auth/resolve-session.js';
-import { histogram, psi, PSI_ALERT } from './psi.js';
+import { histogram, psi, PSI_ALERT, PSI_MIN_SCORES } from './psi.js';
 import { readDriftReference } from './read-drift-reference.js';
 import { readModelIdentity } from './read-model-identity.js';
 import { requireSiteAdmin } from './require-site-admin.js';
@@ -20,8 +20,9 @@ export function lastMondays(n: number, now = new Date()): string[] {
 /**
  * Weekly aggregates for the Site tab: analyses and gate refusals, each shipped finding's score
  * distribution against the validation reference as a PSI (only results of the reference's
- * model version count), and the clinicians' agreement rate. Counts only: nothing about a
- * patient, a chat or an account leaves this function.
+ * model version count, and only in weeks with at least PSI_MIN_SCORES of them), and the
+ * clinicians' agreement rate. Counts only: nothing about a patient, a chat or an account leaves
+ * this function.
  */
 export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: TAuth, weeks: number, now = new Date()): Promise<TMonitoring> {
   requireSiteAdmin(deps.config, auth);
@@ -55,7 +56,7 @@ export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: 
     for (const { label } of findings) {
       const expected = ref?.findings[label]?.counts;
       const s = scores.get(label) ?? [];
-      psiOf[label] = expected && s.length ? psi(expected, histogram(s, bins)) : null;
+      psiOf[label] = expected && s.length >= PSI_MIN_SCORES ? psi(expected, histogram(s, bins)) : null;
       const f = fb.find((x) => x.week === w && x.finding === label);
       agreement[label] = f && f.n > 0 ? f.agree / f.n : null;
       feedback[label] = f?.n ?? 0;
@@ -74,6 +75,6 @@ export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: 
   return {
     weeks: out,
     reference: ref ? { modelVersion: ref.modelVersion, films: ref.films, splits: ref.splits.map((s) => `${s.dataset} ${s.split} (${s.used})`).join(', ') } : null,
-    findings, psiAlert: PSI_ALERT, agreementFloor: floor, alerts,
+    findings, psiAlert: PSI_ALERT, psiMinScores: PSI_MIN_SCORES, agreementFloor: floor, alerts,
   };
 }

@@ -7,6 +7,12 @@
  */
 export const PSI_EPSILON = 1e-4;
 export const PSI_ALERT = 0.25;
+/**
+ * Fewer scores than this in a week give no PSI: over ten bins a handful of films leaves most
+ * bins empty, and the floored fractions then read as a major shift (one film gives a PSI near
+ * 10), so a quiet week would raise the drift banner on noise alone.
+ */
+export const PSI_MIN_SCORES = 20;
 
 /** Counts of scores in equal-width bins over [0, 1]; a score of exactly 1 goes in the last bin. */
 export function histogram(scores: readonly number[], bins: number): number[] {

@@ -29,7 +29,7 @@ export function SiteMonitorPanel() {
           <SiteLineChart title="Score distribution shift (PSI against the validation reference)" xLabels={labels} yMax={0.3}
             limit={{ value: m.psiAlert, label: `alert ${m.psiAlert}` }}
             series={m.findings.map((f) => ({ name: f.display, values: m.weeks.map((w) => w.psi[f.label] ?? null) }))} />
-          <p className="muted small">Reference: model {m.reference.modelVersion}, {m.reference.films} validation films ({m.reference.splits}).</p>
+          <p className="muted small">Reference: model {m.reference.modelVersion}, {m.reference.films} validation films ({m.reference.splits}). Weeks with fewer than {m.psiMinScores} analysed films show no PSI.</p>
         </>
       ) : (
         <p className="muted" data-testid="site-no-reference">No reference: this model ships no validation score distribution, so no drift figure is shown.</p>
