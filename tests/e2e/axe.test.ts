@@ -179,6 +179,7 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await expectAccessible(page, 'analysed chat with the heatmap and its legend');
   });
 
+  // After the chat test: the Site tab's monitoring charts then have a week with an analysis.
   test('settings: each tab, the delete-account dialog', async () => {
     await page.goto(`${app.url}/chat/settings`);
     await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
