@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { createModelFileReader } from './read-model-file.js';
 
 /**
  * The shipped model card's measured figures (MODEL_DIR/metrics.json, written by the model's
@@ -39,22 +38,8 @@ export function parseModelMetrics(raw: unknown): TModelMetrics | null {
   return parsed.success ? parsed.data : null;
 }
 
-const cache = new Map<string, { mtimeMs: number; metrics: TModelMetrics | null }>();
-
 /** MODEL_DIR/metrics.json, re-read only when the file changes (a model swap needs no restart). */
-export function loadModelMetrics(modelDir: string): TModelMetrics | null {
-  const path = join(modelDir, 'metrics.json');
-  try {
-    const { mtimeMs } = statSync(path);
-    const hit = cache.get(path);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.metrics;
-    const metrics = parseModelMetrics(JSON.parse(readFileSync(path, 'utf8')));
-    cache.set(path, { mtimeMs, metrics });
-    return metrics;
-  } catch {
-    return null;
-  }
-}
+export const loadModelMetrics = createModelFileReader('metrics.json', ZModelMetrics);
 
 /**
  * The card's figures for the model that produced a stored result, or null when the shipped

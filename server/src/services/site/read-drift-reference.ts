@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { createModelFileReader } from '../../knowledge/read-model-file.js';
 
 /** MODEL_DIR/drift-reference.json, written by scripts/build-drift-reference.ts from validation films. */
 const ZDriftReference = z.object({
@@ -13,20 +12,5 @@ const ZDriftReference = z.object({
 });
 export type TDriftReference = z.infer<typeof ZDriftReference>;
 
-const cache = new Map<string, { mtimeMs: number; ref: TDriftReference | null }>();
-
 /** The reference, or null when it is missing or unreadable (the monitor then says "no reference"). */
-export function readDriftReference(modelDir: string): TDriftReference | null {
-  const path = join(modelDir, 'drift-reference.json');
-  try {
-    const { mtimeMs } = statSync(path);
-    const hit = cache.get(path);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.ref;
-    const parsed = ZDriftReference.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    const ref = parsed.success ? parsed.data : null;
-    cache.set(path, { mtimeMs, ref });
-    return ref;
-  } catch {
-    return null;
-  }
-}
+export const readDriftReference = createModelFileReader('drift-reference.json', ZDriftReference);

@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { createModelFileReader } from '../../knowledge/read-model-file.js';
 
 /**
  * Which model ships (MODEL_DIR/manifest.json): the worker refuses to load an ONNX file whose
@@ -15,20 +14,5 @@ const ZManifest = z.object({
 });
 export type TModelIdentity = z.infer<typeof ZManifest>;
 
-const cache = new Map<string, { mtimeMs: number; identity: TModelIdentity | null }>();
-
 /** The shipped model, re-read only when the manifest changes; null when it cannot be read. */
-export function readModelIdentity(modelDir: string): TModelIdentity | null {
-  const path = join(modelDir, 'manifest.json');
-  try {
-    const { mtimeMs } = statSync(path);
-    const hit = cache.get(path);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.identity;
-    const parsed = ZManifest.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    const identity = parsed.success ? parsed.data : null;
-    cache.set(path, { mtimeMs, identity });
-    return identity;
-  } catch {
-    return null;
-  }
-}
+export const readModelIdentity = createModelFileReader('manifest.json', ZManifest);

@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { createModelFileReader } from '../../knowledge/read-model-file.js';
 
 const ZManifestBand = z.object({ uncertainMargin: z.number().finite().min(0).optional() });
 
-const cache = new Map<string, { mtimeMs: number; margin: number }>();
+/** Its own schema, not readModelIdentity's: only the band is needed, so a manifest without findings still gives one. */
+const readManifestBand = createModelFileReader('manifest.json', ZManifestBand);
 
 /**
  * The shipped manifest's `uncertainMargin`: the log-odds half-width of the "uncertain" band the
@@ -13,16 +13,5 @@ const cache = new Map<string, { mtimeMs: number; margin: number }>();
  * Re-read only when the file changes, like the model card's metrics.
  */
 export function loadUncertainMargin(modelDir: string): number {
-  const path = join(modelDir, 'manifest.json');
-  try {
-    const { mtimeMs } = statSync(path);
-    const hit = cache.get(path);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.margin;
-    const parsed = ZManifestBand.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    const margin = parsed.success ? parsed.data.uncertainMargin ?? 0 : 0;
-    cache.set(path, { mtimeMs, margin });
-    return margin;
-  } catch {
-    return 0;
-  }
+  return readManifestBand(modelDir)?.uncertainMargin ?? 0;
 }
