@@ -6,12 +6,11 @@
  * .env is loaded by this process (--env-file-if-exists in package.json) and inherited below.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import pretty from 'pino-pretty';
 import { loadConfig } from '@contracts/config/server-config.js';
 import { parseCliArgs, runCli } from './lib/cli-args.js';
-import { startPrivateRedis } from './lib/private-redis.js';
+import { startAppRedis } from './lib/private-redis.js';
+import { stopChildren } from './lib/stop-children.js';
 
 const USAGE = `Usage: npm run dev
 Server and worker in watch mode with readable logs, and the client on Vite's dev server
@@ -21,14 +20,7 @@ runCli(USAGE, async () => {
   parseCliArgs(process.argv.slice(2), {});
   const config = loadConfig();
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
-  let redis: { url: string; stop: () => Promise<void> } | null = null;
-  if (!config.REDIS_URL) {
-    const dir = resolve(config.DATA_DIR, 'redis');
-    mkdirSync(dir, { recursive: true });
-    redis = await startPrivateRedis(dir);
-    env.REDIS_URL = redis.url;
-    console.log(`Started a private Redis at ${redis.url} (data in ${dir})`);
-  }
+  const redis = await startAppRedis(config, env);
 
   const children: ChildProcess[] = [];
   const node = (name: string, entry: string) => {
@@ -48,7 +40,6 @@ runCli(USAGE, async () => {
     // Under --watch a crash waits for the next edit; only Vite exiting ends the session.
     children.at(-1)?.once('exit', stop);
   });
-  for (const c of children) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  await stopChildren(children);
   await redis?.stop();
 });

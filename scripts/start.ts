@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { loadConfig } from '@contracts/config/server-config.js';
-import { startPrivateRedis } from './lib/private-redis.js';
+import { startAppRedis } from './lib/private-redis.js';
+import { stopChildren } from './lib/stop-children.js';
 
 /**
  * Supervises the app: a private Redis (AOF on, noeviction, data under ./data/redis) when
@@ -12,21 +11,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const env: NodeJS.ProcessEnv = { ...process.env };
   const children: ChildProcess[] = [];
-  let redis: { url: string; stop: () => Promise<void> } | null = null;
-  if (!config.REDIS_URL) {
-    const dir = resolve(config.DATA_DIR, 'redis');
-    mkdirSync(dir, { recursive: true });
-    redis = await startPrivateRedis(dir);
-    env.REDIS_URL = redis.url;
-    console.log(`Started a private Redis at ${redis.url} (data in ${dir})`);
-  }
+  const redis = await startAppRedis(config, env);
 
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const c of children) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    await stopChildren(children);
     await redis?.stop();
     process.exit(code);
   };

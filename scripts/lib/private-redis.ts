@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import { Redis } from 'ioredis';
 
 /** A free TCP port on loopback, chosen by the kernel. */
@@ -46,4 +48,22 @@ export async function startPrivateRedis(dir: string, port?: number): Promise<{ u
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The Redis that npm start and npm run dev hand to their children: the configured REDIS_URL, or
+ * when that is empty a private one with its data under DATA_DIR/redis, which `env.REDIS_URL`
+ * (the children's environment) is then pointed at. null: none was started, nothing to stop.
+ */
+export async function startAppRedis(
+  config: { REDIS_URL: string; DATA_DIR: string },
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; stop: () => Promise<void> } | null> {
+  if (config.REDIS_URL) return null;
+  const dir = resolvePath(config.DATA_DIR, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const redis = await startPrivateRedis(dir);
+  env.REDIS_URL = redis.url;
+  console.log(`Started a private Redis at ${redis.url} (data in ${dir})`);
+  return redis;
 }
