@@ -43,9 +43,13 @@ export const ZAnalysisEvent = z.object({
 });
 export type TAnalysisEvent = z.infer<typeof ZAnalysisEvent>;
 
-export const analysisJobOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 1000 },
+/** Both queues keep the same bounded history: a day of completed jobs, a week of failed ones. */
+const jobRetention = {
   removeOnComplete: { count: 1000, age: 24 * 3600 },
   removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
 } as const;
+
+export const analysisJobOptions = { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, ...jobRetention } as const;
+
+/** Result jobs are small and matter: retry them generously, keep few. */
+export const resultJobOptions = { attempts: 10, backoff: { type: 'exponential', delay: 500 }, ...jobRetention } as const;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { ImageNotFoundError } from '@contracts/image-store.js';
 import type { TAnalysisStage } from '@contracts/analysis-stage.js';
-import { ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResultJob } from '@contracts/queues.js';
+import { resultJobOptions, ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResultJob } from '@contracts/queues.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { resultJobId } from '@contracts/result-job-id.js';
 import { contentKey } from '@contracts/image-store.js';
@@ -10,14 +10,6 @@ import { analyseFilm, loadModel, renderOverlay, type LoadedModel } from '../pipe
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type TProcessOutcome = { status: 'completed' | 'refused'; topFinding: string | null; timingsMs: Record<string, number> };
-
-/** Result jobs are small and matter: retry them generously, keep few. */
-export const resultJobOptions = {
-  attempts: 10,
-  backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: { count: 1000, age: 24 * 3600 },
-  removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
-} as const;
 
 class TimeoutError extends Error {
   override name = 'TimeoutError';
