@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
@@ -28,6 +29,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   await passwordHasherFor(deps.config).prepare();
   const config = { auth: 'public' } as const;
 
+  /** Login and signup answer alike: the cookie for the browser, the token for API clients. */
+  function signedIn<TUser>(reply: FastifyReply, { token, user }: { token: string; user: TUser }, message: string) {
+    setSessionCookie(reply, token, deps.config);
+    return { success: true as const, message, token, user };
+  }
+
   app.post('/check-email', {
     config,
     schema: { tags, summary: 'Check an email (login step 1)', body: ZCheckEmailInput, response: { 200: ZMessageResult } },
@@ -41,11 +48,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: ZLoginInput,
       response: { 200: ZAuthResult, 401: errorResponse(AUTH_MESSAGES.badCredentials) },
     },
-  }, async (req, reply) => {
-    const { token, user } = await logIn(deps, req.meta(), req.body);
-    setSessionCookie(reply, token, deps.config);
-    return { success: true as const, message: AUTH_MESSAGES.loggedIn, token, user };
-  });
+  }, async (req, reply) => signedIn(reply, await logIn(deps, req.meta(), req.body), AUTH_MESSAGES.loggedIn));
 
   app.post('/signup', {
     config,
@@ -55,11 +58,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: ZSignupInput,
       response: { 200: ZAuthResult, 409: errorResponse(AUTH_MESSAGES.emailTaken) },
     },
-  }, async (req, reply) => {
-    const { token, user } = await signUp(deps, req.meta(), req.body);
-    setSessionCookie(reply, token, deps.config);
-    return { success: true as const, message: AUTH_MESSAGES.signedUp, token, user };
-  });
+  }, async (req, reply) => signedIn(reply, await signUp(deps, req.meta(), req.body), AUTH_MESSAGES.signedUp));
 
   app.post('/forgot-password', {
     config,
