@@ -1,29 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-/**
- * Every registered route as "METHOD /path/{param}", read from Fastify's own route tree
- * (printRoutes), so a route added anywhere under /api is seen without being listed here.
- */
-function registeredApiRoutes(app: FastifyInstance): Set<string> {
-  const out = new Set<string>();
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^([│ ]*)[├└]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = (m[1] ?? '').length / 4;
-    const full = (stack[depth - 1] ?? '') + (m[2] ?? '');
-    stack[depth] = full;
-    stack.length = depth + 1;
-    // The docs' own routes (the page, its assets and /json) are not part of the API they describe.
-    if (!full.startsWith('/api/') || full.startsWith('/api/docs') || !m[3]) continue;
-    const path = full.replace(/\/+$/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    for (const method of m[3].split(', ')) if (method !== 'HEAD') out.add(`${method} ${path}`);
-  }
-  return out;
-}
+import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
 
 describe('OpenAPI document at /api/docs/json', () => {
   let t: TestApp;
@@ -46,9 +24,9 @@ describe('OpenAPI document at /api/docs/json', () => {
   });
 
   test('every registered /api route appears in it, and it documents no route that does not exist', () => {
-    const routes = registeredApiRoutes(t.app);
+    const routes = new Set(registeredApiRoutes(t.app));
     assert.ok(routes.size > 20, `found ${routes.size} routes`);
-    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
+    const documented = new Set(documentedApiRoutes(doc));
     const missing = [...routes].filter((r) => !documented.has(r));
     const stale = [...documented].filter((r) => !routes.has(r));
     assert.deepEqual(missing, [], 'routes missing from the OpenAPI document');
