@@ -51,15 +51,17 @@ export async function startPrivateRedis(dir: string, port?: number): Promise<{ u
 }
 
 /**
- * The Redis that npm start and npm run dev hand to their children: the configured REDIS_URL, or
- * when that is empty a private one with its data under DATA_DIR/redis, which `env.REDIS_URL`
+ * The Redis that npm start and npm run dev hand to their children: REDIS_URL from the environment
+ * (or .env), or when it is unset or empty a private one with its data under DATA_DIR/redis, which `env.REDIS_URL`
  * (the children's environment) is then pointed at. null: none was started, nothing to stop.
  */
 export async function startAppRedis(
-  config: { REDIS_URL: string; DATA_DIR: string },
+  config: { DATA_DIR: string },
   env: NodeJS.ProcessEnv,
 ): Promise<{ url: string; stop: () => Promise<void> } | null> {
-  if (config.REDIS_URL) return null;
+  // The environment decides, not the parsed config: the config gives REDIS_URL a default for the
+  // server and worker, so it is never empty there, and a fresh machine has no Redis running.
+  if (env.REDIS_URL) return null;
   const dir = resolvePath(config.DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
   const redis = await startPrivateRedis(dir);
