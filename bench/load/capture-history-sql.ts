@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { TDb } from '../../server/src/db/client.js';
 import * as schema from '../../server/src/db/schema.js';
 import { keysetPage } from '../../server/src/services/data-access/keyset-page.js';
-import { chatPageQuery } from '../../server/src/services/history/list-chats.js';
+import { preparedChatPage } from '../../server/src/services/history/list-chats.js';
 import { latestAnalysesOf } from '../../server/src/services/history/latest-analyses.js';
 
 export interface TCapturedQuery {
@@ -24,7 +24,7 @@ export async function captureHistorySql(databaseUrl: string, userId: string, lim
       schema,
       logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
     }) as unknown as TDb;
-    const page = await keysetPage(null, limit, (after, take) => chatPageQuery({ db, userId, after, take }));
+    const page = await keysetPage(null, limit, (after, take) => preparedChatPage({ db, userId, after, take }));
     await latestAnalysesOf({ db, chatIds: page.rows.map((c) => c.id) });
     return captured;
   } finally {

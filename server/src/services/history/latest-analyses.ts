@@ -1,17 +1,33 @@
-import { desc, inArray } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import type { TLatestAnalysis } from './chat-view.js';
+import { preparedPerDb } from './prepare-once.js';
+
+// One statement for any number of chats (an array parameter, not an IN list whose length would
+// change the text), so it is prepared once: history.list runs it on every page.
+const latestOfChats = preparedPerDb((db) =>
+  db
+    .selectDistinctOn([analyses.chatId], {
+      chatId: analyses.chatId,
+      id: analyses.id,
+      status: analyses.status,
+      stage: analyses.stage,
+    })
+    .from(analyses)
+    .where(sql`${analyses.chatId} = any(${sql.placeholder('chatIds')}::uuid[])`)
+    .orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id))
+    .prepare('history_latest_analyses'),
+);
 
 /** The newest analysis of each chat, for a whole page of chats in one query (no N+1). */
-export async function latestAnalysesOf(opts: { db: TDb; chatIds: readonly string[] }): Promise<Map<string, NonNullable<TLatestAnalysis>>> {
+export async function latestAnalysesOf(opts: {
+  db: TDb;
+  chatIds: readonly string[];
+}): Promise<Map<string, NonNullable<TLatestAnalysis>>> {
   const { db, chatIds } = opts;
   if (chatIds.length === 0) return new Map();
 
-  const rows = await db
-    .selectDistinctOn([analyses.chatId], { chatId: analyses.chatId, id: analyses.id, status: analyses.status, stage: analyses.stage })
-    .from(analyses)
-    .where(inArray(analyses.chatId, [...chatIds]))
-    .orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id));
+  const rows = await latestOfChats(db).execute({ chatIds: [...chatIds] });
   return new Map(rows.map((r) => [r.chatId, { id: r.id, status: r.status, stage: r.stage }]));
 }
