@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { eq } from 'drizzle-orm';
 import type { Page, Route } from 'playwright-core';
-import { sessions } from '../../server/src/db/schema.js';
 import { createChat } from '../helpers/factories.js';
 import { screenshot } from '../helpers/browser.js';
 import {
@@ -11,6 +9,7 @@ import {
   signedInContext,
   signUpViaApi,
   startClientApp,
+  trpcMutation,
   waitForPath,
   type TClientApp,
 } from './support/client-ui.js';
@@ -231,9 +230,9 @@ describe('web client: routes, sidebar and chat history, 401, mobile, error scree
     await page.goto(`${ctx.app.url}/chat/settings`);
     await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
     await page.evaluate(() => sessionStorage.setItem('draft', 'x'));
-    const deps = ctx.opened?.deps;
-    assert.ok(deps);
-    await deps.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.userId, account.user.id));
+    // The session ends elsewhere (another tab signs out): the server's session cache hears of it
+    // at once, as it does of every revocation the app makes.
+    await trpcMutation(ctx.app.url, account.token, 'settings.logout', {});
     await page.getByRole('button', { name: 'Profiles', exact: true }).click();
     await waitForPath(page, '/login');
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
