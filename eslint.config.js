@@ -10,7 +10,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
@@ -40,7 +43,10 @@ export default tseslint.config(
 
 function importBoundaries() {
   const ban = (what, why) => ({ group: [`**/${what}/**`, `${what}/**`, '!@trpc/**'], message: why }); // @trpc/server/* is the library, not our server
-  const server = ban('server', 'import it from @contracts/ or @common/ instead: processes share contracts, not server code');
+  const server = ban(
+    'server',
+    'import it from @contracts/ or @common/ instead: processes share contracts, not server code',
+  );
   const rule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
   return [
     { files: ['worker/**/*.ts'], rules: rule(server, ban('client', 'the worker has no UI')) },
@@ -50,13 +56,38 @@ function importBoundaries() {
         '@typescript-eslint/no-restricted-imports': [
           'error',
           {
-            paths: [{ name: '@server/app-router', allowTypeImports: true, message: 'only the AppRouter type crosses into the client' }],
-            patterns: [server, ban('worker', 'the client runs no model code'), { group: ['@common/**'], message: 'common/ is Node runtime code' }],
+            paths: [
+              {
+                name: '@server/app-router',
+                allowTypeImports: true,
+                message: 'only the AppRouter type crosses into the client',
+              },
+            ],
+            patterns: [
+              server,
+              ban('worker', 'the client runs no model code'),
+              { group: ['@common/**'], message: 'common/ is Node runtime code' },
+            ],
           },
         ],
       },
     },
-    { files: ['contracts/**/*.ts'], rules: rule(server, ban('worker', 'contracts are pure'), ban('client', 'contracts are pure'), ban('common', 'contracts are pure')) },
-    { files: ['common/**/*.ts'], rules: rule(server, ban('worker', 'common/ is shared by server and worker'), ban('client', 'common/ is Node runtime code')) },
+    {
+      files: ['contracts/**/*.ts'],
+      rules: rule(
+        server,
+        ban('worker', 'contracts are pure'),
+        ban('client', 'contracts are pure'),
+        ban('common', 'contracts are pure'),
+      ),
+    },
+    {
+      files: ['common/**/*.ts'],
+      rules: rule(
+        server,
+        ban('worker', 'common/ is shared by server and worker'),
+        ban('client', 'common/ is Node runtime code'),
+      ),
+    },
   ];
 }

@@ -22,6 +22,9 @@ export function createRedis(url: string, opts: RedisOptions = {}): Redis {
 export async function redisReachable(redis: Redis, timeoutMs = 800): Promise<boolean> {
   if (redis.status !== 'ready') return false;
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
-  const ping = redis.ping().then((r) => r === 'PONG').catch(() => false);
+  const ping = redis
+    .ping()
+    .then((r) => r === 'PONG')
+    .catch(() => false);
   return Promise.race([ping, timeout]);
 }

@@ -32,7 +32,10 @@ const SCHEMA_LABELS = ['severity', 'constraint', 'table', 'column', 'routine'] a
 export function scrubMessage(message: string): string {
   const isQuery = message.startsWith('Failed query:');
   const withoutParams = message.replace(/\bparams:[\s\S]*$/, 'params: [omitted]');
-  return withoutParams.replace(isQuery ? /'[^'\n]*'/g : /"[^"\n]*"|'[^'\n]*'/g, (quoted) => `${quoted[0]}…${quoted[0]}`);
+  return withoutParams.replace(
+    isQuery ? /'[^'\n]*'/g : /"[^"\n]*"|'[^'\n]*'/g,
+    (quoted) => `${quoted[0]}…${quoted[0]}`,
+  );
 }
 
 function stackFrames(stack: unknown): string | undefined {

@@ -49,7 +49,15 @@ const jobRetention = {
   removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
 } as const;
 
-export const analysisJobOptions = { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, ...jobRetention } as const;
+export const analysisJobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1000 },
+  ...jobRetention,
+} as const;
 
 /** Result jobs are small and matter: retry them generously, keep few. */
-export const resultJobOptions = { attempts: 10, backoff: { type: 'exponential', delay: 500 }, ...jobRetention } as const;
+export const resultJobOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 500 },
+  ...jobRetention,
+} as const;

@@ -16,14 +16,30 @@ import { loadModel, runPipeline } from '../worker/src/pipeline/run-pipeline.js';
 import { histogram } from '../server/src/services/site/psi.js';
 
 const BINS = 10;
-const { values } = parseArgs({ options: { n: { type: 'string', default: '600' }, datasets: { type: 'string', default: '../shared/datasets' }, model: { type: 'string', default: 'models/cxr' } } });
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '600' },
+    datasets: { type: 'string', default: '../shared/datasets' },
+    model: { type: 'string', default: 'models/cxr' },
+  },
+});
 const total = Number(values.n);
 
-interface TFilm { dataset: string; path: string; sha256: string }
+interface TFilm {
+  dataset: string;
+  path: string;
+  sha256: string;
+}
 
 async function valFilms(dataset: string): Promise<TFilm[]> {
-  const rows = parse(await readFile(join(values.datasets, dataset, 'manifest.csv'), 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
-  return rows.filter((r) => r.split === 'val').map((r) => ({ dataset, path: r.path!, sha256: r.sha256! })).sort((a, b) => a.sha256.localeCompare(b.sha256));
+  const rows = parse(await readFile(join(values.datasets, dataset, 'manifest.csv'), 'utf8'), {
+    columns: true,
+    bom: true,
+  }) as Record<string, string>[];
+  return rows
+    .filter((r) => r.split === 'val')
+    .map((r) => ({ dataset, path: r.path!, sha256: r.sha256! }))
+    .sort((a, b) => a.sha256.localeCompare(b.sha256));
 }
 
 const pools = [await valFilms('cxr-224'), await valFilms('cxr-extra')];
@@ -47,7 +63,12 @@ const reference = {
   binEdges: Array.from({ length: BINS + 1 }, (_, i) => i / BINS),
   films: sample.length,
   refused,
-  splits: pools.map((p) => ({ dataset: p[0]?.dataset ?? '', split: 'val', available: p.length, used: sample.filter((s) => s.dataset === p[0]?.dataset).length })),
+  splits: pools.map((p) => ({
+    dataset: p[0]?.dataset ?? '',
+    split: 'val',
+    available: p.length,
+    used: sample.filter((s) => s.dataset === p[0]?.dataset).length,
+  })),
   selection: 'validation films sorted by sha256, first N per data set in proportion to its validation size',
   findings: Object.fromEntries([...scores].map(([label, s]) => [label, { n: s.length, counts: histogram(s, BINS) }])),
   filmSha256: sample.map((s) => s.sha256),

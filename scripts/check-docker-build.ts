@@ -27,8 +27,14 @@ const USAGE = `Usage: npm run docker:check -- [--full] [--keep]
 Exit codes: 0 the image's steps build and the result starts, 1 they do not, 2 usage error.`;
 
 async function waitForHealth(url: string, child: { exitCode: number | null }, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end && child.exitCode === null; ) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return true;
+  for (const end = Date.now() + ms; Date.now() < end && child.exitCode === null;) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
@@ -44,28 +50,64 @@ runCli(USAGE, async () => {
   for (const p of problems) log(`policy: ${p}`);
 
   const work = mkdtempSync(join(tmpdir(), 'cxr-docker-'));
-  const result = { ok: false, head: gitHead(repo), stages: stages.map((s) => `${s.name}:${s.image}`), policyProblems: problems.length, contextFiles: 0, healthz: false, healthcheck: false, workerLoads: false, seconds: 0 };
+  const result = {
+    ok: false,
+    head: gitHead(repo),
+    stages: stages.map((s) => `${s.name}:${s.image}`),
+    policyProblems: problems.length,
+    contextFiles: 0,
+    healthz: false,
+    healthcheck: false,
+    workerLoads: false,
+    seconds: 0,
+  };
   try {
     result.contextFiles = makeBuildContext(repo, join(work, 'context'));
     log(`context: ${result.contextFiles} files`);
-    const built = replayDockerfile(stages, { repo, context: join(work, 'context'), work, full: values.full === true, log });
+    const built = replayDockerfile(stages, {
+      repo,
+      context: join(work, 'context'),
+      work,
+      full: values.full === true,
+      log,
+    });
     const final = built.at(-1)!;
     const finalStage = stages.at(-1)!;
     const cmd = execForm(finalStage.instructions.find((i) => i.op === 'CMD')?.args ?? '[]');
     const port = await freePort();
     const env = {
-      ...process.env, ...final.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(final.root, 'data'),
-      PUBLIC_URL: `http://127.0.0.1:${port}`, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `docker-check-${port}`,
-      DATABASE_URL: '', LOG_LEVEL: 'warn',
+      ...process.env,
+      ...final.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(final.root, 'data'),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: `docker-check-${port}`,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
     };
     log(`== boot: ${cmd.join(' ')}`);
-    const server = spawn(cmd[0] === 'node' ? process.execPath : (cmd[0] ?? ''), cmd.slice(1), { cwd: final.root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const server = spawn(cmd[0] === 'node' ? process.execPath : (cmd[0] ?? ''), cmd.slice(1), {
+      cwd: final.root,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     try {
       result.healthz = await waitForHealth(`http://127.0.0.1:${port}/healthz`, server, 120_000);
       const health = execForm(finalStage.instructions.find((i) => i.op === 'HEALTHCHECK')?.args ?? '[]');
-      const hc = spawnSync(health[0] === 'node' ? process.execPath : (health[0] ?? ''), health.slice(1), { cwd: final.root, env, timeout: 10_000 });
+      const hc = spawnSync(health[0] === 'node' ? process.execPath : (health[0] ?? ''), health.slice(1), {
+        cwd: final.root,
+        env,
+        timeout: 10_000,
+      });
       result.healthcheck = hc.status === 0;
-      const worker = spawnSync(process.execPath, ['--import', 'tsx', 'worker/src/cli/classify.ts', '--help'], { cwd: final.root, env, timeout: 60_000, encoding: 'utf8' });
+      const worker = spawnSync(process.execPath, ['--import', 'tsx', 'worker/src/cli/classify.ts', '--help'], {
+        cwd: final.root,
+        env,
+        timeout: 60_000,
+        encoding: 'utf8',
+      });
       result.workerLoads = worker.status === 0;
       if (!result.workerLoads) log(worker.stderr);
     } finally {

@@ -24,14 +24,29 @@ runCli(USAGE, async () => {
 
   const children: ChildProcess[] = [];
   const node = (name: string, entry: string) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--watch', entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--watch', entry], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     // Each process gets its own pretty printer, so a half-written line never mixes with another's.
-    child.stdout?.pipe(pretty({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss', ignore: 'pid,hostname', messageFormat: `[${name}] {msg}` }));
+    child.stdout?.pipe(
+      pretty({
+        colorize: process.stdout.isTTY,
+        translateTime: 'HH:MM:ss',
+        ignore: 'pid,hostname',
+        messageFormat: `[${name}] {msg}`,
+      }),
+    );
     children.push(child);
   };
   node('server', 'server/src/main.ts');
   node('worker', 'worker/src/main.ts');
-  children.push(spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--config', 'client/vite.config.ts'], { env, stdio: 'inherit' }));
+  children.push(
+    spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--config', 'client/vite.config.ts'], {
+      env,
+      stdio: 'inherit',
+    }),
+  );
 
   await new Promise<void>((done) => {
     const stop = () => done();

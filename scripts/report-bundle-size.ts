@@ -23,7 +23,9 @@ for (const file of files) {
   const zipped = gzipSync(bytes, { level: 9 }).length;
   raw += bytes.length;
   gz += zipped;
-  console.log(`${file.padEnd(48)} ${(bytes.length / 1024).toFixed(1).padStart(8)} KB  gzip ${(zipped / 1024).toFixed(1).padStart(7)} KB`);
+  console.log(
+    `${file.padEnd(48)} ${(bytes.length / 1024).toFixed(1).padStart(8)} KB  gzip ${(zipped / 1024).toFixed(1).padStart(7)} KB`,
+  );
 }
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`initial JS: ${files.length} file(s), ${kb(raw)} raw, ${kb(gz)} gzipped (budget ${kb(BUDGET_BYTES)})`);

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
 
   const url = `http://localhost:${config.PORT}`;
   for (let i = 0; i < 120 && !stopping; i++) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${url}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) {
       console.log(`\n  Chest Doctor AI is running at ${url}  (Ctrl-C to stop)\n`);
       return;

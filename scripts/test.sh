@@ -37,7 +37,7 @@ fi
 # TEST_SH_DB_ONLY=1: stop here, after choosing the database (checks this part of the script).
 if [ "${TEST_SH_DB_ONLY:-}" = 1 ]; then echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-unset (PGlite)}"; exit 0; fi
 
-echo "== lint"; npx eslint . --max-warnings=0
+echo "== lint (eslint, prettier)"; npm run --silent lint
 echo "== typecheck"; npx tsc -p . && npx tsc -p client
 echo "== build client"; npm run --silent build
 

@@ -38,13 +38,20 @@ const LOST_AFTER_MS = 180_000;
 
 const median = (xs: number[]) => percentile(xs, 50);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 async function signUp(app: E2eApp): Promise<string> {
   const res = await fetch(`${app.url}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench Clinician', email: `bench-${Date.now()}@example.org`, password: 'bench password 123' }),
+    body: JSON.stringify({
+      name: 'Bench Clinician',
+      email: `bench-${Date.now()}@example.org`,
+      password: 'bench password 123',
+    }),
   });
   const json = (await res.json()) as { token?: string; message?: string };
   if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
@@ -59,15 +66,22 @@ async function analyse(app: E2eApp, token: string, image: Buffer, wait = true) {
   const start = Date.now();
   const t0 = performance.now();
   const res = await fetch(`${app.url}/api/chat/analyzer${wait ? '' : '?wait=0'}`, {
-    method: 'POST', headers: { ...body.headers, authorization: `Bearer ${token}` }, body: body.payload,
+    method: 'POST',
+    headers: { ...body.headers, authorization: `Bearer ${token}` },
+    body: body.payload,
   });
-  const json = (await res.json()) as { data?: { chat_id: string; analysis_id: string; status: string }; message?: string };
+  const json = (await res.json()) as {
+    data?: { chat_id: string; analysis_id: string; status: string };
+    message?: string;
+  };
   if (!json.data) throw new Error(`upload failed: ${res.status} ${json.message ?? ''}`);
   return { ...json.data, ms: performance.now() - t0, start, end: Date.now() };
 }
 
 async function trpcGet<T>(app: E2eApp, token: string, path: string, input: object): Promise<T> {
-  const res = await fetch(`${app.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${app.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const json = (await res.json()) as { result: { data: T } };
   return json.result.data;
 }
@@ -89,10 +103,17 @@ async function reportsIn(app: E2eApp, token: string, chatId: string): Promise<nu
 }
 
 /** POST chat.ask, then read the SSE stream of chat.onReply until the first token. */
-async function firstToken(app: E2eApp, token: string, chatId: string, query: string): Promise<{ ask: number; first: number; total: number }> {
+async function firstToken(
+  app: E2eApp,
+  token: string,
+  chatId: string,
+  query: string,
+): Promise<{ ask: number; first: number; total: number }> {
   const t0 = performance.now();
   const ask = await fetch(`${app.url}/trpc/chat.ask`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ chatId, query }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ chatId, query }),
   });
   const { streamId } = ((await ask.json()) as { result: { data: { streamId: string } } }).result.data;
   const askMs = performance.now() - t0;
@@ -123,10 +144,22 @@ interface RunResult {
   chat?: { ask: number[]; first: number[]; total: number[] };
 }
 
-async function run(concurrency: number, images: BenchImage[], measureLatency: boolean, extraWorkers = 0): Promise<RunResult> {
-  const app = await startE2eApp({ WORKER_CONCURRENCY: String(concurrency), MODEL_DIR: modelDir, RATE_LIMIT_DISABLED: 'true', LOG_LEVEL: 'warn' });
+async function run(
+  concurrency: number,
+  images: BenchImage[],
+  measureLatency: boolean,
+  extraWorkers = 0,
+): Promise<RunResult> {
+  const app = await startE2eApp({
+    WORKER_CONCURRENCY: String(concurrency),
+    MODEL_DIR: modelDir,
+    RATE_LIMIT_DISABLED: 'true',
+    LOG_LEVEL: 'warn',
+  });
   // More worker processes on the same Redis, as a second host would run them.
-  const extra = Array.from({ length: extraWorkers }, () => spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], { env: app.env, stdio: 'ignore' }));
+  const extra = Array.from({ length: extraWorkers }, () =>
+    spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], { env: app.env, stdio: 'ignore' }),
+  );
   const timeline = jobTimelineReader(app.env.REDIS_URL!, app.queuePrefix);
   try {
     const token = await signUp(app);
@@ -140,13 +173,21 @@ async function run(concurrency: number, images: BenchImage[], measureLatency: bo
         const r = await analyse(app, token, img.data);
         out.latencies.push(r.ms);
         chatId = r.status === 'completed' ? r.chat_id : chatId;
-        const a = await trpcGet<{ result: { timingsMs: Record<string, number> } | null }>(app, token, 'analysis.get', { analysisId: r.analysis_id });
+        const a = await trpcGet<{ result: { timingsMs: Record<string, number> } | null }>(app, token, 'analysis.get', {
+          analysisId: r.analysis_id,
+        });
         for (const [k, v] of Object.entries(a.result?.timingsMs ?? {})) push(`worker: ${k}`, v);
         const t: JobTimeline | null = await timeline.read(r.analysis_id, r.start, r.end);
         if (t) for (const [k, v] of Object.entries(t)) push(`jobs: ${k}`, v);
       }
       out.chat = { ask: [], first: [], total: [] };
-      const questions = ['How confident is the model?', 'What should we do next?', 'Could it be tuberculosis?', 'Explain it to the patient', 'Is the image quality ok?'];
+      const questions = [
+        'How confident is the model?',
+        'What should we do next?',
+        'Could it be tuberculosis?',
+        'Explain it to the patient',
+        'Is the image quality ok?',
+      ];
       for (let i = 0; i < CHAT_N && chatId; i++) {
         const r = await firstToken(app, token, chatId, questions[i % questions.length]!);
         out.chat.ask.push(r.ask);
@@ -172,23 +213,46 @@ async function run(concurrency: number, images: BenchImage[], measureLatency: bo
 }
 
 /** Stages in the order an analysis passes them; any others follow as recorded. */
-const ORDER = ['jobs: uploadLeg', 'jobs: analysisQueueHop', 'jobs: worker', 'worker: readMs', 'worker: decode', 'worker: preprocess', 'worker: anatomy', 'worker: measure',
-  'worker: crop', 'worker: classifier', 'worker: inference', 'worker: compose', 'worker: total', 'worker: pipelineMs', 'worker: overlayMs', 'worker: workerTotalMs',
-  'jobs: resultQueueHop', 'jobs: finalize', 'jobs: reply'];
+const ORDER = [
+  'jobs: uploadLeg',
+  'jobs: analysisQueueHop',
+  'jobs: worker',
+  'worker: readMs',
+  'worker: decode',
+  'worker: preprocess',
+  'worker: anatomy',
+  'worker: measure',
+  'worker: crop',
+  'worker: classifier',
+  'worker: inference',
+  'worker: compose',
+  'worker: total',
+  'worker: pipelineMs',
+  'worker: overlayMs',
+  'worker: workerTotalMs',
+  'jobs: resultQueueHop',
+  'jobs: finalize',
+  'jobs: reply',
+];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 function printStages(title: string, stages: Record<string, number[]>): void {
   console.log(`\n${title} (median / p95)`);
   const keys = Object.keys(stages).sort((a, b) => rank(a) - rank(b));
-  for (const k of keys) console.log(`  ${k.padEnd(56)} ${ms(median(stages[k]!)).padStart(8)} / ${ms(percentile(stages[k]!, 95))}`);
+  for (const k of keys)
+    console.log(`  ${k.padEnd(56)} ${ms(median(stages[k]!)).padStart(8)} / ${ms(percentile(stages[k]!, 95))}`);
 }
 
 async function main(): Promise<void> {
   const { images, source } = await makeImages(N);
   const mp = images.map((i) => i.megapixels);
-  console.log(`bench:analysis — ${images.length} radiographs, ${Math.min(...mp).toFixed(2)}-${Math.max(...mp).toFixed(2)} MP, model ${modelDir}`);
+  console.log(
+    `bench:analysis — ${images.length} radiographs, ${Math.min(...mp).toFixed(2)}-${Math.max(...mp).toFixed(2)} MP, model ${modelDir}`,
+  );
   console.log(`images: ${source}`);
-  console.log(`load average at start (1/5/15 min): ${load()} on ${(await import('node:os')).availableParallelism()} cores`);
+  console.log(
+    `load average at start (1/5/15 min): ${load()} on ${(await import('node:os')).availableParallelism()} cores`,
+  );
 
   const pure = await measurePipeline(modelDir, images);
   const upload = await measureUploadStages(images);
@@ -197,16 +261,28 @@ async function main(): Promise<void> {
   const twoProcs = await run(1, images, false, 1);
 
   console.log('\nupload → stored report (REST /api/chat/analyzer, one at a time, WORKER_CONCURRENCY=1)');
-  console.log(`  p50 ${ms(percentile(one.latencies, 50))}   p95 ${ms(percentile(one.latencies, 95))}   max ${ms(Math.max(...one.latencies))}`);
-  printStages('where it goes: job timestamps and the worker\'s stage times, in the app', one.stages);
+  console.log(
+    `  p50 ${ms(percentile(one.latencies, 50))}   p95 ${ms(percentile(one.latencies, 95))}   max ${ms(Math.max(...one.latencies))}`,
+  );
+  printStages("where it goes: job timestamps and the worker's stage times, in the app", one.stages);
   printStages('server upload stages, re-measured in this process', upload);
   printStages('worker pipeline, re-measured in this process', pure.stages);
   const big = pure.overlay.filter((o) => o.megapixels >= 2.5).map((o) => o.ms);
-  console.log(`  overlay render (all sizes)${' '.repeat(31)}${ms(median(pure.overlay.map((o) => o.ms))).padStart(8)} / ${ms(percentile(pure.overlay.map((o) => o.ms), 95))}`);
-  console.log(`  overlay render at 2.5-3 MP (${big.length} films)${' '.repeat(22)}${ms(median(big)).padStart(8)} / ${ms(percentile(big, 95))}`);
+  console.log(
+    `  overlay render (all sizes)${' '.repeat(31)}${ms(median(pure.overlay.map((o) => o.ms))).padStart(8)} / ${ms(
+      percentile(
+        pure.overlay.map((o) => o.ms),
+        95,
+      ),
+    )}`,
+  );
+  console.log(
+    `  overlay render at 2.5-3 MP (${big.length} films)${' '.repeat(22)}${ms(median(big)).padStart(8)} / ${ms(percentile(big, 95))}`,
+  );
 
   console.log('\nthroughput (all uploads in flight)');
-  const line = (name: string, r: RunResult) => console.log(`  ${name}: ${r.throughput.toFixed(2)} analyses/s   lost ${r.lost}, duplicated ${r.duplicated}`);
+  const line = (name: string, r: RunResult) =>
+    console.log(`  ${name}: ${r.throughput.toFixed(2)} analyses/s   lost ${r.lost}, duplicated ${r.duplicated}`);
   line('WORKER_CONCURRENCY=1', one);
   line('WORKER_CONCURRENCY=2', two);
   line('2 worker processes, WORKER_CONCURRENCY=1 each', twoProcs);
@@ -218,15 +294,17 @@ async function main(): Promise<void> {
   }
   console.log(`\nload average at end (1/5/15 min): ${load()}`);
   const round = (x: number) => Math.round(x * 10) / 10;
-  console.log(JSON.stringify({
-    p50Ms: round(percentile(one.latencies, 50)),
-    p95Ms: round(percentile(one.latencies, 95)),
-    overlayMedianMs: round(median(one.stages['worker: overlayMs'] ?? [])),
-    pipelineMedianMs: round(median(one.stages['worker: pipelineMs'] ?? [])),
-    throughput2Workers: round(twoProcs.throughput),
-    lost2Workers: twoProcs.lost,
-    duplicated2Workers: twoProcs.duplicated,
-  }));
+  console.log(
+    JSON.stringify({
+      p50Ms: round(percentile(one.latencies, 50)),
+      p95Ms: round(percentile(one.latencies, 95)),
+      overlayMedianMs: round(median(one.stages['worker: overlayMs'] ?? [])),
+      pipelineMedianMs: round(median(one.stages['worker: pipelineMs'] ?? [])),
+      throughput2Workers: round(twoProcs.throughput),
+      lost2Workers: twoProcs.lost,
+      duplicated2Workers: twoProcs.duplicated,
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

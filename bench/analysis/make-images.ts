@@ -45,7 +45,10 @@ export async function makeImages(n: number): Promise<{ images: BenchImage[]; sou
   for (let i = 0; i < n; i++) {
     const width = Math.round(960 + ((1650 - 960) * i) / Math.max(1, n - 1));
     const height = Math.round(width * 1.1);
-    const data = await sharp(files[i % files.length]!).resize(width, height, { kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer();
+    const data = await sharp(files[i % files.length]!)
+      .resize(width, height, { kernel: 'lanczos3' })
+      .jpeg({ quality: 92 })
+      .toBuffer();
     images.push({ data, width, height, megapixels: (width * height) / 1e6 });
   }
   return { images, source };

@@ -8,7 +8,9 @@ import { decodeUpload } from '../../server/src/services/analysis/decode-upload.j
  */
 export async function measurePipeline(modelDir: string, images: { data: Buffer; megapixels: number }[]) {
   const model = await loadModel(modelDir);
-  const stored = await Promise.all(images.map(async (i) => ({ data: (await decodeUpload(i.data)).data, megapixels: i.megapixels })));
+  const stored = await Promise.all(
+    images.map(async (i) => ({ data: (await decodeUpload(i.data)).data, megapixels: i.megapixels })),
+  );
   await analyseFilm(stored[0]!.data, model);
   const stages: Record<string, number[]> = {};
   const overlay: { ms: number; megapixels: number }[] = [];

@@ -36,7 +36,13 @@ export async function measureUploadStages(images: { data: Buffer }[]): Promise<R
       push('upload: re-encode (decodeUpload - decode - header)', Math.max(0, whole - decode - header));
       push('upload: sha256', await time(() => createHash('sha256').update(cleaned).digest('hex')));
       push('upload: storage write (local)', await time(() => store.put(`bench/${i}`, cleaned)));
-      push('before: re-encode with Huffman optimisation', Math.max(0, (await time(() => input().rotate().jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer())) - decode));
+      push(
+        'before: re-encode with Huffman optimisation',
+        Math.max(
+          0,
+          (await time(() => input().rotate().jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer())) - decode,
+        ),
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

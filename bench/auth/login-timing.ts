@@ -45,7 +45,11 @@ function summary(samples: number[]): string {
 try {
   const email = `bench-${process.pid}@example.org`;
   const password = 'bench password 123';
-  const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Dr Bench', email, password } });
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { name: 'Dr Bench', email, password },
+  });
   if (signup.statusCode !== 200) throw new Error(`signup failed: ${signup.body}`);
   const known: number[] = [];
   const unknown: number[] = [];
@@ -59,7 +63,9 @@ try {
   }
   const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? Number.NaN;
   const diff = med(unknown) - med(known);
-  console.log(`failed login timing, argon2id m=${config.ARGON2_MEMORY_KIB} t=${config.ARGON2_TIME_COST} p=${config.ARGON2_PARALLELISM}, n=${N} each, ${opened.deps.config.DATABASE_URL ? 'postgres' : 'pglite'}`);
+  console.log(
+    `failed login timing, argon2id m=${config.ARGON2_MEMORY_KIB} t=${config.ARGON2_TIME_COST} p=${config.ARGON2_PARALLELISM}, n=${N} each, ${opened.deps.config.DATABASE_URL ? 'postgres' : 'pglite'}`,
+  );
   console.log(`  known email, wrong password  ${summary(known)}`);
   console.log(`  unknown email                ${summary(unknown)}`);
   console.log(`  difference of medians        ${diff.toFixed(1)} ms (${((100 * diff) / med(known)).toFixed(1)}%)`);

@@ -30,10 +30,13 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   let bytes = 0;
   req.on('data', (c: Buffer) => (bytes += c.length));
   req.on('end', () => {
-    const json = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    const json = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
     if (req.url === '/healthz') return json(200, '{"status":"ok"}');
     if (req.method === 'POST' && req.url === '/api/chat/analyzer') {
-      return bytes > 0 ? json(202, JSON.stringify({ data: { chat_id: randomUUID() } })) : json(400, '{"message":"empty"}');
+      return bytes > 0
+        ? json(202, JSON.stringify({ data: { chat_id: randomUUID() } }))
+        : json(400, '{"message":"empty"}');
     }
     if (req.url?.startsWith('/api/export/')) return json(200, EXPORT_DOC);
     json(404, '{"message":"not found"}');
@@ -50,7 +53,11 @@ async function makeFiles(dir: string, files: number, kb: number): Promise<void> 
 }
 
 runCli(USAGE, async () => {
-  const { values } = parseCliArgs(process.argv.slice(2), { files: { type: 'string' }, kb: { type: 'string' }, concurrency: { type: 'string' } });
+  const { values } = parseCliArgs(process.argv.slice(2), {
+    files: { type: 'string' },
+    kb: { type: 'string' },
+    concurrency: { type: 'string' },
+  });
   const files = intFlag('files', values.files, 5000, 1, 1_000_000);
   const kb = intFlag('kb', values.kb, 4, 1, 100_000);
   const concurrency = intFlag('concurrency', values.concurrency, 8, 1, 32);
@@ -63,17 +70,46 @@ runCli(USAGE, async () => {
     const rssFile = join(dir, 'rss');
     const started = process.hrtime.bigint();
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [
-        '--import', 'tsx', '--import', './bench/batch/report-rss.ts', 'scripts/batch/batch.ts', join(dir, 'images'),
-        '--api', `http://127.0.0.1:${port}`, '--key', 'cxr_bench', '--out', join(dir, 'results.csv'), '--concurrency', String(concurrency),
-      ], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BENCH_RSS_OUT: rssFile } });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--import',
+          './bench/batch/report-rss.ts',
+          'scripts/batch/batch.ts',
+          join(dir, 'images'),
+          '--api',
+          `http://127.0.0.1:${port}`,
+          '--key',
+          'cxr_bench',
+          '--out',
+          join(dir, 'results.csv'),
+          '--concurrency',
+          String(concurrency),
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BENCH_RSS_OUT: rssFile } },
+      );
       child.on('exit', resolve);
     });
     const wallS = Number(process.hrtime.bigint() - started) / 1e9;
     const peakRssMb = Number(await readFile(rssFile, 'utf8')) / 1024;
     const rows = (await readFile(join(dir, 'results.csv'), 'utf8')).trim().split('\n').length - 1;
-    console.log(`\n${files} files of ${kb} KiB: exit ${code}, ${rows} result rows, peak RSS ${peakRssMb.toFixed(0)} MB, wall ${wallS.toFixed(1)} s`);
-    console.log(JSON.stringify({ bench: 'batch', files, fileKb: kb, concurrency, exitCode: code, resultRows: rows, peakRssMb: Math.round(peakRssMb), wallS: Number(wallS.toFixed(2)) }));
+    console.log(
+      `\n${files} files of ${kb} KiB: exit ${code}, ${rows} result rows, peak RSS ${peakRssMb.toFixed(0)} MB, wall ${wallS.toFixed(1)} s`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'batch',
+        files,
+        fileKb: kb,
+        concurrency,
+        exitCode: code,
+        resultRows: rows,
+        peakRssMb: Math.round(peakRssMb),
+        wallS: Number(wallS.toFixed(2)),
+      }),
+    );
     return code === 0 && rows === files ? 0 : 1;
   } finally {
     server.close();

@@ -21,23 +21,49 @@ async function median(label: string, runs: number, fn: () => Promise<unknown>): 
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} median ${times[Math.floor(runs / 2)]?.toFixed(1)} ms (min ${times[0]?.toFixed(1)}, max ${times[runs - 1]?.toFixed(1)}, n=${runs})`);
+  console.log(
+    `${label.padEnd(44)} median ${times[Math.floor(runs / 2)]?.toFixed(1)} ms (min ${times[0]?.toFixed(1)}, max ${times[runs - 1]?.toFixed(1)}, n=${runs})`,
+  );
 }
 
 const side = 2048;
 const pixels = Array.from({ length: side * side }, (_, i) => ((i % side) * 2 + Math.floor(i / side)) % 4096);
-const raw = await writeDicom({ width: side, height: side, pixels, bitsStored: 12, photometric: 'MONOCHROME1', window: { center: 2048, width: 3000 }, modality: 'CR' });
-const lossless = await writeDicom({ width: side, height: side, pixels, bitsStored: 12, syntax: 'jpeg-lossless', modality: 'DX' });
-console.log(`DICOM ${side}x${side} 12-bit: uncompressed ${(raw.length / 1e6).toFixed(1)} MB, JPEG lossless ${(lossless.length / 1e6).toFixed(1)} MB`);
+const raw = await writeDicom({
+  width: side,
+  height: side,
+  pixels,
+  bitsStored: 12,
+  photometric: 'MONOCHROME1',
+  window: { center: 2048, width: 3000 },
+  modality: 'CR',
+});
+const lossless = await writeDicom({
+  width: side,
+  height: side,
+  pixels,
+  bitsStored: 12,
+  syntax: 'jpeg-lossless',
+  modality: 'DX',
+});
+console.log(
+  `DICOM ${side}x${side} 12-bit: uncompressed ${(raw.length / 1e6).toFixed(1)} MB, JPEG lossless ${(lossless.length / 1e6).toFixed(1)} MB`,
+);
 await median('decode uncompressed MONOCHROME1 + window', 5, () => decodeDicom(raw));
 await median('decode JPEG lossless', 5, () => decodeDicom(lossless));
 
-const overlay = await sharp({ create: { width: 224, height: 224, channels: 3, background: { r: 180, g: 60, b: 40 } } }).png().toBuffer();
+const overlay = await sharp({ create: { width: 224, height: 224, channels: 3, background: { r: 180, g: 60, b: 40 } } })
+  .png()
+  .toBuffer();
 const report: TExportReport = {
   schema: EXPORT_SCHEMA_ID,
   generatedAt: new Date().toISOString(),
   chat: { id: crypto.randomUUID(), title: 'Bench - X-Ray Analysis', createdAt: new Date().toISOString() },
-  analysis: { id: crypto.randomUUID(), status: 'completed', createdAt: new Date().toISOString(), completedAt: new Date().toISOString() },
+  analysis: {
+    id: crypto.randomUUID(),
+    status: 'completed',
+    createdAt: new Date().toISOString(),
+    completedAt: new Date().toISOString(),
+  },
   patient: { name: 'Bench Patient', age: 50, medicalHistory: ['Smoker: yes', 'Symptoms: cough'] },
   model: { name: 'cxr-bench', version: '1', cardUrl: 'http://localhost:3000/docs#model-card' },
   gate: { accepted: true, reason: null, flags: [] },
@@ -48,7 +74,10 @@ const report: TExportReport = {
   notAssessed: [],
   anatomy: null,
   topFinding: { label: 'pneumonia', display: 'Pneumonia' },
-  report: { format: 'markdown', text: '## Chest X-ray analysis\n\n### Impression\n\nConsistent with **Pneumonia**.\n\n- next step one\n- next step two\n' },
+  report: {
+    format: 'markdown',
+    text: '## Chest X-ray analysis\n\n### Impression\n\nConsistent with **Pneumonia**.\n\n- next step one\n- next step two\n',
+  },
   heatmap: { mediaType: 'image/png', dataBase64: overlay.toString('base64') },
   disclaimer: EXPORT_DISCLAIMER,
 };

@@ -106,7 +106,10 @@ async function main(): Promise<void> {
       `select (select count(*) from chats) chats, (select count(*) from chats where user_id = $1) mine, (select count(*) from messages) messages`,
       [me],
     );
-    console.log(`PostgreSQL ${version.rows[0]?.server_version}; seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, counts.rows[0]);
+    console.log(
+      `PostgreSQL ${version.rows[0]?.server_version}; seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`,
+      counts.rows[0],
+    );
 
     const { db } = database;
     const first = await listChats({ db, meta: null, userId: me, limit: 30 });
@@ -118,30 +121,68 @@ async function main(): Promise<void> {
     const chatId = first.items[0]?.id;
     if (!chatId) throw new Error('no chats');
 
-    await explain(client, 'history.list, first page (30 + 1 rows)', chatPageQuery({ db, userId: me, after: null, take: 31 }).toSQL());
-    await explain(client, 'history.list, a page ~9,000 chats deep', chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }).toSQL());
+    await explain(
+      client,
+      'history.list, first page (30 + 1 rows)',
+      chatPageQuery({ db, userId: me, after: null, take: 31 }).toSQL(),
+    );
+    await explain(
+      client,
+      'history.list, a page ~9,000 chats deep',
+      chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }).toSQL(),
+    );
     const pageIds = first.items.map((c) => c.id);
     await explain(
       client,
       'history.list, latest analysis of the page (one query)',
-      db.selectDistinctOn([analyses.chatId], { chatId: analyses.chatId, status: analyses.status })
-        .from(analyses).where(inArray(analyses.chatId, pageIds)).orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id)).toSQL(),
+      db
+        .selectDistinctOn([analyses.chatId], { chatId: analyses.chatId, status: analyses.status })
+        .from(analyses)
+        .where(inArray(analyses.chatId, pageIds))
+        .orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id))
+        .toSQL(),
     );
     const initPage = await chatPageQuery({ db, userId: me, after: null, take: 200 });
     await explain(
       client,
       'get-init-info, messages of 200 chats (one query)',
-      db.select({ id: messages.id }).from(messages).where(inArray(messages.chatId, initPage.map((c) => c.id))).orderBy(messages.chatId, messages.createdAt, messages.id).toSQL(),
+      db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          inArray(
+            messages.chatId,
+            initPage.map((c) => c.id),
+          ),
+        )
+        .orderBy(messages.chatId, messages.createdAt, messages.id)
+        .toSQL(),
     );
 
-    console.log('\n== service timings (same process, local server, no HTTP; service calls include their audit-log write, "query only" rows do not)');
-    await timed('query only: chat page (31 rows), first page', 200, () => chatPageQuery({ db, userId: me, after: null, take: 31 }));
-    await timed('query only: chat page (31 rows), ~9,000 deep', 200, () => chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }));
-    await timed('history.list first page (30 chats + latest analyses)', 200, () => listChats({ db, meta: null, userId: me, limit: 30 }));
-    await timed('history.list page ~9,000 chats deep', 200, () => listChats({ db, meta: null, userId: me, limit: 30, cursor: deepCursor }));
-    await timed('history.get (chat + 50 messages)', 200, () => getChat({ db, meta: null, userId: me, chatId, limit: 50 }));
-    await timed('get-init-info (200 chats, 400 messages, 2 queries)', 50, () => getInitInfo({ db, meta: null, userId: me }));
-    await timed('messagesOfChats alone (200 chats)', 50, () => messagesOfChats({ db, chatIds: initPage.map((c) => c.id) }));
+    console.log(
+      '\n== service timings (same process, local server, no HTTP; service calls include their audit-log write, "query only" rows do not)',
+    );
+    await timed('query only: chat page (31 rows), first page', 200, () =>
+      chatPageQuery({ db, userId: me, after: null, take: 31 }),
+    );
+    await timed('query only: chat page (31 rows), ~9,000 deep', 200, () =>
+      chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }),
+    );
+    await timed('history.list first page (30 chats + latest analyses)', 200, () =>
+      listChats({ db, meta: null, userId: me, limit: 30 }),
+    );
+    await timed('history.list page ~9,000 chats deep', 200, () =>
+      listChats({ db, meta: null, userId: me, limit: 30, cursor: deepCursor }),
+    );
+    await timed('history.get (chat + 50 messages)', 200, () =>
+      getChat({ db, meta: null, userId: me, chatId, limit: 50 }),
+    );
+    await timed('get-init-info (200 chats, 400 messages, 2 queries)', 50, () =>
+      getInitInfo({ db, meta: null, userId: me }),
+    );
+    await timed('messagesOfChats alone (200 chats)', 50, () =>
+      messagesOfChats({ db, chatIds: initPage.map((c) => c.id) }),
+    );
     await timed('profile.list (50 profiles)', 200, () => listProfiles({ db, meta: null, userId: me, limit: 100 }));
   } finally {
     await client.end();

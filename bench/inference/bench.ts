@@ -38,7 +38,11 @@ const SIZES: [number, number][] = [
   [1264, 1580],
   [1936, 1549],
 ];
-const FILMS = ['tests/fixtures/xray/covid-1.jpg', 'tests/fixtures/cxr/normal-covid-normal-6288.jpg', 'tests/fixtures/cxr/pneumonia-viral-kermany-person1200-virus-2042.jpg'];
+const FILMS = [
+  'tests/fixtures/xray/covid-1.jpg',
+  'tests/fixtures/cxr/normal-covid-normal-6288.jpg',
+  'tests/fixtures/cxr/pneumonia-viral-kermany-person1200-virus-2042.jpg',
+];
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,10 +53,23 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 
 async function benchOnnx(file: string, spec: ManifestInput, iters: number, batch: number): Promise<BenchResult> {
-  const session = await ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential' });
+  const session = await ort.InferenceSession.create(file, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+  });
   const { channels: c, height: h, width: w, name } = spec;
-  const one = new ort.Tensor('float32', Float32Array.from({ length: c * h * w }, () => Math.random() * 2 - 1), [1, c, h, w]);
-  const many = new ort.Tensor('float32', Float32Array.from({ length: batch * c * h * w }, () => Math.random() * 2 - 1), [batch, c, h, w]);
+  const one = new ort.Tensor(
+    'float32',
+    Float32Array.from({ length: c * h * w }, () => Math.random() * 2 - 1),
+    [1, c, h, w],
+  );
+  const many = new ort.Tensor(
+    'float32',
+    Float32Array.from({ length: batch * c * h * w }, () => Math.random() * 2 - 1),
+    [batch, c, h, w],
+  );
   for (let i = 0; i < 20; i++) await session.run({ [name]: one });
   const lat: number[] = [];
   for (let i = 0; i < iters; i++) {
@@ -71,13 +88,33 @@ async function benchOnnx(file: string, spec: ManifestInput, iters: number, batch
     // fixed batch dimension
   }
   const mean = lat.reduce((a, b) => a + b, 0) / lat.length;
-  return { runtime: `onnxruntime-node ${ort.env.versions.common}`, threads: 1, medianMs: median(lat), p90Ms: p90(lat), imagesPerSecBatch1: 1000 / mean, imagesPerSecBatched: batched, batch };
+  return {
+    runtime: `onnxruntime-node ${ort.env.versions.common}`,
+    threads: 1,
+    medianMs: median(lat),
+    p90Ms: p90(lat),
+    imagesPerSecBatch1: 1000 / mean,
+    imagesPerSecBatched: batched,
+    batch,
+  };
 }
 
 function benchTorch(modelDir: string, iters: number, batch: number): BenchResult | string {
   const python = process.env.PYTHON ?? '/usr/bin/python3';
   try {
-    const out = execFileSync(python, [path.join('bench', 'inference', 'torch_bench.py'), '--model', modelDir, '--iters', String(iters), '--batch', String(batch)], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    const out = execFileSync(
+      python,
+      [
+        path.join('bench', 'inference', 'torch_bench.py'),
+        '--model',
+        modelDir,
+        '--iters',
+        String(iters),
+        '--batch',
+        String(batch),
+      ],
+      { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } },
+    );
     return JSON.parse(out.trim().split('\n').pop()!) as BenchResult;
   } catch (err) {
     return `PyTorch side skipped (${python} with torch needed): ${(err as Error).message.split('\n')[0]}`;
@@ -88,7 +125,9 @@ function benchTorch(modelDir: string, iters: number, batch: number): BenchResult
 async function testImages(): Promise<{ name: string; megapixels: number; buf: Buffer }[]> {
   const out: { name: string; megapixels: number; buf: Buffer }[] = [];
   for (const [k, [w, h]] of SIZES.entries()) {
-    const film = sharp(await readFile(FILMS[k % FILMS.length]!)).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).greyscale();
+    const film = sharp(await readFile(FILMS[k % FILMS.length]!))
+      .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+      .greyscale();
     const megapixels = Math.round((w * h) / 1e4) / 100;
     out.push({ name: `${w}x${h}.jpg`, megapixels, buf: await film.clone().jpeg({ quality: 90 }).toBuffer() });
     out.push({ name: `${w}x${h}.png`, megapixels, buf: await film.clone().png().toBuffer() });
@@ -131,12 +170,18 @@ async function main(): Promise<void> {
   const model = await loadModel();
   const { manifest } = model;
   const nets: Record<string, BenchResult> = {};
-  if (manifest.anatomy && model.anatomyPath) nets.anatomy = await benchOnnx(model.anatomyPath, manifest.anatomy.input, iters, batch);
+  if (manifest.anatomy && model.anatomyPath)
+    nets.anatomy = await benchOnnx(model.anatomyPath, manifest.anatomy.input, iters, batch);
   nets.classifier = await benchOnnx(model.modelPath, manifest.input, iters, batch);
   const pipeline = await benchPipeline(model, pipelineIters);
-  const torch = !manifest.anatomy && existsSync(path.join(model.dir, 'model.pt')) ? benchTorch(model.dir, iters, batch) : 'PyTorch side: model 1 only';
+  const torch =
+    !manifest.anatomy && existsSync(path.join(model.dir, 'model.pt'))
+      ? benchTorch(model.dir, iters, batch)
+      : 'PyTorch side: model 1 only';
 
-  console.log(`model ${manifest.modelName} ${manifest.modelVersion}, 1 thread (onnxruntime intra-op 1, sharp concurrency 1), load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
+  console.log(
+    `model ${manifest.modelName} ${manifest.modelVersion}, 1 thread (onnxruntime intra-op 1, sharp concurrency 1), load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+  );
   console.table(
     Object.entries(nets).map(([net, r]) => ({
       net,
@@ -147,12 +192,34 @@ async function main(): Promise<void> {
       [`img/s batch ${batch}`]: r.imagesPerSecBatched?.toFixed(1) ?? 'fixed batch 1',
     })),
   );
-  console.log(`whole pipeline per image (1-3 MP, ${pipeline.runs} runs): median ${pipeline.medianMs.toFixed(1)} ms, p90 ${pipeline.p90Ms.toFixed(1)} ms wall; median ${pipeline.cpuMedianMs.toFixed(1)} ms CPU`);
-  console.table(pipeline.perImage.map((r) => ({ image: r.image, MP: r.megapixels, accepted: r.accepted, 'median ms': r.medianMs.toFixed(1) })));
+  console.log(
+    `whole pipeline per image (1-3 MP, ${pipeline.runs} runs): median ${pipeline.medianMs.toFixed(1)} ms, p90 ${pipeline.p90Ms.toFixed(1)} ms wall; median ${pipeline.cpuMedianMs.toFixed(1)} ms CPU`,
+  );
+  console.table(
+    pipeline.perImage.map((r) => ({
+      image: r.image,
+      MP: r.megapixels,
+      accepted: r.accepted,
+      'median ms': r.medianMs.toFixed(1),
+    })),
+  );
   console.log('stage medians (ms):', JSON.stringify(pipeline.stageMedians));
   if (typeof torch === 'string') console.log(torch);
-  else console.log(`onnxruntime-node vs PyTorch eager: ${(torch.medianMs / nets.classifier.medianMs).toFixed(2)}x faster at batch 1 (median latency), ${((nets.classifier.imagesPerSecBatched ?? NaN) / (torch.imagesPerSecBatched ?? NaN)).toFixed(2)}x the throughput at batch ${batch}`);
-  console.log(JSON.stringify({ model: `${manifest.modelName} ${manifest.modelVersion}`, threads: 1, loadAverage: os.loadavg()[0], cpus: os.cpus().length, nets, pipeline, ...(typeof torch === 'string' ? {} : { torch }) }));
+  else
+    console.log(
+      `onnxruntime-node vs PyTorch eager: ${(torch.medianMs / nets.classifier.medianMs).toFixed(2)}x faster at batch 1 (median latency), ${((nets.classifier.imagesPerSecBatched ?? NaN) / (torch.imagesPerSecBatched ?? NaN)).toFixed(2)}x the throughput at batch ${batch}`,
+    );
+  console.log(
+    JSON.stringify({
+      model: `${manifest.modelName} ${manifest.modelVersion}`,
+      threads: 1,
+      loadAverage: os.loadavg()[0],
+      cpus: os.cpus().length,
+      nets,
+      pipeline,
+      ...(typeof torch === 'string' ? {} : { torch }),
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -43,7 +43,9 @@ async function main(): Promise<void> {
     rssAfterMb: rssMb(),
     wallMs: ms,
   };
-  console.log(`${out.megapixels} MP PNG of ${out.pngKb} KB: RSS ${before} MB before, peak ${out.peakRssMb} MB, ${ms} ms (gate: ${out.gate})`);
+  console.log(
+    `${out.megapixels} MP PNG of ${out.pngKb} KB: RSS ${before} MB before, peak ${out.peakRssMb} MB, ${ms} ms (gate: ${out.gate})`,
+  );
   console.log(JSON.stringify(out));
 }
 

@@ -27,9 +27,7 @@ export class S3ImageStore implements ImageStore {
   }
 
   async put(key: string, data: Buffer, mediaType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: mediaType }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: mediaType }));
   }
 
   async get(key: string): Promise<Buffer> {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 // Booleans arrive from the environment as text; only these spellings count as true.
-export const zBool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+export const zBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /**
  * Parses an environment against one process's config schema. Empty values count as unset, so

@@ -48,8 +48,15 @@ export const ZConfig = z.object({
   RESET_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
   // Site administration (issue 17): the spec has no roles, so the operator names the accounts
   // that may calibrate thresholds and see the monitor. Compared lower-cased, like stored emails.
-  SITE_ADMIN_EMAILS: z.string().default('')
-    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  SITE_ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** A finding needs at least this many labelled cases (and 5 of each reading) to be calibrated. */
   SITE_CALIBRATION_MIN_CASES: z.coerce.number().int().min(10).default(30),
   /** The monitor's banner shows when a finding's weekly feedback agreement falls below this rate. */

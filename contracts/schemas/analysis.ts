@@ -29,7 +29,9 @@ const ZText = (max: number) => z.string().max(max, ANALYSIS_MESSAGES.invalidProf
  * given, must be a whole number 1-150.
  */
 export const ZAnalysisPatient = z.object({
-  full_name: ZText(200).nullish().transform((v) => (v && v.trim() ? v.trim() : 'Unknown')),
+  full_name: ZText(200)
+    .nullish()
+    .transform((v) => (v && v.trim() ? v.trim() : 'Unknown')),
   age: z
     .union([z.number(), z.string()], { error: ANALYSIS_MESSAGES.invalidAge })
     .nullish()
@@ -42,7 +44,9 @@ export const ZAnalysisPatient = z.object({
       }
       return String(n);
     }),
-  medical_history: ZText(5000).nullish().transform((v) => (v && v.trim() ? v.trim() : 'None')),
+  medical_history: ZText(5000)
+    .nullish()
+    .transform((v) => (v && v.trim() ? v.trim() : 'None')),
 });
 export type TAnalysisPatient = z.output<typeof ZAnalysisPatient>;
 
@@ -81,7 +85,10 @@ export type TFinding = z.infer<typeof ZFinding>;
  * SVG path data only (commands, numbers, separators). The viewer puts it in a `d` attribute;
  * anything else (markup, url(), script) is refused here before it can be stored.
  */
-const ZPathData = z.string().max(200_000).regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/);
+const ZPathData = z
+  .string()
+  .max(200_000)
+  .regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/);
 
 /**
  * What the anatomy stage found (model 2+; worker/src/pipeline/types.ts AnatomyResult). Contours

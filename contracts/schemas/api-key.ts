@@ -23,7 +23,9 @@ export const ZCreateApiKeyInput = z.object({
 });
 export type TCreateApiKeyInput = z.infer<typeof ZCreateApiKeyInput>;
 
-export const ZApiKeyIdInput = z.object({ id: z.string({ error: API_KEY_MESSAGES.notFound }).max(100, API_KEY_MESSAGES.notFound) });
+export const ZApiKeyIdInput = z.object({
+  id: z.string({ error: API_KEY_MESSAGES.notFound }).max(100, API_KEY_MESSAGES.notFound),
+});
 
 /** A key as listed: never the key itself, which exists only in the create response. */
 export const ZApiKey = z.object({

@@ -79,7 +79,11 @@ export const ZForgotPasswordInput = z.object({ email: ZEmail });
 export type TForgotPasswordInput = z.infer<typeof ZForgotPasswordInput>;
 
 export const ZResetPasswordInput = z.object({
-  token: z.string({ error: AUTH_MESSAGES.resetToken }).trim().min(1, AUTH_MESSAGES.resetToken).max(200, AUTH_MESSAGES.resetToken),
+  token: z
+    .string({ error: AUTH_MESSAGES.resetToken })
+    .trim()
+    .min(1, AUTH_MESSAGES.resetToken)
+    .max(200, AUTH_MESSAGES.resetToken),
   password: ZNewPassword,
 });
 export type TResetPasswordInput = z.infer<typeof ZResetPasswordInput>;

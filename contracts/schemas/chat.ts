@@ -25,7 +25,10 @@ export const ZQuery = z
 export const ZLegacyChatBody = z.object({
   chat_id: ZChatId,
   query: ZQuery,
-  history: z.array(z.object({ role: z.string().max(20), content: z.unknown() })).max(500).optional(),
+  history: z
+    .array(z.object({ role: z.string().max(20), content: z.unknown() }))
+    .max(500)
+    .optional(),
 });
 
 export const ZChatSendInput = z.object({ chatId: ZChatId, query: ZQuery });

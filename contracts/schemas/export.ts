@@ -23,7 +23,7 @@ export const EXPORT_MESSAGES = {
 
 export const EXPORT_DISCLAIMER =
   'This report was produced by an AI model. It is assistive only and not a substitute for professional judgement: ' +
-  'a qualified clinician must review the image together with the patient\'s history and examination.';
+  "a qualified clinician must review the image together with the patient's history and examination.";
 
 export const ZExportFinding = z.object({
   /** Stable machine label, e.g. 'pneumonia'. */
@@ -37,12 +37,14 @@ export const ZExportFinding = z.object({
   /** Set when a site threshold decided the call (issue 17): the model's own default threshold. */
   modelThreshold: z.number().min(0).max(1).optional(),
   /** The clinician's own reading of this finding (issue 17 feedback), beside the model's call. */
-  clinicianAssessment: z.object({
-    verdict: z.enum(['agree', 'disagree']),
-    reading: z.enum(['present', 'absent']),
-    note: z.string().nullable(),
-    updatedAt: z.iso.datetime(),
-  }).optional(),
+  clinicianAssessment: z
+    .object({
+      verdict: z.enum(['agree', 'disagree']),
+      reading: z.enum(['present', 'absent']),
+      note: z.string().nullable(),
+      updatedAt: z.iso.datetime(),
+    })
+    .optional(),
 });
 export type TExportFinding = z.infer<typeof ZExportFinding>;
 

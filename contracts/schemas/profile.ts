@@ -20,7 +20,15 @@ export const PROFILE_LIMITS = { nameMax: 200, fields: 50, keyMax: 100, valueMax:
  * mass-assign them, plus the names that would reach an object's prototype.
  */
 export const RESERVED_PROFILE_KEYS: ReadonlySet<string> = new Set([
-  'full_name', 'age', 'user_id', 'owner_id', 'id', 'profile_id', '__proto__', 'constructor', 'prototype',
+  'full_name',
+  'age',
+  'user_id',
+  'owner_id',
+  'id',
+  'profile_id',
+  '__proto__',
+  'constructor',
+  'prototype',
 ]);
 
 export const ZPatientName = z
@@ -33,12 +41,26 @@ export const ZPatientName = z
 export const ZProfileAge = z
   .union([z.number(), z.string()], { error: PROFILE_MESSAGES.age })
   .transform((v) => (typeof v === 'string' ? (v.trim() === '' ? Number.NaN : Number(v.trim())) : v))
-  .pipe(z.number({ error: PROFILE_MESSAGES.age }).int(PROFILE_MESSAGES.age).min(0, PROFILE_MESSAGES.age).max(150, PROFILE_MESSAGES.age));
+  .pipe(
+    z
+      .number({ error: PROFILE_MESSAGES.age })
+      .int(PROFILE_MESSAGES.age)
+      .min(0, PROFILE_MESSAGES.age)
+      .max(150, PROFILE_MESSAGES.age),
+  );
 
 /** One "Additional Information" row of the form; both halves are required. */
 export const ZProfileFieldRow = z.object({
-  key: z.string({ error: PROFILE_MESSAGES.fields }).trim().min(1, PROFILE_MESSAGES.fields).max(PROFILE_LIMITS.keyMax, PROFILE_MESSAGES.tooLong),
-  value: z.string({ error: PROFILE_MESSAGES.fields }).trim().min(1, PROFILE_MESSAGES.fields).max(PROFILE_LIMITS.valueMax, PROFILE_MESSAGES.tooLong),
+  key: z
+    .string({ error: PROFILE_MESSAGES.fields })
+    .trim()
+    .min(1, PROFILE_MESSAGES.fields)
+    .max(PROFILE_LIMITS.keyMax, PROFILE_MESSAGES.tooLong),
+  value: z
+    .string({ error: PROFILE_MESSAGES.fields })
+    .trim()
+    .min(1, PROFILE_MESSAGES.fields)
+    .max(PROFILE_LIMITS.valueMax, PROFILE_MESSAGES.tooLong),
 });
 
 /**
@@ -71,12 +93,17 @@ export const ZLegacyProfilePayload = z
     const rows: { key: string; value: string }[] = [];
     for (const [key, value] of Object.entries(raw)) {
       if (key === 'full_name' || key === 'age' || value === null || value === undefined) continue;
-      const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+      const text =
+        typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
       if (text.trim() === '') continue;
       rows.push({ key, value: text });
     }
     // Unchecked here on purpose: ZProfileInput (the pipe below) validates them with the spec's messages.
-    const values: TProfileInput = { patientName: raw.full_name as string, age: raw.age as string | number, additionalFields: rows };
+    const values: TProfileInput = {
+      patientName: raw.full_name as string,
+      age: raw.age as string | number,
+      additionalFields: rows,
+    };
     return values;
   })
   .pipe(ZProfileInput);

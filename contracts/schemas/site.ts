@@ -6,8 +6,10 @@ export const SITE_MESSAGES = {
   noProposal: 'Calibration proposal not found',
   notEnoughCases: (min: number) =>
     `Not enough labelled cases to calibrate any finding: each needs at least ${min} cases, with at least 5 read present and 5 read absent`,
-  modelChanged: 'This calibration was made for another model version; propose a new one from cases read with the current model',
-  csvInvalid: 'The results CSV needs a header with "label", "status" and p_<finding> columns (npm run batch writes one)',
+  modelChanged:
+    'This calibration was made for another model version; propose a new one from cases read with the current model',
+  csvInvalid:
+    'The results CSV needs a header with "label", "status" and p_<finding> columns (npm run batch writes one)',
   applied: 'Site thresholds applied to new analyses',
   reverted: 'Site thresholds reverted: new analyses use the model defaults',
   nothingApplied: 'No site thresholds are applied',
@@ -49,7 +51,12 @@ export const ZFindingCalibration = z.object({
 export type TFindingCalibration = z.infer<typeof ZFindingCalibration>;
 
 /** A finding left out of a proposal and why (too few cases). */
-export const ZSkippedFinding = z.object({ finding: z.string(), cases: z.number().int(), positives: z.number().int(), reason: z.string() });
+export const ZSkippedFinding = z.object({
+  finding: z.string(),
+  cases: z.number().int(),
+  positives: z.number().int(),
+  reason: z.string(),
+});
 
 export const ZCalibration = z.object({
   id: z.uuid(),

@@ -29,7 +29,9 @@ export const ZComparison = z.object({
   /** Shipped findings reported by both results; "not assessed" ones are never compared. */
   findings: z.array(ZFindingComparison),
   /** Shipped findings only one of the two model versions reports: named, never compared. */
-  notCompared: z.array(z.object({ label: z.string(), display: z.string(), reportedBy: z.enum(['previous', 'current']) })),
+  notCompared: z.array(
+    z.object({ label: z.string(), display: z.string(), reportedBy: z.enum(['previous', 'current']) }),
+  ),
   /** Cardiothoracic ratios when both films have one; change = current - previous. */
   ctr: z.object({ previous: z.number(), current: z.number(), change: z.number() }).nullable(),
   /** Why the two may not be comparable (model version, image quality, projection). */

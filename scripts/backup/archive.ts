@@ -22,8 +22,11 @@ export async function extractArchive(archivePath: string): Promise<string> {
   try {
     await run('tar', ['-xzf', resolve(archivePath), '-C', dir, '--no-same-owner', '--no-same-permissions']);
   } catch (err) {
-    const detail = err instanceof Error ? (err as Error & { stderr?: string }).stderr?.trim() || err.message : String(err);
-    throw new BackupError(`The backup archive ${archivePath} is corrupt or unreadable (${detail}). Nothing was restored.`);
+    const detail =
+      err instanceof Error ? (err as Error & { stderr?: string }).stderr?.trim() || err.message : String(err);
+    throw new BackupError(
+      `The backup archive ${archivePath} is corrupt or unreadable (${detail}). Nothing was restored.`,
+    );
   }
   return dir;
 }

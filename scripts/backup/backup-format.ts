@@ -28,13 +28,15 @@ export const ZManifest = z.object({
   /** Applied drizzle migrations (hashes) of the source, oldest first. */
   migrations: z.array(z.string()),
   /** In foreign-key order: restoring in this order never references a row not yet inserted. */
-  tables: z.array(z.object({
-    name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
-    file: z.string().regex(/^tables\/[a-z_][a-z0-9_]*\.ndjson$/),
-    rows: z.number().int().min(0),
-    sha256: ZSha,
-    columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)),
-  })),
+  tables: z.array(
+    z.object({
+      name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
+      file: z.string().regex(/^tables\/[a-z_][a-z0-9_]*\.ndjson$/),
+      rows: z.number().int().min(0),
+      sha256: ZSha,
+      columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)),
+    }),
+  ),
   files: z.array(z.object({ key: ZStorageKey, bytes: z.number().int().min(0), sha256: ZSha })),
   /** Storage keys referenced by the database whose bytes were missing when the backup ran. */
   missingFiles: z.array(z.string()),

@@ -16,14 +16,20 @@ export interface TTableInfo {
 
 /** Every table of the public schema, parents before children (foreign-key order). */
 export async function tablesInFkOrder(db: TDb): Promise<TTableInfo[]> {
-  const tables = await queryRows<{ name: string }>(db, sql`
-    select tablename as name from pg_tables where schemaname = 'public' order by tablename`);
-  const edges = await queryRows<{ child: string; parent: string }>(db, sql`
+  const tables = await queryRows<{ name: string }>(
+    db,
+    sql`
+    select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+  );
+  const edges = await queryRows<{ child: string; parent: string }>(
+    db,
+    sql`
     select cl.relname as child, pl.relname as parent
     from pg_constraint c
     join pg_class cl on cl.oid = c.conrelid join pg_namespace n on n.oid = cl.relnamespace
     join pg_class pl on pl.oid = c.confrelid
-    where c.contype = 'f' and n.nspname = 'public'`);
+    where c.contype = 'f' and n.nspname = 'public'`,
+  );
   const names = tables.map((t) => t.name);
   const parents = new Map(names.map((n) => [n, new Set<string>()]));
   for (const e of edges) if (e.child !== e.parent) parents.get(e.child)?.add(e.parent);
@@ -39,14 +45,20 @@ export async function tablesInFkOrder(db: TDb): Promise<TTableInfo[]> {
   }
   const out: TTableInfo[] = [];
   for (const name of ordered) {
-    const cols = await queryRows<{ c: string }>(db, sql`
+    const cols = await queryRows<{ c: string }>(
+      db,
+      sql`
       select column_name as c from information_schema.columns
-      where table_schema = 'public' and table_name = ${name} order by ordinal_position`);
-    const pk = await queryRows<{ c: string }>(db, sql`
+      where table_schema = 'public' and table_name = ${name} order by ordinal_position`,
+    );
+    const pk = await queryRows<{ c: string }>(
+      db,
+      sql`
       select a.attname as c from pg_index i
       join pg_class t on t.oid = i.indrelid join pg_namespace n on n.oid = t.relnamespace
       join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-      where i.indisprimary and n.nspname = 'public' and t.relname = ${name}`);
+      where i.indisprimary and n.nspname = 'public' and t.relname = ${name}`,
+    );
     out.push({ name, columns: cols.map((c) => c.c), primaryKey: pk.map((c) => c.c) });
   }
   return out;
@@ -60,8 +72,11 @@ export function ident(name: string): SQL {
 
 /** Hashes of the applied drizzle migrations, oldest first ([] if the table is absent). */
 export async function appliedMigrations(db: TDb): Promise<string[]> {
-  const exists = await queryRows<{ n: number }>(db, sql`
-    select count(*)::int as n from pg_tables where schemaname = 'drizzle' and tablename = '__drizzle_migrations'`);
+  const exists = await queryRows<{ n: number }>(
+    db,
+    sql`
+    select count(*)::int as n from pg_tables where schemaname = 'drizzle' and tablename = '__drizzle_migrations'`,
+  );
   if (!exists[0]?.n) return [];
   const rows = await queryRows<{ hash: string }>(db, sql`select hash from drizzle.__drizzle_migrations order by id`);
   return rows.map((r) => r.hash);
@@ -71,9 +86,14 @@ export async function appliedMigrations(db: TDb): Promise<string[]> {
 export async function resetSequences(db: TDb, tables: TTableInfo[]): Promise<void> {
   for (const t of tables) {
     for (const c of t.columns) {
-      const [seq] = await queryRows<{ s: string | null }>(db, sql`select pg_get_serial_sequence(${`public.${t.name}`}, ${c}) as s`);
+      const [seq] = await queryRows<{ s: string | null }>(
+        db,
+        sql`select pg_get_serial_sequence(${`public.${t.name}`}, ${c}) as s`,
+      );
       if (!seq?.s) continue;
-      await db.execute(sql`select setval(${seq.s}::regclass, coalesce((select max(${ident(c)}) from ${ident(t.name)}), 0) + 1, false)`);
+      await db.execute(
+        sql`select setval(${seq.s}::regclass, coalesce((select max(${ident(c)}) from ${ident(t.name)}), 0) + 1, false)`,
+      );
     }
   }
 }

@@ -26,19 +26,22 @@ export async function openTarget(opts: { ignoreLock: boolean }): Promise<BackupT
     if (existsSync(join(pgliteDir, 'postmaster.pid')) && !opts.ignoreLock) {
       throw new BackupError(
         `The embedded database at ${pgliteDir} is in use. Stop the Chest Doctor AI server and worker first ` +
-        '(the embedded database allows one process at a time). If they are certainly stopped and the app ' +
-        'last ended in a crash, rerun with --ignore-lock.',
+          '(the embedded database allows one process at a time). If they are certainly stopped and the app ' +
+          'last ended in a crash, rerun with --ignore-lock.',
       );
     }
   }
   const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir });
-  const where = config.DATABASE_URL ? new URL(config.DATABASE_URL).host + new URL(config.DATABASE_URL).pathname : pgliteDir;
+  const where = config.DATABASE_URL
+    ? new URL(config.DATABASE_URL).host + new URL(config.DATABASE_URL).pathname
+    : pgliteDir;
   return { config, database, images: await createImageStore(config), where };
 }
 
 /** A refusal the user can act on (BackupError) exits 2 with its message; anything else 1. */
 export function exitCodeOf(err: unknown): number {
-  const message = err instanceof BackupError ? err.message : `Failed: ${err instanceof Error ? err.message : String(err)}`;
+  const message =
+    err instanceof BackupError ? err.message : `Failed: ${err instanceof Error ? err.message : String(err)}`;
   console.error(message);
   return err instanceof BackupError ? 2 : 1;
 }

@@ -34,7 +34,9 @@ const BATCH = 500;
 function checkCompatible(manifest: TManifest, target: TTableInfo[], migrations: string[]): void {
   const unknown = manifest.migrations.filter((m) => !migrations.includes(m));
   if (unknown.length) {
-    throw new BackupError(`This backup was made by a newer version of Chest Doctor AI (${unknown.length} migration(s) this version does not have). Upgrade, then restore. Nothing was restored.`);
+    throw new BackupError(
+      `This backup was made by a newer version of Chest Doctor AI (${unknown.length} migration(s) this version does not have). Upgrade, then restore. Nothing was restored.`,
+    );
   }
   const byName = new Map(target.map((t) => [t.name, t]));
   for (const t of manifest.tables) {
@@ -58,12 +60,20 @@ async function nonEmptyTables(db: TDb, tables: TTableInfo[]): Promise<string[]> 
 /** Empties every table; the audit log's append-only triggers are lifted only inside this transaction. */
 async function clearTables(db: TDb, tables: TTableInfo[]): Promise<void> {
   for (const t of tables) await db.execute(sql`alter table ${ident(t.name)} disable trigger user`);
-  await db.execute(sql`truncate ${sql.join(tables.map((t) => ident(t.name)), sql`, `)} cascade`);
+  await db.execute(
+    sql`truncate ${sql.join(
+      tables.map((t) => ident(t.name)),
+      sql`, `,
+    )} cascade`,
+  );
   for (const t of tables) await db.execute(sql`alter table ${ident(t.name)} enable trigger user`);
 }
 
 async function insertTable(db: TDb, dir: string, t: TManifest['tables'][number]): Promise<void> {
-  const cols = sql.join(t.columns.map((c) => ident(c)), sql`, `);
+  const cols = sql.join(
+    t.columns.map((c) => ident(c)),
+    sql`, `,
+  );
   let batch: string[] = [];
   const flush = async () => {
     if (!batch.length) return;
@@ -87,9 +97,12 @@ async function insertTable(db: TDb, dir: string, t: TManifest['tables'][number])
  */
 export async function restoreBackup(opts: RestoreBackupOptions): Promise<TRestoreReport> {
   const log = opts.log ?? (() => undefined);
-  const isDir = await stat(opts.from).then((s) => s.isDirectory(), () => {
-    throw new BackupError(`No backup at ${opts.from}.`);
-  });
+  const isDir = await stat(opts.from).then(
+    (s) => s.isDirectory(),
+    () => {
+      throw new BackupError(`No backup at ${opts.from}.`);
+    },
+  );
   const dir = isDir ? opts.from : await extractArchive(opts.from);
   try {
     const manifest = await verifyBackupDir(dir);
@@ -98,7 +111,9 @@ export async function restoreBackup(opts: RestoreBackupOptions): Promise<TRestor
     checkCompatible(manifest, target, await appliedMigrations(opts.db));
     const occupied = await nonEmptyTables(opts.db, target);
     if (occupied.length && !opts.force) {
-      throw new BackupError(`The target database is not empty (${occupied.join(', ')}). Restore into a fresh database, or pass --force to replace its contents. Nothing was restored.`);
+      throw new BackupError(
+        `The target database is not empty (${occupied.join(', ')}). Restore into a fresh database, or pass --force to replace its contents. Nothing was restored.`,
+      );
     }
     for (const f of manifest.files) {
       await opts.images.put(f.key, await readFile(join(dir, FILES_DIR, f.key)), 'application/octet-stream');
@@ -111,16 +126,24 @@ export async function restoreBackup(opts: RestoreBackupOptions): Promise<TRestor
         await insertTable(db, dir, t);
         const [c] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${ident(t.name)}`);
         rows[t.name] = c?.n ?? 0;
-        if (rows[t.name] !== t.rows) throw new BackupError(`Restoring ${t.name} gave ${rows[t.name]} rows instead of ${t.rows}. Nothing was restored.`);
+        if (rows[t.name] !== t.rows)
+          throw new BackupError(
+            `Restoring ${t.name} gave ${rows[t.name]} rows instead of ${t.rows}. Nothing was restored.`,
+          );
         log(`  ${t.name}: ${t.rows} rows`);
       }
       await resetSequences(db, target);
       const chain = await verifyAuditChain(db);
-      if (!chain.ok) throw new BackupError(`The restored audit log's hash chain is broken at entry ${chain.brokenAt}. Nothing was restored.`);
+      if (!chain.ok)
+        throw new BackupError(
+          `The restored audit log's hash chain is broken at entry ${chain.brokenAt}. Nothing was restored.`,
+        );
       return chain.entries;
     });
     await recordAudit(opts.db, null, {
-      actorUserId: null, action: 'system.restore', outcome: 'success',
+      actorUserId: null,
+      action: 'system.restore',
+      outcome: 'success',
       details: { tables: manifest.tables.length, files: manifest.files.length, backupCreatedAt: manifest.createdAt },
     });
     return { manifest, rows, files: manifest.files.length, auditEntries };

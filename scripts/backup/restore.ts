@@ -12,17 +12,30 @@ with a message naming the damaged part and restores nothing. The target database
 Stop the server and worker first.
 Exit codes: 0 done, 1 failed, 2 refused (usage, damaged backup, target not empty).`;
 
-runCli(HELP, async () => {
-  const { values, positionals } = parseCliArgs(process.argv.slice(2), { force: { type: 'boolean' }, 'ignore-lock': { type: 'boolean' } });
-  const from = positionals[0];
-  if (!from || positionals.length > 1) throw new CliUsageError('Give exactly one backup (a directory or a .tar.gz).');
-  const target = await openTarget({ ignoreLock: values['ignore-lock'] === true });
-  try {
-    console.log(`Restoring ${from} into ${target.where}`);
-    const r = await restoreBackup({ db: target.database.db, images: target.images, from, force: values.force === true, log: console.log });
-    const rows = Object.values(r.rows).reduce((n, c) => n + c, 0);
-    console.log(`Restore complete: ${rows} rows, ${r.files} images, audit chain intact (${r.auditEntries} entries)`);
-  } finally {
-    await target.database.close();
-  }
-}, exitCodeOf);
+runCli(
+  HELP,
+  async () => {
+    const { values, positionals } = parseCliArgs(process.argv.slice(2), {
+      force: { type: 'boolean' },
+      'ignore-lock': { type: 'boolean' },
+    });
+    const from = positionals[0];
+    if (!from || positionals.length > 1) throw new CliUsageError('Give exactly one backup (a directory or a .tar.gz).');
+    const target = await openTarget({ ignoreLock: values['ignore-lock'] === true });
+    try {
+      console.log(`Restoring ${from} into ${target.where}`);
+      const r = await restoreBackup({
+        db: target.database.db,
+        images: target.images,
+        from,
+        force: values.force === true,
+        log: console.log,
+      });
+      const rows = Object.values(r.rows).reduce((n, c) => n + c, 0);
+      console.log(`Restore complete: ${rows} rows, ${r.files} images, audit chain intact (${r.auditEntries} entries)`);
+    } finally {
+      await target.database.close();
+    }
+  },
+  exitCodeOf,
+);

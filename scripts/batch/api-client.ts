@@ -17,7 +17,12 @@ export class TransientApiError extends Error {}
 export class ConnectionLostError extends TransientApiError {}
 
 const MEDIA_TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.dcm': 'application/dicom', '.dicom': 'application/dicom',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.dcm': 'application/dicom',
+  '.dicom': 'application/dicom',
 };
 
 interface TExportDoc {
@@ -30,7 +35,10 @@ interface TExportDoc {
 
 async function call(api: TApi, path: string, init: RequestInit = {}): Promise<Response> {
   try {
-    return await fetch(`${api.url}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${api.key}` } });
+    return await fetch(`${api.url}${path}`, {
+      ...init,
+      headers: { ...init.headers, authorization: `Bearer ${api.key}` },
+    });
   } catch (err) {
     throw new ConnectionLostError(`cannot reach ${api.url}: ${(err as Error).message}`);
   }
@@ -68,8 +76,24 @@ async function fetchResult(api: TApi, chatId: string): Promise<TExportDoc | null
 }
 
 /** Uploads one image and returns its final outcome (or throws a Fatal/Transient error). */
-export async function analyseImage(api: TApi, file: string, absPath: string, sha256: string, patient: Record<string, string>): Promise<TOutcome> {
-  const base: TOutcome = { sha256, status: 'failed', chatId: null, accepted: null, gateReason: null, modelVersion: null, topFinding: null, findings: [], error: null };
+export async function analyseImage(
+  api: TApi,
+  file: string,
+  absPath: string,
+  sha256: string,
+  patient: Record<string, string>,
+): Promise<TOutcome> {
+  const base: TOutcome = {
+    sha256,
+    status: 'failed',
+    chatId: null,
+    accepted: null,
+    gateReason: null,
+    modelVersion: null,
+    topFinding: null,
+    findings: [],
+    error: null,
+  };
   const ext = extname(file).toLowerCase();
   const res = await withRetries('upload', async () => {
     const form = new FormData();
@@ -81,9 +105,11 @@ export async function analyseImage(api: TApi, file: string, absPath: string, sha
     return call(api, '/api/chat/analyzer', { method: 'POST', body: form });
   });
   const body = (await res.json().catch(() => null)) as { message?: string; data?: { chat_id?: string } } | null;
-  if (res.status === 401 || res.status === 403) throw new FatalApiError(`The server refused the API key (${body?.message ?? res.status}).`);
+  if (res.status === 401 || res.status === 403)
+    throw new FatalApiError(`The server refused the API key (${body?.message ?? res.status}).`);
   const chatId = body?.data?.chat_id ?? null;
-  if (res.status >= 400 && res.status < 500) return { ...base, status: 'rejected', error: body?.message ?? `HTTP ${res.status}` };
+  if (res.status >= 400 && res.status < 500)
+    return { ...base, status: 'rejected', error: body?.message ?? `HTTP ${res.status}` };
   if (!chatId) throw new TransientApiError(`upload: ${body?.message ?? `HTTP ${res.status}`}`);
   if (res.status >= 500) return { ...base, chatId, status: 'failed', error: body?.message ?? `HTTP ${res.status}` };
 
@@ -98,6 +124,11 @@ export async function analyseImage(api: TApi, file: string, absPath: string, sha
     gateReason: doc.gate.reason,
     modelVersion: doc.model.version,
     topFinding: doc.topFinding?.label ?? null,
-    findings: doc.findings.map((f) => ({ label: f.label, probability: f.probability, threshold: f.threshold, call: f.call })),
+    findings: doc.findings.map((f) => ({
+      label: f.label,
+      probability: f.probability,
+      threshold: f.threshold,
+      call: f.call,
+    })),
   };
 }

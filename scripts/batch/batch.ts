@@ -23,14 +23,18 @@ function exitCodeOf(err: unknown): number {
 }
 
 /** `npm run batch -- <folder or CSV> [--api URL --key KEY] [--out results.csv]`; see args.ts. */
-runCli(USAGE, async () => {
-  const args = parseBatchArgs(process.argv.slice(2));
-  const report = await runBatch(args);
-  process.stderr.write(
-    `${report.total} images: ${report.submitted} submitted, ${report.skipped} already done` +
-      (report.retryLater ? `, ${report.retryLater} to retry (run the same command again)` : '') +
-      `\nWrote ${report.outFiles.join(', ')}\n`,
-  );
-  if (report.serverLost) return EXIT.unreachable;
-  return report.retryLater ? EXIT.retryLater : EXIT.ok;
-}, exitCodeOf);
+runCli(
+  USAGE,
+  async () => {
+    const args = parseBatchArgs(process.argv.slice(2));
+    const report = await runBatch(args);
+    process.stderr.write(
+      `${report.total} images: ${report.submitted} submitted, ${report.skipped} already done` +
+        (report.retryLater ? `, ${report.retryLater} to retry (run the same command again)` : '') +
+        `\nWrote ${report.outFiles.join(', ')}\n`,
+    );
+    if (report.serverLost) return EXIT.unreachable;
+    return report.retryLater ? EXIT.retryLater : EXIT.ok;
+  },
+  exitCodeOf,
+);

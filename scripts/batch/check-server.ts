@@ -13,9 +13,13 @@ export async function checkServer(url: string, timeoutMs = 5000): Promise<void> 
     res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = (err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000}s` : (cause?.code ?? cause?.message ?? (err as Error).message);
+    const why =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer in ${timeoutMs / 1000}s`
+        : (cause?.code ?? cause?.message ?? (err as Error).message);
     throw new ServerUnreachableError(`Cannot reach the server at ${url} (${why}). Is it running, and is --api right?`);
   }
   await res.body?.cancel();
-  if (res.status === 404) throw new ServerUnreachableError(`${url} answers, but not as Chest Doctor AI (/healthz: 404). Is --api right?`);
+  if (res.status === 404)
+    throw new ServerUnreachableError(`${url} answers, but not as Chest Doctor AI (/healthz: 404). Is --api right?`);
 }

@@ -45,7 +45,8 @@ export function parseCsvRecords(text: string): TCsvRecord[] {
     if (!(err instanceof CsvError)) throw err;
     const noticed = typeof err.lines === 'number' ? err.lines : null;
     const start = lastRecordEnd + 1;
-    const where = noticed !== null && noticed !== start ? `line ${start} (noticed at line ${noticed})` : `line ${start}`;
+    const where =
+      noticed !== null && noticed !== start ? `line ${start} (noticed at line ${noticed})` : `line ${start}`;
     throw new CsvInputError(`CSV ${where}: ${REASONS[err.code] ?? err.code}`);
   }
 }
@@ -63,7 +64,10 @@ export function parseCsvObjectsWithLines(text: string): { values: Record<string,
   const [header, ...rows] = parseCsvRecords(text);
   if (!header) return [];
   const keys = header.fields.map((h) => h.trim().toLowerCase());
-  return rows.map((r) => ({ values: Object.fromEntries(keys.map((k, i) => [k, (r.fields[i] ?? '').trim()])), line: r.line }));
+  return rows.map((r) => ({
+    values: Object.fromEntries(keys.map((k, i) => [k, (r.fields[i] ?? '').trim()])),
+    line: r.line,
+  }));
 }
 
 type TCell = string | number | boolean | null | undefined;
@@ -75,5 +79,8 @@ function neutralise(v: TCell): string {
 }
 
 export function formatCsv(header: string[], rows: TCell[][]): string {
-  return stringify([header, ...rows].map((r) => r.map(neutralise)), { record_delimiter: '\n' });
+  return stringify(
+    [header, ...rows].map((r) => r.map(neutralise)),
+    { record_delimiter: '\n' },
+  );
 }

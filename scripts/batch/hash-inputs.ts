@@ -25,7 +25,10 @@ async function sha256Of(path: string): Promise<string> {
  * all at once held every image in memory (10 GB for 5,000 films) and ran out of file handles.
  * Unreadable inputs are collected and reported together, so one run lists every broken row.
  */
-export async function hashInputs(inputs: readonly TBatchInput[], concurrency = HASH_CONCURRENCY): Promise<THashedInput[]> {
+export async function hashInputs(
+  inputs: readonly TBatchInput[],
+  concurrency = HASH_CONCURRENCY,
+): Promise<THashedInput[]> {
   const out: THashedInput[] = new Array<THashedInput>(inputs.length);
   const unreadable: string[] = [];
   let next = 0;
@@ -35,14 +38,18 @@ export async function hashInputs(inputs: readonly TBatchInput[], concurrency = H
       try {
         out[i] = { input, sha256: await sha256Of(input.absPath) };
       } catch (err) {
-        unreadable.push(`${input.where ?? input.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        unreadable.push(
+          `${input.where ?? input.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, lane));
   if (unreadable.length) {
     const shown = unreadable.slice(0, 10).join('\n  ');
-    throw new InputError(`${unreadable.length} input file(s) cannot be read:\n  ${shown}${unreadable.length > 10 ? '\n  ...' : ''}`);
+    throw new InputError(
+      `${unreadable.length} input file(s) cannot be read:\n  ${shown}${unreadable.length > 10 ? '\n  ...' : ''}`,
+    );
   }
   return out;
 }

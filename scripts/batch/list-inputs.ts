@@ -30,7 +30,13 @@ export async function listInputs(input: string): Promise<TBatchInput[]> {
   const root = resolve(input);
   if ((await stat(root)).isDirectory()) {
     const files = (await walk(root)).sort();
-    return files.map((absPath) => ({ file: relative(root, absPath), absPath, label: null, patient: {}, where: relative(root, absPath) }));
+    return files.map((absPath) => ({
+      file: relative(root, absPath),
+      absPath,
+      label: null,
+      patient: {},
+      where: relative(root, absPath),
+    }));
   }
   const rows = parseCsvObjectsWithLines(await readFile(root, 'utf8'));
   const base = dirname(root);
@@ -38,11 +44,18 @@ export async function listInputs(input: string): Promise<TBatchInput[]> {
     const path = r.path || r.file || r.image;
     if (!path) throw new CsvInputError(`CSV line ${line} has no path (columns: path, file or image)`);
     // Legal CSV, but a path never spans lines: two stray quotes would otherwise merge rows.
-    if (/[\r\n]/.test(path)) throw new CsvInputError(`CSV line ${line}: the path runs over several lines (a stray " ?)`);
+    if (/[\r\n]/.test(path))
+      throw new CsvInputError(`CSV line ${line}: the path runs over several lines (a stray " ?)`);
     const patient: TBatchInput['patient'] = {};
     if (r.name) patient.full_name = r.name;
     if (r.age) patient.age = r.age;
     if (r.history) patient.medical_history = r.history;
-    return { file: path, absPath: resolve(base, path), label: r.label ? r.label.toLowerCase() : null, patient, where: `CSV line ${line}` };
+    return {
+      file: path,
+      absPath: resolve(base, path),
+      label: r.label ? r.label.toLowerCase() : null,
+      patient,
+      where: `CSV line ${line}`,
+    };
   });
 }

@@ -15,7 +15,7 @@ export function rocAuc(items: readonly TScored[]): number | null {
   if (nPos === 0 || nNeg === 0) return null;
   // Average ranks over ties, then the Mann-Whitney U of the positives.
   let rankSumPos = 0;
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j < sorted.length && sorted[j]?.score === sorted[i]?.score) j++;
     const avgRank = (i + 1 + j) / 2;

@@ -5,7 +5,11 @@ export class Progress {
   private lastDecile = -1;
   private readonly started = Date.now();
 
-  constructor(private readonly total: number, private readonly skipped: number, private readonly out: NodeJS.WriteStream = process.stderr) {}
+  constructor(
+    private readonly total: number,
+    private readonly skipped: number,
+    private readonly out: NodeJS.WriteStream = process.stderr,
+  ) {}
 
   tick(ok: boolean): void {
     this.done++;
@@ -20,10 +24,12 @@ export class Progress {
     const elapsed = (Date.now() - this.started) / 1000;
     const rate = this.done / Math.max(elapsed, 0.001);
     const eta = rate > 0 ? Math.round((this.total - n) / rate) : null;
-    return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${n}/${this.total}` +
+    return (
+      `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${n}/${this.total}` +
       (this.skipped ? ` (${this.skipped} from earlier runs)` : '') +
       (this.failed ? `, ${this.failed} not analysed` : '') +
-      (eta !== null && n < this.total ? `, ~${eta}s left` : '');
+      (eta !== null && n < this.total ? `, ~${eta}s left` : '')
+    );
   }
 
   draw(): void {

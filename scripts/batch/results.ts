@@ -19,15 +19,34 @@ export function resultsCsv(rows: readonly TResultRow[]): string {
   const labels = findingLabels(rows);
   const hasLabels = rows.some((r) => r.input.label !== null);
   const header = [
-    'file', 'sha256', ...(hasLabels ? ['label'] : []), 'status', 'accepted', 'gate_reason',
-    ...labels.map((l) => `p_${l}`), ...labels.map((l) => `call_${l}`), 'top_finding', 'model_version', 'chat_id', 'error',
+    'file',
+    'sha256',
+    ...(hasLabels ? ['label'] : []),
+    'status',
+    'accepted',
+    'gate_reason',
+    ...labels.map((l) => `p_${l}`),
+    ...labels.map((l) => `call_${l}`),
+    'top_finding',
+    'model_version',
+    'chat_id',
+    'error',
   ];
   const body = rows.map(({ input, outcome: o }) => {
     const byLabel = new Map(o.findings.map((f) => [f.label, f]));
     return [
-      input.file, o.sha256, ...(hasLabels ? [input.label ?? ''] : []), o.status, o.accepted === null ? '' : o.accepted, o.gateReason ?? '',
-      ...labels.map((l) => byLabel.get(l)?.probability.toFixed(4) ?? ''), ...labels.map((l) => byLabel.get(l)?.call ?? ''),
-      o.topFinding ?? '', o.modelVersion ?? '', o.chatId ?? '', o.error ?? '',
+      input.file,
+      o.sha256,
+      ...(hasLabels ? [input.label ?? ''] : []),
+      o.status,
+      o.accepted === null ? '' : o.accepted,
+      o.gateReason ?? '',
+      ...labels.map((l) => byLabel.get(l)?.probability.toFixed(4) ?? ''),
+      ...labels.map((l) => byLabel.get(l)?.call ?? ''),
+      o.topFinding ?? '',
+      o.modelVersion ?? '',
+      o.chatId ?? '',
+      o.error ?? '',
     ];
   });
   return formatCsv(header, body);

@@ -33,7 +33,13 @@ export function summarise(rows: readonly TResultRow[]): TBatchSummary {
   const labelled = rows.filter((r) => r.input.label !== null);
   const scored = labelled.filter((r) => r.outcome.status === 'completed' && r.outcome.accepted);
   const labels = findingLabels(scored);
-  const truth = (r: TResultRow) => new Set((r.input.label ?? '').split(';').map((s) => s.trim()).filter(Boolean));
+  const truth = (r: TResultRow) =>
+    new Set(
+      (r.input.label ?? '')
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   const findings = labels.map((label): TFindingSummary => {
     const items = scored.flatMap((r) => {
       const f = r.outcome.findings.find((x) => x.label === label);
@@ -43,11 +49,22 @@ export function summarise(rows: readonly TResultRow[]): TBatchSummary {
     const threshold = thresholds[Math.floor(thresholds.length / 2)] ?? 0.5;
     const confusion = confusionAt(items, threshold);
     const positives = items.filter((i) => i.positive).length;
-    return { label, positives, negatives: items.length - positives, auc: rocAuc(items), threshold, sensitivity: sensitivity(confusion), specificity: specificity(confusion), confusion };
+    return {
+      label,
+      positives,
+      negatives: items.length - positives,
+      auc: rocAuc(items),
+      threshold,
+      sensitivity: sensitivity(confusion),
+      specificity: specificity(confusion),
+      confusion,
+    };
   });
   const trueClasses = [...new Set(scored.map((r) => r.input.label ?? ''))].sort();
   const predicted = [...new Set([...labels, 'none'])];
-  const counts = trueClasses.map((t) => predicted.map((p) => scored.filter((r) => r.input.label === t && (r.outcome.topFinding ?? 'none') === p).length));
+  const counts = trueClasses.map((t) =>
+    predicted.map((p) => scored.filter((r) => r.input.label === t && (r.outcome.topFinding ?? 'none') === p).length),
+  );
   return {
     images: labelled.length,
     analysed: scored.length,
@@ -68,11 +85,14 @@ export function summaryMarkdown(s: TBatchSummary): string {
     `Images with a label: ${s.images}; analysed: ${s.analysed}; refused by the image check: ${s.refusedByGate}; not analysed (rejected or failed): ${s.notAnalysed}.`,
     `Model version(s): ${s.modelVersions.join(', ') || 'n/a'}.`,
     '',
-    '## Per finding (at the model\'s operating threshold)',
+    "## Per finding (at the model's operating threshold)",
     '',
     '| Finding | Positives | Negatives | ROC AUC | Threshold | Sensitivity | Specificity | TP | FP | FN | TN |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...s.findings.map((f) => `| ${f.label} | ${f.positives} | ${f.negatives} | ${f3(f.auc)} | ${f.threshold.toFixed(3)} | ${f3(f.sensitivity)} | ${f3(f.specificity)} | ${f.confusion.tp} | ${f.confusion.fp} | ${f.confusion.fn} | ${f.confusion.tn} |`),
+    ...s.findings.map(
+      (f) =>
+        `| ${f.label} | ${f.positives} | ${f.negatives} | ${f3(f.auc)} | ${f.threshold.toFixed(3)} | ${f3(f.sensitivity)} | ${f3(f.specificity)} | ${f.confusion.tp} | ${f.confusion.fp} | ${f.confusion.fn} | ${f.confusion.tn} |`,
+    ),
     '',
     '## Confusion matrix (true label × top finding)',
     '',

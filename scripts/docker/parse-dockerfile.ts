@@ -60,6 +60,7 @@ export function parseCopy(args: string): { from: string | null; sources: string[
 export function execForm(args: string): string[] {
   const json = args.slice(args.indexOf('['));
   const parsed: unknown = JSON.parse(json);
-  if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string')) throw new Error(`not an exec form: ${args}`);
+  if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === 'string'))
+    throw new Error(`not an exec form: ${args}`);
   return parsed;
 }

@@ -22,11 +22,16 @@ export interface TReplayOptions {
 const WORKDIR = '/app';
 
 /** Image paths under WORKDIR map into the stage's directory; nothing else is writable here. */
-const inStage = (root: string, p: string) => (p.startsWith(WORKDIR) ? join(root, p.slice(WORKDIR.length)) : resolve(root, p));
+const inStage = (root: string, p: string) =>
+  p.startsWith(WORKDIR) ? join(root, p.slice(WORKDIR.length)) : resolve(root, p);
 
 function run(cmd: string, cwd: string, env: Record<string, string>, log: (l: string) => void): void {
   log(`  $ ${cmd}`);
-  const r = spawnSync('bash', ['-c', cmd], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync('bash', ['-c', cmd], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`RUN failed (exit ${r.status}): ${cmd}`);
 }
 

@@ -29,7 +29,8 @@ export function parseCliArgs<const O extends TOptions>(argv: string[], options: 
 /** A whole number flag in [min, max], or the default when absent. */
 export function intFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   const n = Number(raw ?? fallback);
-  if (!Number.isInteger(n) || n < min || n > max) throw new CliUsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new CliUsageError(`--${name} must be a whole number from ${min} to ${max}`);
   return n;
 }
 

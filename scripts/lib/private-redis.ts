@@ -20,19 +20,43 @@ export function freePort(): Promise<number> {
  * Starts redis-server with the settings a job queue needs: append-only file (queued analyses
  * survive a restart) and noeviction (Redis must refuse writes rather than drop jobs).
  */
-export async function startPrivateRedis(dir: string, port?: number): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+export async function startPrivateRedis(
+  dir: string,
+  port?: number,
+): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
   const p = port ?? (await freePort());
-  const child = spawn('redis-server', [
-    '--port', String(p), '--bind', '127.0.0.1', '--dir', dir,
-    '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',
-    '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes',
-  ], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(p),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--protected-mode',
+      'yes',
+    ],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${p}`;
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   for (let i = 0; i < 50; i++) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    const ok = await probe.connect().then(() => probe.ping()).then(() => true).catch(() => false);
+    const ok = await probe
+      .connect()
+      .then(() => probe.ping())
+      .then(() => true)
+      .catch(() => false);
     if (ok) break;
     probe.disconnect();
     await new Promise((r) => setTimeout(r, 100));

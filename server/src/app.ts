@@ -59,9 +59,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     reply.header('x-request-id', req.id);
     if (req.url.startsWith('/trpc/')) {
       // tRPC decodes the (already decoded) procedure name again: '/trpc/%25' threw a URIError (500).
-      if (/%25/i.test(req.url.split('?', 1)[0] ?? '')) return reply.status(404).send({ success: false, message: 'Not found', code: 'NOT_FOUND' });
+      if (/%25/i.test(req.url.split('?', 1)[0] ?? ''))
+        return reply.status(404).send({ success: false, message: 'Not found', code: 'NOT_FOUND' });
       // Its adapter answers 500 to a multipart body (it tries to JSON.stringify the stream); no procedure takes one.
-      if (/^multipart\//i.test(req.headers['content-type'] ?? '')) return reply.status(415).send({ success: false, message: 'Unsupported content type', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      if (/^multipart\//i.test(req.headers['content-type'] ?? ''))
+        return reply
+          .status(415)
+          .send({ success: false, message: 'Unsupported content type', code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
   });
 

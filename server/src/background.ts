@@ -14,7 +14,11 @@ export interface BackgroundServices {
  * so main.ts and tests start the same set.
  */
 export function startBackgroundServices(deps: AppDeps): BackgroundServices {
-  const started: BackgroundServices[] = [startAnalysisConsumers(deps), startAuthSweeper(deps), startReadAuditWriter(deps)];
+  const started: BackgroundServices[] = [
+    startAnalysisConsumers(deps),
+    startAuthSweeper(deps),
+    startReadAuditWriter(deps),
+  ];
   return {
     close: async () => {
       await Promise.all(started.map((s) => s.close()));

@@ -12,8 +12,13 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
   test('lists the shipped findings as before, then the not-assessed ones with the reason', () => {
     const r = sampleResultV2();
     const { content, disease } = composeReport(r, adult);
-    for (const f of r.findings) assert.ok(content.includes(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} |`), f.label);
-    assert.ok(content.includes('Not assessed: Hernia, Fibrosis, Atelectasis (this model version cannot back these findings on held-out data).'));
+    for (const f of r.findings)
+      assert.ok(content.includes(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} |`), f.label);
+    assert.ok(
+      content.includes(
+        'Not assessed: Hernia, Fibrosis, Atelectasis (this model version cannot back these findings on held-out data).',
+      ),
+    );
     // A not-assessed finding never gets a row of the table.
     assert.doesNotMatch(content, /\| Hernia \|/);
     assert.equal(disease, 'Cardiomegaly');
@@ -38,7 +43,10 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
   test('no CTR: the heart size line says why (no_heart), with no ratio', () => {
     const r = sampleResultV2({ anatomy: { ...sampleResultV2().anatomy!, ctr: null, flags: ['no_heart'] } });
     const { content } = composeReport(r, adult);
-    assert.match(content, /Heart size: no cardiothoracic ratio was measured: the heart outline could not be found reliably on this film\./);
+    assert.match(
+      content,
+      /Heart size: no cardiothoracic ratio was measured: the heart outline could not be found reliably on this film\./,
+    );
     assert.doesNotMatch(content, /Cardiothoracic ratio 0\./);
   });
 
@@ -48,7 +56,10 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
         { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.12, threshold: 0.5, call: 'negative' },
         { label: 'nodule', display: 'Nodule', probability: 0.08, threshold: 0.3, call: 'negative' },
       ],
-      notAssessed: [{ label: 'pneumonia', display: 'Pneumonia / lung opacity' }, { label: 'covid19', display: 'COVID-19 pattern' }],
+      notAssessed: [
+        { label: 'pneumonia', display: 'Pneumonia / lung opacity' },
+        { label: 'covid19', display: 'COVID-19 pattern' },
+      ],
       topFinding: null,
     });
     const { content, disease } = composeReport(r, adult);
@@ -60,7 +71,7 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
     assert.doesNotMatch(content, /\| Pneumonia/);
   });
 
-  test('a model-1 result (no anatomy, no notAssessed) has neither line and keeps model 1\'s caveats', () => {
+  test("a model-1 result (no anatomy, no notAssessed) has neither line and keeps model 1's caveats", () => {
     const { content } = composeReport(sampleResult(), adult);
     assert.doesNotMatch(content, /Heart size|Cardiothoracic|Not assessed/);
     assert.match(content, /trained on public datasets in which every pneumonia image comes from young children/);
@@ -68,7 +79,18 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
   });
 
   test('model 2 gets its own training-data caveat and age remarks', () => {
-    const viral = sampleResultV2({ findings: [...sampleResultV2().findings, { label: 'pneumonia_viral', display: 'Viral pneumonia (pediatric hint)', probability: 0.61, threshold: 0.5, call: 'positive' }] });
+    const viral = sampleResultV2({
+      findings: [
+        ...sampleResultV2().findings,
+        {
+          label: 'pneumonia_viral',
+          display: 'Viral pneumonia (pediatric hint)',
+          probability: 0.61,
+          threshold: 0.5,
+          call: 'positive',
+        },
+      ],
+    });
     const { content } = composeReport(viral, adult);
     assert.match(content, /This model version was trained on public datasets/);
     assert.match(content, /bacterial\/viral hints were learned only from films of young children/);
@@ -88,7 +110,10 @@ describe('the stored result schema keeps anatomy and notAssessed', () => {
   });
 
   test('contours must be SVG path data: markup is dropped with the anatomy, the findings stand', () => {
-    const bad = { ...sampleResultV2(), anatomy: { ...sampleResultV2().anatomy!, contours: { lung: '"/><script>alert(1)</script>', heart: 'M0 0' } } };
+    const bad = {
+      ...sampleResultV2(),
+      anatomy: { ...sampleResultV2().anatomy!, contours: { lung: '"/><script>alert(1)</script>', heart: 'M0 0' } },
+    };
     const parsed = ZStoredResult.parse(JSON.parse(JSON.stringify(bad)));
     assert.equal(parsed.anatomy, null);
     assert.equal(parsed.findings.length, sampleResultV2().findings.length);

@@ -42,7 +42,12 @@ describe('enqueue failure after the rows were written', () => {
     await admin.call('CLIENT', 'PAUSE', '3000', 'WRITE');
     try {
       const started = Date.now();
-      const res = await t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/upload',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(u.token) },
+      });
       assert.equal(res.statusCode, 503, res.body);
       assert.equal(res.json().message, ANALYSIS_MESSAGES.queueDown);
       assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);

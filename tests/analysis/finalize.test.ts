@@ -25,10 +25,27 @@ for (const backend of testBackends()) {
     let t: TestApp;
     let u: TTestUser;
     const caller = (user: TTestUser) =>
-      createCaller(createContextInner({ deps: t.deps, auth: { userId: user.user.id, name: user.user.name, email: user.user.email, sessionId: null, via: 'session' } as never }));
+      createCaller(
+        createContextInner({
+          deps: t.deps,
+          auth: {
+            userId: user.user.id,
+            name: user.user.name,
+            email: user.user.email,
+            sessionId: null,
+            via: 'session',
+          } as never,
+        }),
+      );
     const upload = async (user = u) =>
-      createAnalysis({ ...t.deps, meta: META, userId: user.user.id, raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
-    const reportsOf = (analysisId: string) => t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
+      createAnalysis({
+        ...t.deps,
+        meta: META,
+        userId: user.user.id,
+        raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null },
+      });
+    const reportsOf = (analysisId: string) =>
+      t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
 
     beforeAll(async () => {
       t = await createTestApp({ backend });
@@ -48,7 +65,8 @@ for (const backend of testBackends()) {
       const report = reports[0]!;
       assert.equal(report.role, 'assistant');
       assert.equal(report.disease, 'Pneumonia');
-      for (const f of sampleResult().findings) assert.ok(report.content.includes(`| ${f.display} | ${pct(f.probability)} |`), f.label);
+      for (const f of sampleResult().findings)
+        assert.ok(report.content.includes(`| ${f.display} | ${pct(f.probability)} |`), f.label);
       assert.match(report.content, /### Impression/);
       assert.match(report.content, /### Suggested next steps/);
       assert.match(report.content, /Patient age 34: adult/);
@@ -61,20 +79,31 @@ for (const backend of testBackends()) {
       assert.equal(row?.status, 'completed');
       assert.equal(row?.modelVersion, 'test-1.0.0');
       // Even a direct second insert is refused by the unique index.
-      await assert.rejects(t.deps.db.insert(messages).values({ chatId: a.chatId, role: 'assistant', content: 'dup', analysisId: a.analysisId }));
+      await assert.rejects(
+        t.deps.db
+          .insert(messages)
+          .values({ chatId: a.chatId, role: 'assistant', content: 'dup', analysisId: a.analysisId }),
+      );
     });
 
-    test('a model-2 result keeps anatomy and notAssessed from the worker\'s job to the stored row and the tRPC view', async () => {
+    test("a model-2 result keeps anatomy and notAssessed from the worker's job to the stored row and the tRPC view", async () => {
       const a = await upload();
       const sent = sampleResultV2();
       // Exactly what the worker sends (JSON over the queue), with a field the server does not know.
-      const job = { analysisId: a.analysisId, result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as ReturnType<typeof sampleResultV2>, heatmap: null };
+      const job = {
+        analysisId: a.analysisId,
+        result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as ReturnType<typeof sampleResultV2>,
+        heatmap: null,
+      };
       assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'completed');
       const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
       const stored = row!.result as Record<string, unknown>;
       assert.deepEqual(stored.anatomy, sent.anatomy);
       assert.deepEqual(stored.notAssessed, sent.notAssessed);
-      for (const view of [await caller(u).analysis.get({ analysisId: a.analysisId }), await caller(u).analysis.forChat({ chatId: a.chatId })]) {
+      for (const view of [
+        await caller(u).analysis.get({ analysisId: a.analysisId }),
+        await caller(u).analysis.forChat({ chatId: a.chatId }),
+      ]) {
         assert.deepEqual(view.result?.anatomy, sent.anatomy);
         assert.deepEqual(view.result?.notAssessed, sent.notAssessed);
       }
@@ -85,7 +114,13 @@ for (const backend of testBackends()) {
 
     test('a refused image ends as a clear assistant message, status refused, no disease', async () => {
       const a = await upload();
-      assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: refusedResult(), heatmap: null } }), 'refused');
+      assert.equal(
+        await finalizeAnalysis({
+          ...t.deps,
+          job: { analysisId: a.analysisId, result: refusedResult(), heatmap: null },
+        }),
+        'refused',
+      );
       const [report] = await reportsOf(a.analysisId);
       assert.match(report!.content, /Image not analysed/);
       assert.match(report!.content, /colour photograph/);
@@ -108,14 +143,20 @@ for (const backend of testBackends()) {
     test('a finished analysis whose chat was deleted is skipped', async () => {
       const a = await upload();
       await t.deps.db.delete(chats).where(eq(chats.id, a.chatId));
-      assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: sampleResult(), heatmap: null } }), 'skipped');
+      assert.equal(
+        await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: sampleResult(), heatmap: null } }),
+        'skipped',
+      );
     });
 
     test('the reconciler re-enqueues an analysis stuck in queued whose job is gone, under the same job id', async () => {
       const a = await upload();
       await t.deps.analysisQueue.remove(a.analysisId);
       assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'unknown');
-      await t.deps.db.update(analyses).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(analyses.id, a.analysisId));
+      await t.deps.db
+        .update(analyses)
+        .set({ updatedAt: new Date(Date.now() - 3600_000) })
+        .where(eq(analyses.id, a.analysisId));
       const consumers = startAnalysisConsumers(t.deps);
       try {
         const report = await consumers.reconcile();
@@ -133,17 +174,25 @@ for (const backend of testBackends()) {
     test('the reconciler marks failed an analysis whose job failed while no server listened', async () => {
       const a = await upload();
       // A worker fails the job while no failed-job listener runs (the server was down).
-      const worker = new Worker(QueueName.Analysis, async () => {
-        throw new UnrecoverableError('image could not be decoded');
-      }, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+      const worker = new Worker(
+        QueueName.Analysis,
+        async () => {
+          throw new UnrecoverableError('image could not be decoded');
+        },
+        { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX },
+      );
       worker.on('error', () => undefined);
       try {
-        for (let i = 0; i < 100 && (await t.deps.analysisQueue.getJobState(a.analysisId)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 100 && (await t.deps.analysisQueue.getJobState(a.analysisId)) !== 'failed'; i++)
+          await new Promise((r) => setTimeout(r, 50));
       } finally {
         await worker.close();
       }
       assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'failed');
-      await t.deps.db.update(analyses).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(analyses.id, a.analysisId));
+      await t.deps.db
+        .update(analyses)
+        .set({ updatedAt: new Date(Date.now() - 3600_000) })
+        .where(eq(analyses.id, a.analysisId));
       const consumers = startAnalysisConsumers(t.deps);
       try {
         const report = await consumers.reconcile();
@@ -171,7 +220,11 @@ for (const backend of testBackends()) {
           await publishAnalysisEvent(t.deps.redis, prefix, { analysisId: a.analysisId, stage });
           await new Promise((r) => setTimeout(r, 50));
         }
-        await consumers.resultQueue.add('result', { analysisId: a.analysisId, result: sampleResult(), heatmap: null }, { jobId: `result-${a.analysisId}` });
+        await consumers.resultQueue.add(
+          'result',
+          { analysisId: a.analysisId, result: sampleResult(), heatmap: null },
+          { jobId: `result-${a.analysisId}` },
+        );
         await reading;
         assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
         assert.equal((await reportsOf(a.analysisId)).length, 1);
@@ -180,15 +233,18 @@ for (const backend of testBackends()) {
       }
     });
 
-    test('another user\'s analysis answers exactly like a missing one', async () => {
+    test("another user's analysis answers exactly like a missing one", async () => {
       const a = await upload();
       const other = await createUser(t.deps);
       await assert.rejects(caller(other).analysis.forChat({ chatId: a.chatId }), { code: 'NOT_FOUND' });
       await assert.rejects(caller(other).analysis.get({ analysisId: a.analysisId }), { code: 'NOT_FOUND' });
       const stream = await caller(other).analysis.onProgress({ analysisId: a.analysisId });
-      await assert.rejects(async () => {
-        for await (const _ of stream) break;
-      }, { code: 'NOT_FOUND' });
+      await assert.rejects(
+        async () => {
+          for await (const _ of stream) break;
+        },
+        { code: 'NOT_FOUND' },
+      );
       await assert.rejects(caller(other).analysis.get({ analysisId: 'not-a-uuid' }), { code: 'NOT_FOUND' });
     });
   });

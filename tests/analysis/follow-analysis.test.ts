@@ -49,7 +49,10 @@ describe('following an analysis: one pub/sub source, one shared subscriber, no p
       await failAnalysis({ ...t.deps, analysisId, reason: 'worker crashed' });
       await Promise.all(reading);
       for (const list of seen) {
-        assert.deepEqual(list.map((e) => e.stage), ['queued', 'analysing', 'failed']);
+        assert.deepEqual(
+          list.map((e) => e.stage),
+          ['queued', 'analysing', 'failed'],
+        );
         assert.equal(list.at(-1)?.message, ANALYSIS_MESSAGES.failed, 'the terminal event says what to show');
       }
     } finally {

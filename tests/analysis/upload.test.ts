@@ -21,8 +21,11 @@ for (const backend of testBackends()) {
   describe(`analysis upload on ${backend}`, () => {
     let t: TestApp;
     let u: TTestUser;
-    const post = (body: { payload: Buffer; headers: Record<string, string> }, token = u.token, url = '/api/chat/upload') =>
-      t.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...bearer(token) } });
+    const post = (
+      body: { payload: Buffer; headers: Record<string, string> },
+      token = u.token,
+      url = '/api/chat/upload',
+    ) => t.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...bearer(token) } });
     const counts = async (userId: string) => ({
       chats: (await t.deps.db.select().from(chats).where(eq(chats.userId, userId))).length,
       images: (await t.deps.db.select().from(storedImages).where(eq(storedImages.userId, userId))).length,
@@ -40,13 +43,19 @@ for (const backend of testBackends()) {
 
     test('an accepted upload stores a clean image, the chat, the first message and a queued analysis, and enqueues ids only', async () => {
       const profile = await createProfile(t.deps, u.user.id);
-      const res = await post(uploadBody(await radiograph({ exif: true }), PATIENT, [{ name: 'profile_id', value: profile.id }]));
+      const res = await post(
+        uploadBody(await radiograph({ exif: true }), PATIENT, [{ name: 'profile_id', value: profile.id }]),
+      );
       assert.equal(res.statusCode, 202, res.body);
       const { chat_id, analysis_id, status } = res.json().data;
       assert.equal(status, 'queued');
       const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, chat_id));
       assert.equal(chat?.title, 'Ada Example - X-Ray Analysis');
-      assert.deepEqual(chat?.patient, { full_name: 'Ada Example', age: '34', medical_history: PATIENT.medical_history });
+      assert.deepEqual(chat?.patient, {
+        full_name: 'Ada Example',
+        age: '34',
+        medical_history: PATIENT.medical_history,
+      });
       assert.equal(chat?.profileId, profile.id);
       const msgs = await t.deps.db.select().from(messages).where(eq(messages.chatId, chat_id));
       assert.equal(msgs.length, 1);
@@ -92,7 +101,14 @@ for (const backend of testBackends()) {
       assert.equal(noImage.json().message, ANALYSIS_MESSAGES.imageRequired);
       const text = await post(uploadBody(Buffer.from('hello, I am not an image at all')), v.token);
       assert.equal(text.json().message, ANALYSIS_MESSAGES.invalidType);
-      const gif = await post(uploadBody(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).gif().toBuffer()), v.token);
+      const gif = await post(
+        uploadBody(
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+            .gif()
+            .toBuffer(),
+        ),
+        v.token,
+      );
       assert.equal(gif.json().message, ANALYSIS_MESSAGES.invalidType);
       const jpeg = await radiograph();
       const truncated = await post(uploadBody(jpeg.subarray(0, Math.floor(jpeg.length / 2))), v.token);
@@ -117,16 +133,24 @@ for (const backend of testBackends()) {
     });
 
     test('a decompression bomb (huge pixel count, tiny file) is refused', async () => {
-      const bomb = await sharp({ create: { width: 10_000, height: 6_000, channels: 3, background: '#000' } }).greyscale().png({ compressionLevel: 9 }).toBuffer();
+      const bomb = await sharp({ create: { width: 10_000, height: 6_000, channels: 3, background: '#000' } })
+        .greyscale()
+        .png({ compressionLevel: 9 })
+        .toBuffer();
       assert.ok(bomb.length < 1024 * 1024);
       const res = await post(uploadBody(bomb));
       assert.equal(res.statusCode, 413);
       assert.equal(res.json().message, ANALYSIS_MESSAGES.tooManyPixels);
     });
 
-    test('requires authentication, and another user\'s profile id answers not found', async () => {
+    test("requires authentication, and another user's profile id answers not found", async () => {
       const body = uploadBody(await radiograph());
-      const anon = await t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: body.headers });
+      const anon = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/analyzer',
+        payload: body.payload,
+        headers: body.headers,
+      });
       assert.equal(anon.statusCode, 401);
       const other = await createUser(t.deps);
       const foreign = await createProfile(t.deps, other.user.id);

@@ -29,15 +29,33 @@ describe(`upload → queue → worker → report with the real pipeline (${model
   let resultQueue: Queue;
   let processor: ReturnType<typeof createAnalysisProcessor>;
   const caller = () =>
-    createCaller(createContextInner({ deps: t.deps, auth: { userId: u.user.id, name: u.user.name, email: u.user.email, sessionId: null, via: 'session' } as never }));
+    createCaller(
+      createContextInner({
+        deps: t.deps,
+        auth: { userId: u.user.id, name: u.user.name, email: u.user.email, sessionId: null, via: 'session' } as never,
+      }),
+    );
 
   beforeAll(async () => {
-    t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '20000', ANALYSIS_TIMEOUT_MS: '20000' } });
+    t = await createTestApp({
+      background: true,
+      env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '20000', ANALYSIS_TIMEOUT_MS: '20000' },
+    });
     u = await createUser(t.deps);
     resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps: WorkerDeps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
+    const deps: WorkerDeps = {
+      config: t.deps.config,
+      redis: t.deps.redis,
+      images: t.deps.images,
+      resultQueue,
+      log: pino({ level: 'silent' }),
+    };
     processor = createAnalysisProcessor(deps);
-    worker = new Worker(QueueName.Analysis, processor, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX, concurrency: 1 });
+    worker = new Worker(QueueName.Analysis, processor, {
+      connection: t.deps.redis,
+      prefix: t.deps.config.QUEUE_PREFIX,
+      concurrency: 1,
+    });
     worker.on('error', () => undefined);
   });
   afterAll(async () => {
@@ -48,7 +66,12 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('POST /api/chat/analyzer answers once the report is stored (spec contract), with a heatmap when a finding is called', async () => {
     const body = uploadBody(await radiograph({ label: 'pneumonia', side: 1200 }));
-    const res = await t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/analyzer',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(u.token) },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const json = res.json();
     assert.equal(json.success, true);
@@ -70,14 +93,22 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       assert.equal(served.statusCode, 200);
       assert.equal(served.headers['content-type'], 'image/png');
       const other = await createUser(t.deps);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/images/${img!.id}`, headers: bearer(other.token) })).statusCode, 404);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: `/api/images/${img!.id}`, headers: bearer(other.token) })).statusCode,
+        404,
+      );
     }
   });
 
   test('the tRPC path: upload returns at once, onProgress streams queued → checking → analysing → writing → done', async () => {
     const body = uploadBody(await radiograph({ label: 'normal', side: 1000 }));
     await worker.pause();
-    const res = await t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/upload',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(u.token) },
+    });
     assert.equal(res.statusCode, 202, res.body);
     const { analysis_id } = res.json().data;
     const stream = await caller().analysis.onProgress({ analysisId: analysis_id });
@@ -96,10 +127,18 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('a colour photograph is refused with its reason, not retried', async () => {
     const body = uploadBody(await colourPhoto());
-    const res = await t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/analyzer',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(u.token) },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.status, 'refused');
-    const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, res.json().data.analysis_id));
+    const [report] = await t.deps.db
+      .select()
+      .from(messages)
+      .where(eq(messages.analysisId, res.json().data.analysis_id));
     assert.match(report!.content, /Image not analysed/);
     const job = await t.deps.analysisQueue.getJob(res.json().data.analysis_id);
     assert.equal(job?.attemptsMade, 1);
@@ -107,11 +146,23 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('an unreadable stored image fails at once (UnrecoverableError) with the spec message', async () => {
     await worker.pause();
-    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
-    const [img] = await t.deps.db.select().from(storedImages).innerJoin(analyses, eq(analyses.imageId, storedImages.id)).where(eq(analyses.id, a.analysisId));
+    const a = await createAnalysis({
+      ...t.deps,
+      meta: META,
+      userId: u.user.id,
+      raw: { image: await radiograph({ index: 3, side: 300 }), profileJson: JSON.stringify(PATIENT), profileId: null },
+    });
+    const [img] = await t.deps.db
+      .select()
+      .from(storedImages)
+      .innerJoin(analyses, eq(analyses.imageId, storedImages.id))
+      .where(eq(analyses.id, a.analysisId));
     await t.deps.images.put(img!.stored_images.storageKey, Buffer.from('corrupted on disk'), 'image/jpeg');
     await worker.resume();
-    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }), 'failed');
+    assert.equal(
+      await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }),
+      'failed',
+    );
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     assert.equal(job?.attemptsMade, 1, 'no retries for an unreadable image');
     const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId));
@@ -119,8 +170,16 @@ describe(`upload → queue → worker → report with the real pipeline (${model
   });
 
   test('running a finished job again adds no second report', async () => {
-    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ index: 4, side: 400 }), profileJson: '{}', profileId: null } });
-    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }), 'completed');
+    const a = await createAnalysis({
+      ...t.deps,
+      meta: META,
+      userId: u.user.id,
+      raw: { image: await radiograph({ index: 4, side: 400 }), profileJson: '{}', profileId: null },
+    });
+    assert.equal(
+      await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }),
+      'completed',
+    );
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     await processor(job!);
     // Even with the first result job gone, the finalizer refuses a second report.

@@ -27,8 +27,17 @@ describe('analysis timeout', () => {
   beforeAll(async () => {
     t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_TIMEOUT_MS: '5' } });
     resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
-    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+    const deps = {
+      config: t.deps.config,
+      redis: t.deps.redis,
+      images: t.deps.images,
+      resultQueue,
+      log: pino({ level: 'silent' }),
+    };
+    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
+      connection: t.deps.redis,
+      prefix: t.deps.config.QUEUE_PREFIX,
+    });
     worker.on('error', () => undefined);
   });
   afterAll(async () => {
@@ -39,8 +48,16 @@ describe('analysis timeout', () => {
 
   test('each attempt times out, the job is retried, then the analysis is failed', async () => {
     const u = await createUser(t.deps);
-    const a = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ side: 4000 }), profileJson: '{}', profileId: null } });
-    assert.equal(await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 30_000 }), 'failed');
+    const a = await createAnalysis({
+      ...t.deps,
+      meta: META,
+      userId: u.user.id,
+      raw: { image: await radiograph({ side: 4000 }), profileJson: '{}', profileId: null },
+    });
+    assert.equal(
+      await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 30_000 }),
+      'failed',
+    );
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
     assert.equal(job?.attemptsMade, 3);
     assert.match(job?.failedReason ?? '', /timed out/);

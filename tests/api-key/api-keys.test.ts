@@ -53,9 +53,16 @@ for (const backend of testBackends()) {
 
     test('the key works as Authorization: Bearer on the REST API, and stops working once revoked', async () => {
       const { data } = (await create(alice, 'Revoke me')).json();
-      const viaKey = await t.app.inject({ method: 'GET', url: '/api/history/get-init-info', headers: bearer(data.key) });
+      const viaKey = await t.app.inject({
+        method: 'GET',
+        url: '/api/history/get-init-info',
+        headers: bearer(data.key),
+      });
       assert.equal(viaKey.statusCode, 200);
-      const [used] = await t.deps.db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, data.apiKey.id));
+      const [used] = await t.deps.db
+        .select({ lastUsedAt: apiKeys.lastUsedAt })
+        .from(apiKeys)
+        .where(eq(apiKeys.id, data.apiKey.id));
       assert.ok(used?.lastUsedAt, 'last use is recorded');
 
       const revoked = await t.app.inject({
@@ -74,14 +81,30 @@ for (const backend of testBackends()) {
 
     test("another account's key id answers exactly like a missing one, and stays valid", async () => {
       const { data } = (await create(alice, 'Not yours')).json();
-      const foreign = await t.app.inject({ method: 'DELETE', url: `/api/api-keys/${data.apiKey.id}`, headers: bearer(bob.token) });
-      const missing = await t.app.inject({ method: 'DELETE', url: `/api/api-keys/${crypto.randomUUID()}`, headers: bearer(bob.token) });
-      const malformed = await t.app.inject({ method: 'DELETE', url: '/api/api-keys/not-a-uuid', headers: bearer(bob.token) });
+      const foreign = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/api-keys/${data.apiKey.id}`,
+        headers: bearer(bob.token),
+      });
+      const missing = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/api-keys/${crypto.randomUUID()}`,
+        headers: bearer(bob.token),
+      });
+      const malformed = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/api-keys/not-a-uuid',
+        headers: bearer(bob.token),
+      });
       for (const res of [foreign, missing, malformed]) {
         assert.equal(res.statusCode, 404);
         assert.deepEqual(res.json(), { success: false, message: API_KEY_MESSAGES.notFound, code: 'NOT_FOUND' });
       }
-      assert.equal((await t.app.inject({ method: 'GET', url: '/api/history/get-init-info', headers: bearer(data.key) })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/api/history/get-init-info', headers: bearer(data.key) }))
+          .statusCode,
+        200,
+      );
       const bobs = await t.app.inject({ method: 'GET', url: '/api/api-keys', headers: bearer(bob.token) });
       assert.deepEqual(bobs.json().data.keys, []);
     });
@@ -101,8 +124,14 @@ for (const backend of testBackends()) {
 
     test('requires authentication', async () => {
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/api-keys' })).statusCode, 401);
-      assert.equal((await t.app.inject({ method: 'POST', url: '/api/api-keys', payload: { name: 'x' } })).statusCode, 401);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/api/api-keys', headers: bearer('cxr_made_up') })).statusCode, 401);
+      assert.equal(
+        (await t.app.inject({ method: 'POST', url: '/api/api-keys', payload: { name: 'x' } })).statusCode,
+        401,
+      );
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/api/api-keys', headers: bearer('cxr_made_up') })).statusCode,
+        401,
+      );
     });
 
     test('a blank name is refused with the schema message', async () => {
@@ -112,14 +141,30 @@ for (const backend of testBackends()) {
     });
 
     test('tRPC apiKey.* create/list/revoke, audited with ids only', async () => {
-      const caller = createCaller(createContextInner({ deps: t.deps, auth: { ...alice.user, userId: alice.user.id, sessionId: 'x', via: 'session' } }));
+      const caller = createCaller(
+        createContextInner({
+          deps: t.deps,
+          auth: { ...alice.user, userId: alice.user.id, sessionId: 'x', via: 'session' },
+        }),
+      );
       const created = await caller.apiKey.create({ name: 'tRPC key' });
       assert.ok((await caller.apiKey.list()).keys.some((k) => k.id === created.apiKey.id));
       assert.deepEqual(await caller.apiKey.revoke({ id: created.apiKey.id }), { id: created.apiKey.id });
       await assert.rejects(caller.apiKey.revoke({ id: created.apiKey.id }), /API key not found/);
-      const entries = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.objectId, created.apiKey.id)));
-      assert.deepEqual(entries.map((e) => [e.action, e.outcome]), [['api_key.create', 'success'], ['api_key.revoke', 'success'], ['api_key.revoke', 'failure']]);
-      for (const e of entries) assert.ok(!JSON.stringify(e).includes('tRPC key'), 'the key name is not in the audit log');
+      const entries = await t.deps.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.objectId, created.apiKey.id)));
+      assert.deepEqual(
+        entries.map((e) => [e.action, e.outcome]),
+        [
+          ['api_key.create', 'success'],
+          ['api_key.revoke', 'success'],
+          ['api_key.revoke', 'failure'],
+        ],
+      );
+      for (const e of entries)
+        assert.ok(!JSON.stringify(e).includes('tRPC key'), 'the key name is not in the audit log');
     });
 
     test(`at most ${MAX_ACTIVE_API_KEYS} active keys`, async () => {

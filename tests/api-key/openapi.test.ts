@@ -5,7 +5,19 @@ import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-ro
 
 describe('OpenAPI document at /api/docs/json', () => {
   let t: TestApp;
-  let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> };
+  let doc: {
+    openapi: string;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          responses: Record<string, unknown>;
+          requestBody?: { content: Record<string, { schema: { properties?: object } }> };
+        }
+      >
+    >;
+  };
   beforeAll(async () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
@@ -19,7 +31,8 @@ describe('OpenAPI document at /api/docs/json', () => {
 
   test('is OpenAPI 3.1 with bearer (API key) and cookie security schemes', () => {
     assert.equal(doc.openapi, '3.1.0');
-    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, { scheme?: string }> } }).components.securitySchemes;
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, { scheme?: string }> } })
+      .components.securitySchemes;
     assert.equal(schemes.bearer?.scheme, 'bearer');
   });
 
@@ -37,9 +50,14 @@ describe('OpenAPI document at /api/docs/json', () => {
     const create = doc.paths['/api/api-keys']?.post;
     assert.ok(create?.requestBody?.content['application/json']?.schema.properties, 'api key create body');
     const login = doc.paths['/api/auth/login']?.post;
-    assert.deepEqual(Object.keys(login?.requestBody?.content['application/json']?.schema.properties ?? {}).sort(), ['email', 'password']);
+    assert.deepEqual(Object.keys(login?.requestBody?.content['application/json']?.schema.properties ?? {}).sort(), [
+      'email',
+      'password',
+    ]);
     const analyzer = doc.paths['/api/chat/analyzer']?.post;
     assert.ok(analyzer?.requestBody?.content['multipart/form-data'], 'multipart upload');
-    for (const [path, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) assert.ok(Object.keys(op.responses).length > 0, `${m} ${path} has responses`);
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(ops))
+        assert.ok(Object.keys(op.responses).length > 0, `${m} ${path} has responses`);
   });
 });

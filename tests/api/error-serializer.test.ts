@@ -36,9 +36,19 @@ describe.each(testBackends())('the error serializer on %s', (backend) => {
     const row = { name, email, passwordHash: 'x' };
     await t.deps.db.insert(users).values(row);
     // A unique violation whose parameters and detail carry the patient name and email.
-    dbError = await t.deps.db.insert(users).values(row).then(() => null, (err: unknown) => err);
+    dbError = await t.deps.db
+      .insert(users)
+      .values(row)
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
     assert.ok(dbError, 'the duplicate insert failed');
-    assert.match(JSON.stringify(dbError, Object.getOwnPropertyNames(dbError)) + String(dbError), new RegExp(TEST_PATIENT_MARKER, 'i'), 'the raw error does carry the values');
+    assert.match(
+      JSON.stringify(dbError, Object.getOwnPropertyNames(dbError)) + String(dbError),
+      new RegExp(TEST_PATIENT_MARKER, 'i'),
+      'the raw error does carry the values',
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -58,6 +68,10 @@ describe.each(testBackends())('the error serializer on %s', (backend) => {
     const codes = JSON.stringify(first.err);
     assert.match(codes, /23505/, 'the SQLSTATE is kept');
     assert.match(codes, /users_email_uq/, 'the constraint name is kept');
-    assert.match(String((first.err.stack as string | undefined) ?? JSON.stringify(first.err)), /\bat /, 'stack frames are kept');
+    assert.match(
+      String((first.err.stack as string | undefined) ?? JSON.stringify(first.err)),
+      /\bat /,
+      'stack frames are kept',
+    );
   });
 });

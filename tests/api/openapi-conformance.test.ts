@@ -11,10 +11,21 @@ type TResponses = Record<string, { content?: Record<string, { schema?: object }>
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
 type TCall = Omit<InjectOptions, 'url' | 'method'> & { url: string };
 
-function multipart(fields: Record<string, string>, image: Buffer): { payload: Buffer; headers: Record<string, string> } {
+function multipart(
+  fields: Record<string, string>,
+  image: Buffer,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----conformance${Date.now()}`;
-  const parts: Uint8Array[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`), image, Buffer.from(`\r\n--${boundary}--\r\n`));
+  const parts: Uint8Array[] = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    image,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -24,25 +35,62 @@ function multipart(fields: Record<string, string>, image: Buffer): { payload: Bu
  */
 const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   'POST /api/auth/check-email': async (_t, u) => ({ url: '/api/auth/check-email', payload: { email: u.user.email } }),
-  'POST /api/auth/login': async (_t, u) => ({ url: '/api/auth/login', payload: { email: u.user.email, password: u.password } }),
-  'POST /api/auth/signup': async () => ({ url: '/api/auth/signup', payload: { name: 'New Person', email: `new-${crypto.randomUUID()}@example.org`, password: 'a long password' } }),
-  'POST /api/auth/forgot-password': async (_t, u) => ({ url: '/api/auth/forgot-password', payload: { email: u.user.email } }),
-  'POST /api/auth/reset-password': async () => ({ url: '/api/auth/reset-password', payload: { token: 'x'.repeat(43), password: 'a long password' } }),
+  'POST /api/auth/login': async (_t, u) => ({
+    url: '/api/auth/login',
+    payload: { email: u.user.email, password: u.password },
+  }),
+  'POST /api/auth/signup': async () => ({
+    url: '/api/auth/signup',
+    payload: { name: 'New Person', email: `new-${crypto.randomUUID()}@example.org`, password: 'a long password' },
+  }),
+  'POST /api/auth/forgot-password': async (_t, u) => ({
+    url: '/api/auth/forgot-password',
+    payload: { email: u.user.email },
+  }),
+  'POST /api/auth/reset-password': async () => ({
+    url: '/api/auth/reset-password',
+    payload: { token: 'x'.repeat(43), password: 'a long password' },
+  }),
   'GET /api/auth/me': async () => ({ url: '/api/auth/me' }),
   'POST /api/settings/logout': async () => ({ url: '/api/settings/logout' }),
-  'PUT /api/settings/change-name': async () => ({ url: '/api/settings/change-name', payload: { name: 'Renamed Person' } }),
-  'PUT /api/settings/change-password': async (_t, u) => ({ url: '/api/settings/change-password', payload: { current_password: u.password, new_password: 'another long password', confirm_password: 'another long password' } }),
-  'POST /api/settings/clear-chats': async () => ({ url: '/api/settings/clear-chats', payload: { confirm_clear: true } }),
-  'POST /api/settings/clear-profiles': async () => ({ url: '/api/settings/clear-profiles', payload: { confirm_clear: true } }),
-  'POST /api/settings/delete-account': async (_t, u) => ({ url: '/api/settings/delete-account', payload: { confirm_delete: true, password: u.password } }),
-  'POST /api/profile/create': async (_t, u) => ({ url: '/api/profile/create', payload: { user_id: u.user.id, profile: { full_name: testPatientName(), age: '50' } } }),
+  'PUT /api/settings/change-name': async () => ({
+    url: '/api/settings/change-name',
+    payload: { name: 'Renamed Person' },
+  }),
+  'PUT /api/settings/change-password': async (_t, u) => ({
+    url: '/api/settings/change-password',
+    payload: {
+      current_password: u.password,
+      new_password: 'another long password',
+      confirm_password: 'another long password',
+    },
+  }),
+  'POST /api/settings/clear-chats': async () => ({
+    url: '/api/settings/clear-chats',
+    payload: { confirm_clear: true },
+  }),
+  'POST /api/settings/clear-profiles': async () => ({
+    url: '/api/settings/clear-profiles',
+    payload: { confirm_clear: true },
+  }),
+  'POST /api/settings/delete-account': async (_t, u) => ({
+    url: '/api/settings/delete-account',
+    payload: { confirm_delete: true, password: u.password },
+  }),
+  'POST /api/profile/create': async (_t, u) => ({
+    url: '/api/profile/create',
+    payload: { user_id: u.user.id, profile: { full_name: testPatientName(), age: '50' } },
+  }),
   'GET /api/profile/{userId}': async (t, u) => {
     await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
     return { url: `/api/profile/${u.user.id}` };
   },
   'PUT /api/profile/{userId}/{profileId}': async (t, u) => {
     const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
-    return { url: `/api/profile/${u.user.id}/${p.id}`, payload: { profile: { full_name: testPatientName(), age: '51' } } };
+    return {
+      url: `/api/profile/${u.user.id}/${p.id}`,
+      payload: { profile: { full_name: testPatientName(), age: '51' } },
+    };
   },
   'DELETE /api/profile/{userId}/{profileId}': async (t, u) => {
     const p = await createProfile(t.deps, u.user.id, { fullName: testPatientName() });
@@ -68,8 +116,14 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     const { image } = await createChat(t.deps, u.user.id, { withImage: { data: await pngBytes() } });
     return { url: `/api/images/${image?.id ?? ''}` };
   },
-  'POST /api/chat/analyzer': async () => ({ url: '/api/chat/analyzer?wait=0', ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()) }),
-  'POST /api/chat/upload': async () => ({ url: '/api/chat/upload', ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()) }),
+  'POST /api/chat/analyzer': async () => ({
+    url: '/api/chat/analyzer?wait=0',
+    ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()),
+  }),
+  'POST /api/chat/upload': async () => ({
+    url: '/api/chat/upload',
+    ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()),
+  }),
   // No finished analysis: the documented 409.
   'POST /api/chat/chat': async (t, u) => {
     const { chat } = await createChat(t.deps, u.user.id);
@@ -90,8 +144,10 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   },
   // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.
   'GET /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
-  'POST /api/site/calibration/propose': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration/propose', payload: PROPOSE }),
-  'PUT /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration', payload: { calibrationId: await proposalId(t, u) } }),
+  'POST /api/site/calibration/propose': async (t, u) =>
+    siteAdmin(t, u, { url: '/api/site/calibration/propose', payload: PROPOSE }),
+  'PUT /api/site/calibration': async (t, u) =>
+    siteAdmin(t, u, { url: '/api/site/calibration', payload: { calibrationId: await proposalId(t, u) } }),
   // Nothing applied: the documented 404 (the route's bad-input call has already reverted).
   'DELETE /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'GET /api/site/monitoring': async (t, u) => siteAdmin(t, u, { url: '/api/site/monitoring?weeks=4' }),
@@ -102,8 +158,12 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
 
 /** 40 labelled results (pneumonia present above 0.3): enough for a proposal. */
 const PROPOSE = {
-  source: 'csv', method: { kind: 'youden' },
-  csv: ['label,status,accepted,p_pneumonia', ...Array.from({ length: 40 }, (_, i) => `${i % 2 ? 'normal' : 'pneumonia'},completed,true,${i % 2 ? 0.1 : 0.6}`)].join('\n'),
+  source: 'csv',
+  method: { kind: 'youden' },
+  csv: [
+    'label,status,accepted,p_pneumonia',
+    ...Array.from({ length: 40 }, (_, i) => `${i % 2 ? 'normal' : 'pneumonia'},completed,true,${i % 2 ? 0.1 : 0.6}`),
+  ].join('\n'),
 };
 
 function siteAdmin(t: TestApp, u: TTestUser, call: TCall): TCall {
@@ -112,13 +172,19 @@ function siteAdmin(t: TestApp, u: TTestUser, call: TCall): TCall {
 }
 
 async function proposalId(t: TestApp, u: TTestUser): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/site/calibration/propose', payload: PROPOSE, headers: { authorization: `Bearer ${siteAdmin(t, u, { url: '' }) && u.token}` } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/site/calibration/propose',
+    payload: PROPOSE,
+    headers: { authorization: `Bearer ${siteAdmin(t, u, { url: '' }) && u.token}` },
+  });
   return (res.json() as { data: { id: string } }).data.id;
 }
 
 /** A request the route's schemas refuse (or, for routes without input, a malformed id). */
 function badInput(path: string, valid: TCall): TCall {
-  if (valid.payload && !Buffer.isBuffer(valid.payload)) return { ...valid, payload: { unexpected: 'x'.repeat(300), email: 42, chat_id: 7 } };
+  if (valid.payload && !Buffer.isBuffer(valid.payload))
+    return { ...valid, payload: { unexpected: 'x'.repeat(300), email: 42, chat_id: 7 } };
   if (Buffer.isBuffer(valid.payload)) return { url: valid.url, payload: { not: 'multipart' } };
   return { url: path.includes('{') ? valid.url.replace(/[^/]+$/, 'not-an-id') : valid.url };
 }
@@ -145,13 +211,22 @@ describe('every /api route answers what /api/docs/json documents', () => {
     const documented = doc.paths[path]?.[method.toLowerCase()]?.responses;
     assert.ok(documented, `${route} is documented`);
     const entry = documented[String(res.statusCode)];
-    assert.ok(entry, `${route} answered ${res.statusCode}, which is not documented (${Object.keys(documented).join(', ')}): ${res.body.slice(0, 200)}`);
+    assert.ok(
+      entry,
+      `${route} answered ${res.statusCode}, which is not documented (${Object.keys(documented).join(', ')}): ${res.body.slice(0, 200)}`,
+    );
     const type = String(res.headers['content-type'] ?? '').split(';')[0] ?? '';
     const content = entry.content?.[type];
-    assert.ok(content, `${route} ${res.statusCode} answered ${type}, documented: ${Object.keys(entry.content ?? {}).join(', ')}`);
+    assert.ok(
+      content,
+      `${route} ${res.statusCode} answered ${type}, documented: ${Object.keys(entry.content ?? {}).join(', ')}`,
+    );
     if (type === 'application/json' && content.schema) {
       const validate = ajv.compile(content.schema);
-      assert.ok(validate(res.json()), `${route} ${res.statusCode} body: ${ajv.errorsText(validate.errors)} in ${res.body.slice(0, 300)}`);
+      assert.ok(
+        validate(res.json()),
+        `${route} ${res.statusCode} body: ${ajv.errorsText(validate.errors)} in ${res.body.slice(0, 300)}`,
+      );
     }
     return res.statusCode;
   }
@@ -159,7 +234,11 @@ describe('every /api route answers what /api/docs/json documents', () => {
   test('every registered route has a valid request in this test, and every documented route exists', () => {
     const routes = registeredApiRoutes(t.app);
     assert.ok(routes.length > 20, `found ${routes.length} routes`);
-    assert.deepEqual(routes.filter((r) => !VALID[r]), [], 'routes without a valid request here');
+    assert.deepEqual(
+      routes.filter((r) => !VALID[r]),
+      [],
+      'routes without a valid request here',
+    );
     assert.deepEqual(documentedApiRoutes(doc), routes);
   });
 
@@ -172,17 +251,24 @@ describe('every /api route answers what /api/docs/json documents', () => {
       assert.ok(make, route);
       const valid = await make(t, user);
       const auth = { authorization: `Bearer ${user.token}` };
-      const call = (c: TCall, headers: Record<string, string>) => t.app.inject({ method, ...c, headers: { ...c.headers, ...headers } });
+      const call = (c: TCall, headers: Record<string, string>) =>
+        t.app.inject({ method, ...c, headers: { ...c.headers, ...headers } });
       // A fresh valid request for the anonymous call: a public route (signup) may use it up.
       const anonymous = conforms(route, await call(await make(t, user), {}));
       const bad = conforms(route, await call(badInput(path, valid), auth));
       const ok = conforms(route, await call(valid, auth));
       statuses[route] = [anonymous, bad, ok];
-      assert.ok(ok < 400 || (ok === 409 && /chat\/chat|export|feedback/.test(route)) || (ok === 400 && route.endsWith('reset-password')) || (ok === 404 && (route.includes('api-keys/{id}') || route === 'DELETE /api/site/calibration')), `${route} valid request answered ${ok}`);
+      assert.ok(
+        ok < 400 ||
+          (ok === 409 && /chat\/chat|export|feedback/.test(route)) ||
+          (ok === 400 && route.endsWith('reset-password')) ||
+          (ok === 404 && (route.includes('api-keys/{id}') || route === 'DELETE /api/site/calibration')),
+        `${route} valid request answered ${ok}`,
+      );
     }
     // Anonymous calls to the routes that need an account are refused, with the one message.
     for (const [route, [anonymous]] of Object.entries(statuses)) {
-      const isPublic = route.includes('/api/auth/') && !route.endsWith('/me') || route.endsWith('/logout');
+      const isPublic = (route.includes('/api/auth/') && !route.endsWith('/me')) || route.endsWith('/logout');
       if (!isPublic) assert.equal(anonymous, 401, route);
     }
   });

@@ -50,8 +50,20 @@ for (const backend of testBackends()) {
       await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip });
       await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: 'wrong password' }, { ip });
       await rest(t.app, 'POST', '/api/auth/login', { email: ghost, password: 'wrong password' }, { ip });
-      await rest(t.app, 'PUT', '/api/settings/change-password', { current_password: 'wrong password', new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD }, { bearer: u.token, ip });
-      await rest(t.app, 'PUT', '/api/settings/change-password', { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD }, { bearer: u.token, ip });
+      await rest(
+        t.app,
+        'PUT',
+        '/api/settings/change-password',
+        { current_password: 'wrong password', new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+        { bearer: u.token, ip },
+      );
+      await rest(
+        t.app,
+        'PUT',
+        '/api/settings/change-password',
+        { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+        { bearer: u.token, ip },
+      );
       await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip });
       const { token: resetToken } = resetTokenIn((await inbox.next()).text);
       await rest(t.app, 'POST', '/api/auth/reset-password', { token: resetToken, password: PASSWORD }, { ip });
@@ -59,10 +71,18 @@ for (const backend of testBackends()) {
       const session = String(again.body.token);
       await rest(t.app, 'POST', '/api/settings/clear-chats', { confirm_clear: true }, { bearer: session, ip });
       await rest(t.app, 'POST', '/api/settings/clear-profiles', { confirm_clear: true }, { bearer: session, ip });
-      await rest(t.app, 'POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }, { bearer: session, ip });
+      await rest(
+        t.app,
+        'POST',
+        '/api/settings/delete-account',
+        { confirm_delete: true, password: PASSWORD },
+        { bearer: session, ip },
+      );
 
       const entries = await t.deps.db.select().from(auditLog).where(eq(auditLog.ip, ip)).orderBy(asc(auditLog.id));
-      const seen = entries.map((e) => `${e.action}:${e.outcome}:${e.actorUserId === u.id ? 'user' : e.actorUserId ?? 'none'}`);
+      const seen = entries.map(
+        (e) => `${e.action}:${e.outcome}:${e.actorUserId === u.id ? 'user' : (e.actorUserId ?? 'none')}`,
+      );
       assert.deepEqual(seen, [
         'auth.signup:success:user',
         'auth.login:success:user',
@@ -82,7 +102,16 @@ for (const backend of testBackends()) {
         assert.equal(e.objectType, 'user');
       }
       const text = JSON.stringify(entries);
-      for (const secret of [u.email, ghost, 'Dr Audited Person', PASSWORD, NEW_PASSWORD, u.token, session, resetToken]) {
+      for (const secret of [
+        u.email,
+        ghost,
+        'Dr Audited Person',
+        PASSWORD,
+        NEW_PASSWORD,
+        u.token,
+        session,
+        resetToken,
+      ]) {
         assert.ok(!text.includes(secret), `no secrets or personal data in the audit log (${secret.slice(0, 3)}…)`);
       }
     });
@@ -102,7 +131,9 @@ for (const backend of testBackends()) {
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'cxr-audit-'));
       pg = backend === 'postgres' ? await createPostgresDatabase() : null;
-      env = pg ? { DATABASE_URL: pg.url, DATA_DIR: dir } : { DATABASE_URL: '', PGLITE_DIR: join(dir, 'pg'), DATA_DIR: dir };
+      env = pg
+        ? { DATABASE_URL: pg.url, DATA_DIR: dir }
+        : { DATABASE_URL: '', PGLITE_DIR: join(dir, 'pg'), DATA_DIR: dir };
     });
     afterAll(async () => {
       await pg?.drop();
@@ -113,9 +144,18 @@ for (const backend of testBackends()) {
       const open = () => openDatabase({ url: pg?.url, pgliteDir: join(dir, 'pg') });
       let database = await open();
       for (const action of ['auth.login', 'settings.change_password', 'account.delete']) {
-        await recordAudit(database.db, { ip: '10.0.0.1', requestId: 'r' }, { actorUserId: null, action, outcome: 'success' });
+        await recordAudit(
+          database.db,
+          { ip: '10.0.0.1', requestId: 'r' },
+          { actorUserId: null, action, outcome: 'success' },
+        );
       }
-      const [second] = await database.db.select({ id: auditLog.id }).from(auditLog).orderBy(asc(auditLog.id)).offset(1).limit(1);
+      const [second] = await database.db
+        .select({ id: auditLog.id })
+        .from(auditLog)
+        .orderBy(asc(auditLog.id))
+        .offset(1)
+        .limit(1);
       await database.close();
 
       const intact = await verifyCommand(env);

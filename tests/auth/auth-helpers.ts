@@ -48,19 +48,27 @@ export async function trpc(
   path: string,
   input?: unknown,
   auth?: { bearer?: string; ip?: string },
-): Promise<{ status: number; data?: Record<string, unknown>; error?: { message: string; data: Record<string, unknown> } }> {
+): Promise<{
+  status: number;
+  data?: Record<string, unknown>;
+  error?: { message: string; data: Record<string, unknown> };
+}> {
   const headers: Record<string, string> = {};
   if (auth?.bearer) headers.authorization = `Bearer ${auth.bearer}`;
   const res = await app.inject({
     method: kind === 'query' ? 'GET' : 'POST',
-    url: kind === 'query'
-      ? `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-      : `/trpc/${path}`,
+    url:
+      kind === 'query'
+        ? `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
+        : `/trpc/${path}`,
     headers: kind === 'mutation' ? { ...headers, 'content-type': 'application/json' } : headers,
     ...(auth?.ip ? { remoteAddress: auth.ip } : {}),
     ...(kind === 'mutation' ? { payload: JSON.stringify(input ?? null) } : {}),
   });
-  const json = res.json() as { result?: { data: Record<string, unknown> }; error?: { message: string; data: Record<string, unknown> } };
+  const json = res.json() as {
+    result?: { data: Record<string, unknown> };
+    error?: { message: string; data: Record<string, unknown> };
+  };
   return { status: res.statusCode, data: json.result?.data, error: json.error };
 }
 
@@ -71,7 +79,13 @@ export async function signUpUser(
 ): Promise<{ email: string; password: string; token: string; id: string }> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? PASSWORD;
-  const r = await rest(app, 'POST', '/api/auth/signup', { name: opts.name ?? 'Dr Test User', email, password }, { ip: opts.ip ?? randomIp() });
+  const r = await rest(
+    app,
+    'POST',
+    '/api/auth/signup',
+    { name: opts.name ?? 'Dr Test User', email, password },
+    { ip: opts.ip ?? randomIp() },
+  );
   if (r.status !== 200) throw new Error(`signup failed: ${r.status} ${JSON.stringify(r.body)}`);
   const user = r.body.user as { id: string };
   return { email, password, token: String(r.body.token), id: user.id };

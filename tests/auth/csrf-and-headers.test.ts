@@ -31,16 +31,27 @@ for (const backend of testBackends()) {
       await t.close();
     });
 
-    const nameNow = async () => (await t.deps.db.select({ name: users.name }).from(users).where(eq(users.id, u.id)))[0]?.name;
+    const nameNow = async () =>
+      (await t.deps.db.select({ name: users.name }).from(users).where(eq(users.id, u.id)))[0]?.name;
     const post = (url: string, method: 'POST' | 'PUT', headers: Record<string, string>, payload: string) =>
       t.app.inject({ method, url, headers, cookies: { token: u.token }, payload });
 
     test('req 8: a cookie-authenticated form or text/plain post is refused', async () => {
       const attempts = [
         post('/api/settings/change-name', 'PUT', { 'content-type': 'text/plain' }, '{"name":"Dr Forged"}'),
-        post('/api/settings/change-name', 'PUT', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=Dr+Forged'),
+        post(
+          '/api/settings/change-name',
+          'PUT',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          'name=Dr+Forged',
+        ),
         post('/trpc/settings.changeName', 'POST', { 'content-type': 'text/plain' }, '{"name":"Dr Forged"}'),
-        post('/api/settings/clear-profiles', 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, 'confirm_clear=true'),
+        post(
+          '/api/settings/clear-profiles',
+          'POST',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          'confirm_clear=true',
+        ),
       ];
       for (const res of await Promise.all(attempts)) {
         assert.equal(res.statusCode, 403, res.body);
@@ -60,28 +71,55 @@ for (const backend of testBackends()) {
       ];
       for (const res of await Promise.all(attempts)) assert.equal(res.statusCode, 403, res.body);
       assert.equal(await nameNow(), 'Dr Original');
-      assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).status, 200, 'logout was refused too');
+      assert.equal(
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).status,
+        200,
+        'logout was refused too',
+      );
     });
 
     test('req 8: the same call from our own page goes through', async () => {
-      const res = await post('/api/settings/change-name', 'PUT', {
-        'content-type': 'application/json',
-        origin: PUBLIC_URL,
-        'sec-fetch-site': 'same-origin',
-      }, '{"name":"Dr Legit"}');
+      const res = await post(
+        '/api/settings/change-name',
+        'PUT',
+        {
+          'content-type': 'application/json',
+          origin: PUBLIC_URL,
+          'sec-fetch-site': 'same-origin',
+        },
+        '{"name":"Dr Legit"}',
+      );
       assert.equal(res.statusCode, 200);
       assert.equal(await nameNow(), 'Dr Legit');
     });
 
     test('req 2: on https the session cookie is Secure', async () => {
-      const r = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: u.email, password: PASSWORD },
+        { ip: randomIp() },
+      );
       const cookie = [r.res.headers['set-cookie']].flat().find((c) => c?.startsWith('token='));
       assert.match(String(cookie), /; Secure/);
     });
 
     test('req 9: security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS on https) on every response', async () => {
-      const ok = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() });
-      const denied = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: 'wrong password' }, { ip: randomIp() });
+      const ok = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: u.email, password: PASSWORD },
+        { ip: randomIp() },
+      );
+      const denied = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: u.email, password: 'wrong password' },
+        { ip: randomIp() },
+      );
       const invalid = await rest(t.app, 'POST', '/api/auth/signup', { name: 'x' });
       const unauth = await rest(t.app, 'GET', '/api/auth/me');
       const viaTrpc = await t.app.inject({ method: 'GET', url: '/trpc/auth.me' });

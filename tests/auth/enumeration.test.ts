@@ -10,7 +10,9 @@ import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, uniqueEmail, type 
 
 /** What an observer sees of an answer: status, body and the headers that are not per-request. */
 function observable(r: TCall) {
-  const headers = Object.keys(r.res.headers).filter((h) => !['date', 'x-request-id', 'content-length'].includes(h)).sort();
+  const headers = Object.keys(r.res.headers)
+    .filter((h) => !['date', 'x-request-id', 'content-length'].includes(h))
+    .sort();
   return { status: r.status, body: r.body, headers, setsCookie: 'set-cookie' in r.res.headers };
 }
 
@@ -23,7 +25,10 @@ for (const backend of testBackends()) {
     let t: TestApp;
     let known: { email: string; id: string };
     beforeAll(async () => {
-      t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SIGNUPS_PER_IP_PER_HOUR: '5', SIGNUPS_PER_EMAIL_PER_HOUR: '3' } });
+      t = await createTestApp({
+        backend,
+        env: { ...FAST_HASH_ENV, SIGNUPS_PER_IP_PER_HOUR: '5', SIGNUPS_PER_EMAIL_PER_HOUR: '3' },
+      });
       known = await signUpUser(t.app);
     });
     afterAll(async () => {
@@ -38,8 +43,20 @@ for (const backend of testBackends()) {
     });
 
     test('req 3: login answers identically for a wrong password and an unknown email', async () => {
-      const a = await rest(t.app, 'POST', '/api/auth/login', { email: known.email, password: 'not the password' }, { ip: randomIp() });
-      const b = await rest(t.app, 'POST', '/api/auth/login', { email: uniqueEmail('nobody'), password: 'not the password' }, { ip: randomIp() });
+      const a = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: known.email, password: 'not the password' },
+        { ip: randomIp() },
+      );
+      const b = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: uniqueEmail('nobody'), password: 'not the password' },
+        { ip: randomIp() },
+      );
       assert.equal(a.status, 401);
       assert.deepEqual(observable(a), observable(b));
     });
@@ -47,10 +64,22 @@ for (const backend of testBackends()) {
     test('req 3: login with an unknown email spends one argon2 verification, like a known one', async () => {
       const hasher = passwordHasherFor(t.deps.config);
       const before1 = hasher.stats.verifies;
-      await rest(t.app, 'POST', '/api/auth/login', { email: known.email, password: 'not the password' }, { ip: randomIp() });
+      await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: known.email, password: 'not the password' },
+        { ip: randomIp() },
+      );
       const knownCost = hasher.stats.verifies - before1;
       const before2 = hasher.stats.verifies;
-      await rest(t.app, 'POST', '/api/auth/login', { email: uniqueEmail('nobody'), password: 'not the password' }, { ip: randomIp() });
+      await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: uniqueEmail('nobody'), password: 'not the password' },
+        { ip: randomIp() },
+      );
       const unknownCost = hasher.stats.verifies - before2;
       assert.equal(knownCost, 1);
       assert.equal(unknownCost, 1, 'the unknown email is verified against a dummy hash with the same parameters');
@@ -59,7 +88,13 @@ for (const backend of testBackends()) {
     test('req 3: forgot-password answers identically and mails only a real account', async () => {
       const before1 = await outboxCount(t);
       const a = await rest(t.app, 'POST', '/api/auth/forgot-password', { email: known.email }, { ip: randomIp() });
-      const b = await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('nobody') }, { ip: randomIp() });
+      const b = await rest(
+        t.app,
+        'POST',
+        '/api/auth/forgot-password',
+        { email: uniqueEmail('nobody') },
+        { ip: randomIp() },
+      );
       assert.equal(a.status, 200);
       assert.deepEqual(a.body, { success: true, message: 'Password reset link sent to your email!' });
       assert.deepEqual(observable(a), observable(b));
@@ -70,18 +105,46 @@ for (const backend of testBackends()) {
 
     test('req 3: signup of a taken email says so, but no faster than the signup limit', async () => {
       const ip = randomIp();
-      const taken = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: known.email, password: PASSWORD }, { ip });
+      const taken = await rest(
+        t.app,
+        'POST',
+        '/api/auth/signup',
+        { name: 'Dr Probe', email: known.email, password: PASSWORD },
+        { ip },
+      );
       assert.equal(taken.status, 409);
-      assert.deepEqual(taken.body, { success: false, message: 'Signup failed. Email might already be in use.', code: 'CONFLICT' });
+      assert.deepEqual(taken.body, {
+        success: false,
+        message: 'Signup failed. Email might already be in use.',
+        code: 'CONFLICT',
+      });
       assert.ok(!('set-cookie' in taken.res.headers));
       // Four more probes from the same IP use up SIGNUPS_PER_IP_PER_HOUR=5 ...
       for (let i = 0; i < 4; i++) {
-        const r = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: uniqueEmail('probe'), password: PASSWORD }, { ip });
+        const r = await rest(
+          t.app,
+          'POST',
+          '/api/auth/signup',
+          { name: 'Dr Probe', email: uniqueEmail('probe'), password: PASSWORD },
+          { ip },
+        );
         assert.equal(r.status, 200);
       }
       // ... after which taken and free emails get the same refusal.
-      const c = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: known.email, password: PASSWORD }, { ip });
-      const d = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: uniqueEmail('free'), password: PASSWORD }, { ip });
+      const c = await rest(
+        t.app,
+        'POST',
+        '/api/auth/signup',
+        { name: 'Dr Probe', email: known.email, password: PASSWORD },
+        { ip },
+      );
+      const d = await rest(
+        t.app,
+        'POST',
+        '/api/auth/signup',
+        { name: 'Dr Probe', email: uniqueEmail('free'), password: PASSWORD },
+        { ip },
+      );
       assert.equal(c.status, 429);
       assert.deepEqual(observable(c), observable(d));
       assert.equal(c.body.message, 'Too many sign-up attempts. Please try again later.');
@@ -91,9 +154,26 @@ for (const backend of testBackends()) {
       const target = await signUpUser(t.app);
       // signUpUser was attempt 1 for this email; two more are allowed.
       for (let i = 0; i < 2; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: target.email, password: PASSWORD }, { ip: randomIp() })).status, 409);
+        assert.equal(
+          (
+            await rest(
+              t.app,
+              'POST',
+              '/api/auth/signup',
+              { name: 'Dr Probe', email: target.email, password: PASSWORD },
+              { ip: randomIp() },
+            )
+          ).status,
+          409,
+        );
       }
-      const r = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Probe', email: target.email, password: PASSWORD }, { ip: randomIp() });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/auth/signup',
+        { name: 'Dr Probe', email: target.email, password: PASSWORD },
+        { ip: randomIp() },
+      );
       assert.equal(r.status, 429);
     });
   });

@@ -24,7 +24,10 @@ for (const backend of testBackends()) {
     let inbox: Awaited<ReturnType<typeof startInbox>>;
     beforeAll(async () => {
       inbox = await startInbox();
-      t = await createTestApp({ backend, env: { ...FAST_HASH_ENV, SMTP_URL: inbox.url, PUBLIC_URL, SMTP_FROM: 'CXR <cxr@hospital.example>' } });
+      t = await createTestApp({
+        backend,
+        env: { ...FAST_HASH_ENV, SMTP_URL: inbox.url, PUBLIC_URL, SMTP_FROM: 'CXR <cxr@hospital.example>' },
+      });
     });
     afterAll(async () => {
       await t.close();
@@ -41,10 +44,16 @@ for (const backend of testBackends()) {
 
     test('req 5: the link arrives over SMTP and is built from PUBLIC_URL, never from the Host header', async () => {
       const u = await signUpUser(t.app);
-      const r = await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, {
-        ip: randomIp(),
-        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', origin: 'https://evil.example' },
-      });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/auth/forgot-password',
+        { email: u.email },
+        {
+          ip: randomIp(),
+          headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', origin: 'https://evil.example' },
+        },
+      );
       assert.deepEqual(r.body, { success: true, message: 'Password reset link sent to your email!' });
       const mail = await inbox.next();
       assert.equal(mail.from, 'cxr@hospital.example');
@@ -67,16 +76,33 @@ for (const backend of testBackends()) {
 
     test('req 5: a reset sets the password, ends every session, and the link works only once', async () => {
       const u = await signUpUser(t.app);
-      const second = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() });
+      const second = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: u.email, password: PASSWORD },
+        { ip: randomIp() },
+      );
       const { token } = await requestLink(u.email);
       const r = await rest(t.app, 'POST', '/api/auth/reset-password', { token, password: NEW_PASSWORD });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body, { success: true, message: 'Password reset successfully! Please login with your new password.' });
+      assert.deepEqual(r.body, {
+        success: true,
+        message: 'Password reset successfully! Please login with your new password.',
+      });
       for (const session of [u.token, String(second.body.token)]) {
         assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: session })).status, 401);
       }
-      assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() })).status, 401);
-      assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: NEW_PASSWORD }, { ip: randomIp() })).status, 200);
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() }))
+          .status,
+        401,
+      );
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: NEW_PASSWORD }, { ip: randomIp() }))
+          .status,
+        200,
+      );
       const again = await rest(t.app, 'POST', '/api/auth/reset-password', { token, password: 'yet another password' });
       assert.equal(again.status, 400);
       assert.deepEqual(again.body, { success: false, message: INVALID, code: 'BAD_REQUEST' });
@@ -85,11 +111,18 @@ for (const backend of testBackends()) {
     test('req 5: an expired link is refused', async () => {
       const u = await signUpUser(t.app);
       const { token } = await requestLink(u.email);
-      await t.deps.db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.tokenHash, hashToken(token)));
+      await t.deps.db
+        .update(passwordResetTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(passwordResetTokens.tokenHash, hashToken(token)));
       const r = await rest(t.app, 'POST', '/api/auth/reset-password', { token, password: NEW_PASSWORD });
       assert.equal(r.status, 400);
       assert.equal(r.body.message, INVALID);
-      assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() })).status, 200);
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() }))
+          .status,
+        200,
+      );
     });
 
     test('req 5: a successful reset voids the other outstanding links (tRPC)', async () => {
@@ -125,7 +158,10 @@ for (const backend of testBackends()) {
     });
 
     test('a made-up token is refused like an expired one', async () => {
-      const r = await rest(t.app, 'POST', '/api/auth/reset-password', { token: 'x'.repeat(43), password: NEW_PASSWORD });
+      const r = await rest(t.app, 'POST', '/api/auth/reset-password', {
+        token: 'x'.repeat(43),
+        password: NEW_PASSWORD,
+      });
       assert.deepEqual([r.status, r.body.message], [400, INVALID]);
     });
   });
@@ -137,7 +173,10 @@ describe('mail without SMTP_URL', () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (s: string) => lines.push(s) });
     try {
-      const sent = await sendMail({ config, log }, { to: 'clinician@hospital.example', subject: 'Hello', text: 'A line of text' });
+      const sent = await sendMail(
+        { config, log },
+        { to: 'clinician@hospital.example', subject: 'Hello', text: 'A line of text' },
+      );
       if (sent.via !== 'outbox') throw new Error(`expected the outbox, got ${sent.via}`);
       const file = sent.file;
       assert.ok(file.startsWith(resolve(outboxDir(config))), file);

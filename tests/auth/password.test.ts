@@ -54,7 +54,10 @@ for (const backend of testBackends()) {
     let t: TestApp;
     beforeAll(async () => {
       // Slightly stronger than the hashes made below with FAST, so those need a rehash.
-      t = await createTestApp({ backend, env: { ARGON2_MEMORY_KIB: '2048', ARGON2_TIME_COST: '1', ARGON2_CONCURRENCY: '1' } });
+      t = await createTestApp({
+        backend,
+        env: { ARGON2_MEMORY_KIB: '2048', ARGON2_TIME_COST: '1', ARGON2_CONCURRENCY: '1' },
+      });
     });
     afterAll(async () => {
       await t.close();
@@ -67,8 +70,15 @@ for (const backend of testBackends()) {
       assert.deepEqual(phc(row?.hash), { alg: 'argon2id', m: 2048, t: 1, p: 1 });
       assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: long })).status, 200);
       const lastCharDiffers = 'p'.repeat(127) + 'Y';
-      assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: lastCharDiffers })).status, 401);
-      const tooLong = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Long', email: uniqueEmail(), password: 'p'.repeat(129) });
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: lastCharDiffers })).status,
+        401,
+      );
+      const tooLong = await rest(t.app, 'POST', '/api/auth/signup', {
+        name: 'Dr Long',
+        email: uniqueEmail(),
+        password: 'p'.repeat(129),
+      });
       assert.equal(tooLong.status, 400);
       assert.equal(tooLong.body.message, 'Password must be at most 128 characters');
     });
@@ -76,10 +86,16 @@ for (const backend of testBackends()) {
     test('req 1: a login rehashes a password whose hash has old parameters', async () => {
       const email = uniqueEmail('legacy');
       const old = await createPasswordHasher(FAST, 1).hash('legacy password');
-      const [created] = await t.deps.db.insert(users).values({ name: 'Dr Legacy', email, passwordHash: old }).returning({ id: users.id });
+      const [created] = await t.deps.db
+        .insert(users)
+        .values({ name: 'Dr Legacy', email, passwordHash: old })
+        .returning({ id: users.id });
       const r = await rest(t.app, 'POST', '/api/auth/login', { email, password: 'legacy password' });
       assert.equal(r.status, 200);
-      const [row] = await t.deps.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, created?.id ?? ''));
+      const [row] = await t.deps.db
+        .select({ hash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, created?.id ?? ''));
       assert.notEqual(row?.hash, old);
       assert.deepEqual(phc(row?.hash), { alg: 'argon2id', m: 2048, t: 1, p: 1 });
       assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email, password: 'legacy password' })).status, 200);
@@ -90,9 +106,14 @@ for (const backend of testBackends()) {
       const hasher = passwordHasherFor(t.deps.config);
       hasher.stats.peakInFlight = 0;
       const results = await Promise.all(
-        Array.from({ length: 8 }, () => rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: u.password })),
+        Array.from({ length: 8 }, () =>
+          rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: u.password }),
+        ),
       );
-      assert.deepEqual(results.map((r) => r.status), Array(8).fill(200));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        Array(8).fill(200),
+      );
       assert.equal(hasher.stats.peakInFlight, 1);
     });
   });

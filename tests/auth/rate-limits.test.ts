@@ -74,36 +74,75 @@ for (const backend of testBackends()) {
     test('req 4: forgot-password is limited per email and per IP', async () => {
       const u = await signUpUser(t.app);
       for (let i = 0; i < 3; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip: randomIp() })).status, 200);
+        assert.equal(
+          (await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip: randomIp() })).status,
+          200,
+        );
       }
       const perEmail = await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip: randomIp() });
       assert.equal(perEmail.status, 429);
       assert.equal(perEmail.body.message, 'Too many password reset requests. Please try again later.');
       const ip = randomIp();
       for (let i = 0; i < 6; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip })).status, 200);
+        assert.equal(
+          (await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip })).status,
+          200,
+        );
       }
-      assert.equal((await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip })).status, 429);
-      assert.equal((await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip: randomIp() })).status, 200);
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip })).status,
+        429,
+      );
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/forgot-password', { email: uniqueEmail('f') }, { ip: randomIp() }))
+          .status,
+        200,
+      );
     });
 
     test('req 4: signup is limited per IP (default 20 an hour)', async () => {
       const ip = randomIp();
       for (let i = 0; i < 20; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Many', email: uniqueEmail('many'), password: PASSWORD }, { ip })).status, 200);
+        assert.equal(
+          (
+            await rest(
+              t.app,
+              'POST',
+              '/api/auth/signup',
+              { name: 'Dr Many', email: uniqueEmail('many'), password: PASSWORD },
+              { ip },
+            )
+          ).status,
+          200,
+        );
       }
-      const r = await rest(t.app, 'POST', '/api/auth/signup', { name: 'Dr Many', email: uniqueEmail('many'), password: PASSWORD }, { ip });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/auth/signup',
+        { name: 'Dr Many', email: uniqueEmail('many'), password: PASSWORD },
+        { ip },
+      );
       assert.equal(r.status, 429);
       assert.equal(r.body.message, 'Too many sign-up attempts. Please try again later.');
     });
 
     test('req 4: the counters are in Redis, shared by every server process', async () => {
-      const second = await createTestApp({ backend, env: { ...FAST_HASH_ENV, QUEUE_PREFIX: t.deps.config.QUEUE_PREFIX } });
+      const second = await createTestApp({
+        backend,
+        env: { ...FAST_HASH_ENV, QUEUE_PREFIX: t.deps.config.QUEUE_PREFIX },
+      });
       try {
         const ghost = uniqueEmail('shared');
         for (let i = 0; i < 5; i++) await login(ghost, 'wrong password');
         for (let i = 0; i < 5; i++) {
-          await rest(second.app, 'POST', '/api/auth/login', { email: ghost, password: 'wrong password' }, { ip: randomIp() });
+          await rest(
+            second.app,
+            'POST',
+            '/api/auth/login',
+            { email: ghost, password: 'wrong password' },
+            { ip: randomIp() },
+          );
         }
         assert.equal((await login(ghost, 'wrong password')).status, 429);
       } finally {

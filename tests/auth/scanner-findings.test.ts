@@ -16,7 +16,9 @@ describe('scanner findings (issue 15)', () => {
   let t: TestApp;
   let u: { id: string; token: string; email: string };
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...FAST_HASH_ENV, PUBLIC_URL, LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT) } });
+    t = await createTestApp({
+      env: { ...FAST_HASH_ENV, PUBLIC_URL, LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT) },
+    });
     u = await signUpUser(t.app);
   });
   afterAll(async () => {
@@ -36,9 +38,17 @@ describe('scanner findings (issue 15)', () => {
 
   describe('F1: tRPC batching', () => {
     test(`a batch longer than ${TRPC_MAX_BATCH_SIZE} calls is refused without running any`, async () => {
-      const res = await t.app.inject({ method: 'GET', url: batchUrl('auth.me', TRPC_MAX_BATCH_SIZE + 1), headers: { authorization: `Bearer ${u.token}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: batchUrl('auth.me', TRPC_MAX_BATCH_SIZE + 1),
+        headers: { authorization: `Bearer ${u.token}` },
+      });
       assert.equal(res.statusCode, 400, res.body);
-      const ok = await t.app.inject({ method: 'GET', url: batchUrl('auth.me', TRPC_MAX_BATCH_SIZE), headers: { authorization: `Bearer ${u.token}` } });
+      const ok = await t.app.inject({
+        method: 'GET',
+        url: batchUrl('auth.me', TRPC_MAX_BATCH_SIZE),
+        headers: { authorization: `Bearer ${u.token}` },
+      });
       assert.equal(ok.statusCode, 200, ok.body);
     });
 
@@ -56,12 +66,19 @@ describe('scanner findings (issue 15)', () => {
     test('batched wrong passwords are all counted by the login limiter: none past the limit reaches argon2', async () => {
       const email = uniqueEmail('batch');
       await signUpUser(t.app, { email });
-      const res = await batchPost('auth.login', Array.from({ length: 8 }, () => ({ email, password: 'wrong password 1' })), randomIp());
+      const res = await batchPost(
+        'auth.login',
+        Array.from({ length: 8 }, () => ({ email, password: 'wrong password 1' })),
+        randomIp(),
+      );
       const codes = (res.json() as { error?: { data: { httpStatus: number } } }[]).map((r) => r.error?.data.httpStatus);
       assert.equal(codes.filter((c) => c === 401).length, FAILURES_PER_ACCOUNT, JSON.stringify(codes));
       assert.equal(codes.filter((c) => c === 429).length, 8 - FAILURES_PER_ACCOUNT, JSON.stringify(codes));
       // The lockout holds for the right password too, as for one-by-one attempts.
-      assert.equal((await trpc(t.app, 'mutation', 'auth.login', { email, password: PASSWORD }, { ip: randomIp() })).status, 429);
+      assert.equal(
+        (await trpc(t.app, 'mutation', 'auth.login', { email, password: PASSWORD }, { ip: randomIp() })).status,
+        429,
+      );
     });
 
     test('a correct password still clears the account counter and costs the IP nothing', async () => {
@@ -69,11 +86,17 @@ describe('scanner findings (issue 15)', () => {
       await signUpUser(t.app, { email });
       const ip = randomIp();
       for (let i = 0; i < FAILURES_PER_ACCOUNT - 1; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email, password: 'wrong password 1' }, { ip })).status, 401);
+        assert.equal(
+          (await rest(t.app, 'POST', '/api/auth/login', { email, password: 'wrong password 1' }, { ip })).status,
+          401,
+        );
       }
       assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email, password: PASSWORD }, { ip })).status, 200);
       for (let i = 0; i < FAILURES_PER_ACCOUNT - 1; i++) {
-        assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email, password: 'wrong password 1' }, { ip })).status, 401);
+        assert.equal(
+          (await rest(t.app, 'POST', '/api/auth/login', { email, password: 'wrong password 1' }, { ip })).status,
+          401,
+        );
       }
       assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email, password: PASSWORD }, { ip })).status, 200);
     });
@@ -84,17 +107,34 @@ describe('scanner findings (issue 15)', () => {
 
     test('JSON nested 5,000 levels deep answers 400, not 500', async () => {
       for (const url of ['/api/auth/login', '/api/auth/signup']) {
-        const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, remoteAddress: randomIp(), payload: deep(5000) });
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json' },
+          remoteAddress: randomIp(),
+          payload: deep(5000),
+        });
         assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
         assert.equal(res.json().code, 'BAD_REQUEST');
       }
-      const trpcRes = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', headers: { 'content-type': 'application/json' }, payload: deep(5000) });
+      const trpcRes = await t.app.inject({
+        method: 'POST',
+        url: '/trpc/auth.login',
+        headers: { 'content-type': 'application/json' },
+        payload: deep(5000),
+      });
       assert.equal(trpcRes.statusCode, 400, trpcRes.body);
     });
 
     test('a U+0000 deep in a body or in a key is still refused', async () => {
       for (const payload of [deep(20, '"a\\u0000b"'), '{"email":"a@b.org","password":"x","n\\u0000":1}']) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, remoteAddress: randomIp(), payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'content-type': 'application/json' },
+          remoteAddress: randomIp(),
+          payload,
+        });
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().message, 'The request contains invalid characters');
       }
@@ -102,22 +142,51 @@ describe('scanner findings (issue 15)', () => {
   });
 
   describe('F3: CSRF and the Authorization header', () => {
-    const crossSite = { 'content-type': 'application/json', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+    const crossSite = {
+      'content-type': 'application/json',
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    };
 
     test('a cookie beside `Authorization: Basic` (or an unknown bearer) is still checked', async () => {
       const victim = await signUpUser(t.app);
       for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer not-a-token']) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/settings/logout', headers: { ...crossSite, authorization }, cookies: { token: victim.token }, payload: '{}' });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/settings/logout',
+          headers: { ...crossSite, authorization },
+          cookies: { token: victim.token },
+          payload: '{}',
+        });
         assert.equal(res.statusCode, 403, `${authorization}: ${res.body}`);
-        const dl = await t.app.inject({ method: 'GET', url: `/api/export/${randomUUID()}.pdf`, headers: { 'sec-fetch-site': 'cross-site', authorization }, cookies: { token: victim.token } });
+        const dl = await t.app.inject({
+          method: 'GET',
+          url: `/api/export/${randomUUID()}.pdf`,
+          headers: { 'sec-fetch-site': 'cross-site', authorization },
+          cookies: { token: victim.token },
+        });
         // An unknown bearer token authenticates nobody (the cookie is not used beside it): 401.
-        assert.equal(dl.statusCode, authorization.startsWith('Basic') ? 403 : 401, `export with ${authorization}: ${dl.body}`);
+        assert.equal(
+          dl.statusCode,
+          authorization.startsWith('Basic') ? 403 : 401,
+          `export with ${authorization}: ${dl.body}`,
+        );
       }
-      assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: victim.token })).status, 200, 'the session survived');
+      assert.equal(
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: victim.token })).status,
+        200,
+        'the session survived',
+      );
     });
 
     test('a request a Bearer token actually authenticates skips the check', async () => {
-      const res = await t.app.inject({ method: 'PUT', url: '/api/settings/change-name', headers: { ...crossSite, authorization: `Bearer ${u.token}` }, cookies: { token: u.token }, payload: '{"name":"Dr Bearer"}' });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings/change-name',
+        headers: { ...crossSite, authorization: `Bearer ${u.token}` },
+        cookies: { token: u.token },
+        payload: '{"name":"Dr Bearer"}',
+      });
       assert.equal(res.statusCode, 200, res.body);
     });
   });
@@ -129,10 +198,21 @@ describe('scanner findings (issue 15)', () => {
         (await rest(t.app, 'GET', '/api/profile', undefined, { bearer: u.token })).res,
         (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() })).res,
         await t.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${u.token}` } }),
-        await t.app.inject({ method: 'POST', url: '/trpc/auth.login', headers: { 'content-type': 'application/json' }, remoteAddress: randomIp(), payload: JSON.stringify({ email: u.email, password: PASSWORD }) }),
-        await t.app.inject({ method: 'GET', url: `/trpc/export.file?input=${encodeURIComponent(JSON.stringify({ chatId: randomUUID(), format: 'json' }))}`, headers: { authorization: `Bearer ${u.token}` } }),
+        await t.app.inject({
+          method: 'POST',
+          url: '/trpc/auth.login',
+          headers: { 'content-type': 'application/json' },
+          remoteAddress: randomIp(),
+          payload: JSON.stringify({ email: u.email, password: PASSWORD }),
+        }),
+        await t.app.inject({
+          method: 'GET',
+          url: `/trpc/export.file?input=${encodeURIComponent(JSON.stringify({ chatId: randomUUID(), format: 'json' }))}`,
+          headers: { authorization: `Bearer ${u.token}` },
+        }),
       ];
-      for (const res of answers) assert.equal(res.headers['cache-control'], 'private, no-store', `${res.statusCode} ${res.body.slice(0, 80)}`);
+      for (const res of answers)
+        assert.equal(res.headers['cache-control'], 'private, no-store', `${res.statusCode} ${res.body.slice(0, 80)}`);
     });
   });
 
@@ -148,11 +228,25 @@ describe('scanner findings (issue 15)', () => {
 
     test('export.file over tRPC refuses a cross-site browser request like the REST route', async () => {
       const input = encodeURIComponent(JSON.stringify({ chatId: randomUUID(), format: 'json' }));
-      const cross = await t.app.inject({ method: 'GET', url: `/trpc/export.file?input=${input}`, headers: { 'sec-fetch-site': 'cross-site' }, cookies: { token: u.token } });
+      const cross = await t.app.inject({
+        method: 'GET',
+        url: `/trpc/export.file?input=${input}`,
+        headers: { 'sec-fetch-site': 'cross-site' },
+        cookies: { token: u.token },
+      });
       assert.equal(cross.statusCode, 403, cross.body);
-      const own = await t.app.inject({ method: 'GET', url: `/trpc/export.file?input=${input}`, headers: { 'sec-fetch-site': 'same-origin' }, cookies: { token: u.token } });
+      const own = await t.app.inject({
+        method: 'GET',
+        url: `/trpc/export.file?input=${input}`,
+        headers: { 'sec-fetch-site': 'same-origin' },
+        cookies: { token: u.token },
+      });
       assert.equal(own.statusCode, 404, own.body);
-      const bearer = await t.app.inject({ method: 'GET', url: `/trpc/export.file?input=${input}`, headers: { 'sec-fetch-site': 'cross-site', authorization: `Bearer ${u.token}` } });
+      const bearer = await t.app.inject({
+        method: 'GET',
+        url: `/trpc/export.file?input=${input}`,
+        headers: { 'sec-fetch-site': 'cross-site', authorization: `Bearer ${u.token}` },
+      });
       assert.equal(bearer.statusCode, 404, bearer.body);
     });
   });

@@ -29,7 +29,11 @@ for (const backend of testBackends()) {
 
     test('signup answers the spec shape and message and signs the user in', async () => {
       const email = uniqueEmail();
-      const r = await rest(t.app, 'POST', '/api/auth/signup', { name: '  Dr Ada  ', email: email.toUpperCase(), password: PASSWORD });
+      const r = await rest(t.app, 'POST', '/api/auth/signup', {
+        name: '  Dr Ada  ',
+        email: email.toUpperCase(),
+        password: PASSWORD,
+      });
       assert.equal(r.status, 200);
       assert.equal(r.body.success, true);
       assert.equal(r.body.message, 'Account created successfully!');
@@ -72,21 +76,41 @@ for (const backend of testBackends()) {
 
     test('validation answers the spec messages', async () => {
       const cases: [string, unknown, string][] = [
-        ['/api/auth/signup', { name: ' ab ', email: uniqueEmail(), password: PASSWORD }, 'Name must be at least 3 characters long'],
-        ['/api/auth/signup', { name: 'Dr Ok', email: 'no at sign', password: PASSWORD }, 'Please enter a valid email address'],
-        ['/api/auth/signup', { name: 'Dr Ok', email: uniqueEmail(), password: 'short' }, 'Password must be at least 8 characters long'],
+        [
+          '/api/auth/signup',
+          { name: ' ab ', email: uniqueEmail(), password: PASSWORD },
+          'Name must be at least 3 characters long',
+        ],
+        [
+          '/api/auth/signup',
+          { name: 'Dr Ok', email: 'no at sign', password: PASSWORD },
+          'Please enter a valid email address',
+        ],
+        [
+          '/api/auth/signup',
+          { name: 'Dr Ok', email: uniqueEmail(), password: 'short' },
+          'Password must be at least 8 characters long',
+        ],
         ['/api/auth/login', { email: 'a b@c.d', password: PASSWORD }, 'Please enter a valid email address'],
         ['/api/auth/login', { email: uniqueEmail(), password: 'short' }, 'Password must be at least 8 characters'],
         ['/api/auth/check-email', { email: 'x@nodot' }, 'Please enter a valid email address'],
         ['/api/auth/reset-password', { password: PASSWORD }, 'Invalid reset link'],
-        ['/api/auth/reset-password', { token: 'abc', password: 'short' }, 'Password must be at least 8 characters long'],
+        [
+          '/api/auth/reset-password',
+          { token: 'abc', password: 'short' },
+          'Password must be at least 8 characters long',
+        ],
       ];
       for (const [url, body, message] of cases) {
         const r = await rest(t.app, 'POST', url, body);
         assert.equal(r.status, 400, url);
         assert.deepEqual(r.body, { success: false, message, code: 'BAD_REQUEST' }, url);
       }
-      const viaTrpc = await trpc(t.app, 'mutation', 'auth.signup', { name: 'ab', email: uniqueEmail(), password: PASSWORD });
+      const viaTrpc = await trpc(t.app, 'mutation', 'auth.signup', {
+        name: 'ab',
+        email: uniqueEmail(),
+        password: PASSWORD,
+      });
       assert.equal(viaTrpc.status, 400);
       assert.equal(viaTrpc.error?.message, 'Name must be at least 3 characters long');
     });
@@ -112,7 +136,10 @@ for (const backend of testBackends()) {
       assert.doesNotMatch(cookie, /Secure/);
       const viaCookie = await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: String(r.body.token) });
       assert.equal(viaCookie.status, 200);
-      const [row] = await t.deps.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(String(r.body.token))));
+      const [row] = await t.deps.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(String(r.body.token))));
       const lifetime = (row?.expiresAt.getTime() ?? 0) - (row?.createdAt.getTime() ?? 0);
       assert.equal(lifetime, 7 * 24 * HOUR, 'the server-side session lives as long as the cookie');
     });
@@ -120,7 +147,13 @@ for (const backend of testBackends()) {
     test('req 2: every login issues a new token, and a token the client proposes is never adopted', async () => {
       const u = await signUpUser(t.app);
       const planted = 'attacker-chosen-token-value-000000000000000';
-      const a = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { cookie: planted });
+      const a = await rest(
+        t.app,
+        'POST',
+        '/api/auth/login',
+        { email: u.email, password: PASSWORD },
+        { cookie: planted },
+      );
       const b = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD });
       assert.notEqual(a.body.token, b.body.token);
       assert.notEqual(a.body.token, u.token);
@@ -131,15 +164,27 @@ for (const backend of testBackends()) {
     test('req 2: logout revokes on the server; the replayed token gets 401 by cookie and by bearer', async () => {
       const u = await signUpUser(t.app);
       const other = await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD });
-      const out = await rest(t.app, 'POST', '/api/settings/logout', {}, { cookie: u.token, headers: { 'content-type': 'application/json' } });
+      const out = await rest(
+        t.app,
+        'POST',
+        '/api/settings/logout',
+        {},
+        { cookie: u.token, headers: { 'content-type': 'application/json' } },
+      );
       assert.equal(out.status, 200);
       assert.deepEqual(out.body, { success: true, message: 'Logged out successfully' });
       assert.match(cookieOf(out.res.headers['set-cookie']), /token=;.*Expires=Thu, 01 Jan 1970/);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).status, 401);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);
-      assert.equal((await rest(t.app, 'PUT', '/api/settings/change-name', { name: 'Replayed' }, { bearer: u.token })).status, 401);
+      assert.equal(
+        (await rest(t.app, 'PUT', '/api/settings/change-name', { name: 'Replayed' }, { bearer: u.token })).status,
+        401,
+      );
       // Only that session ended: the user's other sign-in is untouched.
-      assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: String(other.body.token) })).status, 200);
+      assert.equal(
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: String(other.body.token) })).status,
+        200,
+      );
     });
 
     test('logout without a session still succeeds and clears the cookie', async () => {
@@ -150,7 +195,12 @@ for (const backend of testBackends()) {
 
     test('logout takes no payload: an empty JSON-labelled body is fine', async () => {
       const u = await signUpUser(t.app);
-      const res = await t.app.inject({ method: 'POST', url: '/api/settings/logout', headers: { 'content-type': 'application/json' }, cookies: { token: u.token } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/settings/logout',
+        headers: { 'content-type': 'application/json' },
+        cookies: { token: u.token },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);
     });
@@ -159,18 +209,27 @@ for (const backend of testBackends()) {
       const idle = await signUpUser(t.app);
       const active = await signUpUser(t.app);
       const setLastUsed = (token: string, ago: number) =>
-        t.deps.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - ago) }).where(eq(sessions.tokenHash, hashToken(token)));
+        t.deps.db
+          .update(sessions)
+          .set({ lastUsedAt: new Date(Date.now() - ago) })
+          .where(eq(sessions.tokenHash, hashToken(token)));
       await setLastUsed(idle.token, 12 * HOUR + 60_000);
       await setLastUsed(active.token, 11 * HOUR);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: idle.token })).status, 401);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: active.token })).status, 200);
-      const [row] = await t.deps.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(active.token)));
+      const [row] = await t.deps.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(active.token)));
       assert.ok(Date.now() - (row?.lastUsedAt.getTime() ?? 0) < 60_000, 'use moved the idle deadline forward');
     });
 
     test('req 2: a session ends after its 7-day lifetime even when in use', async () => {
       const u = await signUpUser(t.app);
-      await t.deps.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.tokenHash, hashToken(u.token)));
+      await t.deps.db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(sessions.tokenHash, hashToken(u.token)));
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);
     });
 
@@ -190,17 +249,31 @@ for (const backend of testBackends()) {
         const loggedOut = await signUpUser(t.app);
         const idle = await signUpUser(t.app);
         await rest(t.app, 'POST', '/api/settings/logout', {}, { bearer: loggedOut.token });
-        await t.deps.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - 13 * HOUR) }).where(eq(sessions.userId, idle.id));
+        await t.deps.db
+          .update(sessions)
+          .set({ lastUsedAt: new Date(Date.now() - 13 * HOUR) })
+          .where(eq(sessions.userId, idle.id));
         await t.deps.db.insert(passwordResetTokens).values([
           { userId: live.id, tokenHash: hashToken('live-link'), expiresAt: new Date(Date.now() + HOUR) },
           { userId: live.id, tokenHash: hashToken('old-link'), expiresAt: new Date(Date.now() - 1000) },
-          { userId: live.id, tokenHash: hashToken('used-link'), expiresAt: new Date(Date.now() + HOUR), usedAt: new Date() },
+          {
+            userId: live.id,
+            tokenHash: hashToken('used-link'),
+            expiresAt: new Date(Date.now() + HOUR),
+            usedAt: new Date(),
+          },
         ]);
         assert.deepEqual(await purgeExpiredAuth(t.deps.db, 12), { sessions: 2, resetTokens: 2 });
         const left = await t.deps.db.select({ userId: sessions.userId }).from(sessions);
-        assert.deepEqual(left.map((s) => s.userId), [live.id]);
+        assert.deepEqual(
+          left.map((s) => s.userId),
+          [live.id],
+        );
         const links = await t.deps.db.select({ hash: passwordResetTokens.tokenHash }).from(passwordResetTokens);
-        assert.deepEqual(links.map((l) => l.hash), [hashToken('live-link')]);
+        assert.deepEqual(
+          links.map((l) => l.hash),
+          [hashToken('live-link')],
+        );
         assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: live.token })).status, 200);
       } finally {
         await t.close();

@@ -17,7 +17,9 @@ export function decodeQuotedPrintable(raw: string): string {
  * A real SMTP server in the test process: the app delivers to it over TCP exactly as it would to
  * a hospital's relay. Only what is outside the product (the relay) is stood in for.
  */
-export async function startInbox(opts: { rejectRecipients?: boolean } = {}): Promise<{ url: string; received: TReceived[]; next(): Promise<TReceived>; close(): Promise<void> }> {
+export async function startInbox(
+  opts: { rejectRecipients?: boolean } = {},
+): Promise<{ url: string; received: TReceived[]; next(): Promise<TReceived>; close(): Promise<void> }> {
   const received: TReceived[] = [];
   const waiters: ((m: TReceived) => void)[] = [];
   const server = new SMTPServer({

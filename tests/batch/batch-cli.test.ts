@@ -20,7 +20,9 @@ import { writeDicom } from '../helpers/write-dicom.js';
  */
 function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/batch/batch.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/batch/batch.ts', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (code) => resolve({ code, stderr }));
@@ -29,7 +31,13 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string }
 
 async function dicomOf(jpeg: Buffer, modality: string): Promise<Buffer> {
   const { data, info } = await sharp(jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return writeDicom({ width: info.width, height: info.height, pixels: Array.from(data, (v) => v * 16), bitsStored: 12, modality });
+  return writeDicom({
+    width: info.width,
+    height: info.height,
+    pixels: Array.from(data, (v) => v * 16),
+    bitsStored: 12,
+    modality,
+  });
 }
 
 describe('batch command against the running app', () => {
@@ -44,7 +52,11 @@ describe('batch command against the running app', () => {
     const signup = await fetch(`${app.url}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Batch Researcher', email: `batch-${uniqueSuffix()}@example.test`, password: 'correct horse battery' }),
+      body: JSON.stringify({
+        name: 'Batch Researcher',
+        email: `batch-${uniqueSuffix()}@example.test`,
+        password: 'correct horse battery',
+      }),
     });
     token = ((await signup.json()) as { token: string }).token;
     const created = await fetch(`${app.url}/api/api-keys`, {
@@ -59,10 +71,16 @@ describe('batch command against the running app', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'out'), { recursive: true }));
     await writeFile(join(dir, 'images', 'a.jpg'), a);
     await writeFile(join(dir, 'images', 'b.png'), await sharp(b).png().toBuffer());
-    await writeFile(join(dir, 'images', 'sub', 'c.dcm'), await dicomOf(await radiograph({ label: 'covid19', index: 0, side: 320 }), 'DX'));
+    await writeFile(
+      join(dir, 'images', 'sub', 'c.dcm'),
+      await dicomOf(await radiograph({ label: 'covid19', index: 0, side: 320 }), 'DX'),
+    );
     await writeFile(join(dir, 'images', 'sub', 'ct.dcm'), await dicomOf(b, 'CT'));
     await writeFile(join(dir, 'images', 'notes.txt'), 'ignored');
-    await writeFile(join(dir, 'labels.csv'), 'path,label\nimages/a.jpg,pneumonia\nimages/b.png,normal\nimages/sub/c.dcm,covid19\nimages/sub/ct.dcm,normal\n');
+    await writeFile(
+      join(dir, 'labels.csv'),
+      'path,label\nimages/a.jpg,pneumonia\nimages/b.png,normal\nimages/sub/c.dcm,covid19\nimages/sub/ct.dcm,normal\n',
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -75,11 +93,24 @@ describe('batch command against the running app', () => {
   };
 
   test('a labelled CSV run writes per-image results and the evaluation summary', { timeout: 300_000 }, async () => {
-    const run = await runCli([join(dir, 'labels.csv'), '--api', app.url, '--key', key, '--out', out, '--concurrency', '2']);
+    const run = await runCli([
+      join(dir, 'labels.csv'),
+      '--api',
+      app.url,
+      '--key',
+      key,
+      '--out',
+      out,
+      '--concurrency',
+      '2',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /\[#+\] 4\/4/, 'a progress bar on stderr');
     const rows = parseCsvObjects(await readFile(out, 'utf8'));
-    assert.deepEqual(rows.map((r) => r.file), ['images/a.jpg', 'images/b.png', 'images/sub/c.dcm', 'images/sub/ct.dcm']);
+    assert.deepEqual(
+      rows.map((r) => r.file),
+      ['images/a.jpg', 'images/b.png', 'images/sub/c.dcm', 'images/sub/ct.dcm'],
+    );
     for (const r of rows.slice(0, 3)) {
       assert.ok(['completed', 'refused'].includes(r.status ?? ''), `${r.file}: ${r.status} ${r.error}`);
       assert.match(r.chat_id ?? '', /^[0-9a-f-]{36}$/);
@@ -88,13 +119,20 @@ describe('batch command against the running app', () => {
       if (r.status === 'completed' && r.accepted === 'true') {
         const probs = Object.entries(r).filter(([k]) => k.startsWith('p_'));
         assert.ok(probs.length > 0 && probs.every(([, v]) => Number(v) >= 0 && Number(v) <= 1), 'probabilities');
-        assert.ok(Object.keys(r).some((k) => k.startsWith('call_')), 'calls');
+        assert.ok(
+          Object.keys(r).some((k) => k.startsWith('call_')),
+          'calls',
+        );
       }
     }
     const ct = rows[3];
     assert.equal(ct?.status, 'rejected');
     assert.match(ct?.error ?? '', /CT \(computed tomography\)/);
-    const summary = JSON.parse(await readFile(`${out}.summary.json`, 'utf8')) as { images: number; findings: unknown[]; confusionMatrix: { labels: string[] } };
+    const summary = JSON.parse(await readFile(`${out}.summary.json`, 'utf8')) as {
+      images: number;
+      findings: unknown[];
+      confusionMatrix: { labels: string[] };
+    };
     assert.equal(summary.images, 4);
     assert.ok(Array.isArray(summary.findings));
     assert.match(await readFile(`${out}.summary.md`, 'utf8'), /ROC AUC/);
@@ -111,7 +149,10 @@ describe('batch command against the running app', () => {
 
   test('after an interruption only the unfinished images are submitted', { timeout: 300_000 }, async () => {
     const state = (await readFile(`${out}.state.jsonl`, 'utf8')).trim().split('\n');
-    const sha = async (f: string) => createHash('sha256').update(await readFile(join(dir, 'images', f))).digest('hex');
+    const sha = async (f: string) =>
+      createHash('sha256')
+        .update(await readFile(join(dir, 'images', f)))
+        .digest('hex');
     const unfinished = new Set([await sha('a.jpg'), await sha('sub/ct.dcm')]);
     const kept = state.filter((l) => !unfinished.has((JSON.parse(l) as { sha256: string }).sha256));
     const torn = state.find((l) => !kept.includes(l))?.slice(0, 20) ?? '';
@@ -128,7 +169,15 @@ describe('batch command against the running app', () => {
   });
 
   test('a revoked or wrong key stops the run with a clear message', async () => {
-    const run = await runCli([join(dir, 'images'), '--api', app.url, '--key', 'cxr_wrong', '--out', join(dir, 'out', 'other.csv')]);
+    const run = await runCli([
+      join(dir, 'images'),
+      '--api',
+      app.url,
+      '--key',
+      'cxr_wrong',
+      '--out',
+      join(dir, 'out', 'other.csv'),
+    ]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /The server refused the API key/);
   });

@@ -14,26 +14,64 @@ const outcome = (p: Record<string, number>, extra: Partial<TOutcome> = {}): TOut
   accepted: true,
   gateReason: null,
   modelVersion: 'v1',
-  topFinding: Object.entries(p).filter(([, v]) => v >= 0.5).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
-  findings: Object.entries(p).map(([label, probability]) => ({ label, probability, threshold: 0.5, call: probability >= 0.5 ? 'positive' : 'negative' })),
+  topFinding:
+    Object.entries(p)
+      .filter(([, v]) => v >= 0.5)
+      .sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
+  findings: Object.entries(p).map(([label, probability]) => ({
+    label,
+    probability,
+    threshold: 0.5,
+    call: probability >= 0.5 ? 'positive' : 'negative',
+  })),
   error: null,
   ...extra,
 });
-const row = (file: string, label: string | null, o: TOutcome): TResultRow => ({ input: { file, absPath: file, label, patient: {} }, outcome: o });
+const row = (file: string, label: string | null, o: TOutcome): TResultRow => ({
+  input: { file, absPath: file, label, patient: {} },
+  outcome: o,
+});
 
 describe('batch metrics and files', () => {
   test('ROC AUC: perfect, inverted, random-with-ties, undefined', () => {
-    assert.equal(rocAuc([{ score: 0.9, positive: true }, { score: 0.1, positive: false }]), 1);
-    assert.equal(rocAuc([{ score: 0.1, positive: true }, { score: 0.9, positive: false }]), 0);
-    assert.equal(rocAuc([{ score: 0.5, positive: true }, { score: 0.5, positive: false }]), 0.5);
+    assert.equal(
+      rocAuc([
+        { score: 0.9, positive: true },
+        { score: 0.1, positive: false },
+      ]),
+      1,
+    );
+    assert.equal(
+      rocAuc([
+        { score: 0.1, positive: true },
+        { score: 0.9, positive: false },
+      ]),
+      0,
+    );
+    assert.equal(
+      rocAuc([
+        { score: 0.5, positive: true },
+        { score: 0.5, positive: false },
+      ]),
+      0.5,
+    );
     // 3 positives, 2 negatives: pairs won = (0.8>0.3,0.8>0.6) + (0.7>0.3,0.7>0.6) + (0.4>0.3) = 5 of 6.
-    const auc = rocAuc([0.8, 0.7, 0.4].map((score) => ({ score, positive: true })).concat([0.3, 0.6].map((score) => ({ score, positive: false }))));
+    const auc = rocAuc(
+      [0.8, 0.7, 0.4]
+        .map((score) => ({ score, positive: true }))
+        .concat([0.3, 0.6].map((score) => ({ score, positive: false }))),
+    );
     assert.ok(Math.abs((auc ?? 0) - 5 / 6) < 1e-12);
     assert.equal(rocAuc([{ score: 0.5, positive: true }]), null);
   });
 
   test('confusion counts, sensitivity and specificity at a threshold', () => {
-    const items = [{ score: 0.9, positive: true }, { score: 0.4, positive: true }, { score: 0.6, positive: false }, { score: 0.1, positive: false }];
+    const items = [
+      { score: 0.9, positive: true },
+      { score: 0.4, positive: true },
+      { score: 0.6, positive: false },
+      { score: 0.1, positive: false },
+    ];
     const c = confusionAt(items, 0.5);
     assert.deepEqual(c, { tp: 1, fp: 1, fn: 1, tn: 1 });
     assert.equal(sensitivity(c), 0.5);
@@ -41,15 +79,44 @@ describe('batch metrics and files', () => {
   });
 
   test('CSV: quotes, commas, newlines round-trip; formula cells are defused', () => {
-    const text = formatCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', '=cmd()'], [-1.5, null]]);
-    assert.deepEqual(parseCsv(text), [['a', 'b'], ['x,y', 'say "hi"'], ['line\nbreak', "'=cmd()"], ['-1.5', '']]);
+    const text = formatCsv(
+      ['a', 'b'],
+      [
+        ['x,y', 'say "hi"'],
+        ['line\nbreak', '=cmd()'],
+        [-1.5, null],
+      ],
+    );
+    assert.deepEqual(parseCsv(text), [
+      ['a', 'b'],
+      ['x,y', 'say "hi"'],
+      ['line\nbreak', "'=cmd()"],
+      ['-1.5', ''],
+    ]);
     assert.deepEqual(parseCsvObjects('Path,Label\r\na.png,Pneumonia\r\n'), [{ path: 'a.png', label: 'Pneumonia' }]);
   });
 
   test('results CSV has one column per label for probabilities and calls', () => {
-    const csv = resultsCsv([row('a.png', null, outcome({ pneumonia: 0.9, covid19: 0.1 })), row('b.dcm', null, { ...outcome({}), status: 'rejected', error: 'not a radiograph' })]);
+    const csv = resultsCsv([
+      row('a.png', null, outcome({ pneumonia: 0.9, covid19: 0.1 })),
+      row('b.dcm', null, { ...outcome({}), status: 'rejected', error: 'not a radiograph' }),
+    ]);
     const [header, a, b] = parseCsv(csv);
-    assert.deepEqual(header, ['file', 'sha256', 'status', 'accepted', 'gate_reason', 'p_pneumonia', 'p_covid19', 'call_pneumonia', 'call_covid19', 'top_finding', 'model_version', 'chat_id', 'error']);
+    assert.deepEqual(header, [
+      'file',
+      'sha256',
+      'status',
+      'accepted',
+      'gate_reason',
+      'p_pneumonia',
+      'p_covid19',
+      'call_pneumonia',
+      'call_covid19',
+      'top_finding',
+      'model_version',
+      'chat_id',
+      'error',
+    ]);
     assert.equal(a?.[5], '0.9000');
     assert.equal(a?.[7], 'positive');
     assert.equal(b?.[2], 'rejected');
@@ -75,13 +142,27 @@ describe('batch metrics and files', () => {
     assert.equal(pn?.specificity, 1);
     assert.deepEqual(s.confusionMatrix.labels, ['covid19', 'normal', 'pneumonia']);
     assert.deepEqual(s.confusionMatrix.predicted, ['pneumonia', 'covid19', 'none']);
-    assert.deepEqual(s.confusionMatrix.counts, [[0, 1, 0], [0, 0, 1], [1, 0, 1]]);
-    assert.match(summaryMarkdown(s), /\| pneumonia \| 2 \| 2 \| 1\.000 \| 0\.500 \| 0\.500 \| 1\.000 \| 1 \| 0 \| 1 \| 2 \|/);
+    assert.deepEqual(s.confusionMatrix.counts, [
+      [0, 1, 0],
+      [0, 0, 1],
+      [1, 0, 1],
+    ]);
+    assert.match(
+      summaryMarkdown(s),
+      /\| pneumonia \| 2 \| 2 \| 1\.000 \| 0\.500 \| 0\.500 \| 1\.000 \| 1 \| 0 \| 1 \| 2 \|/,
+    );
   });
 
   test('arguments: key required, defaults, URL trimmed', () => {
     assert.throws(() => parseBatchArgs(['imgs'], {}), /API key/);
     const a = parseBatchArgs(['imgs', '--api', 'http://h:1/', '--out', 'r.csv'], { CXR_API_KEY: 'cxr_abc' });
-    assert.deepEqual(a, { input: 'imgs', api: 'http://h:1', key: 'cxr_abc', out: 'r.csv', concurrency: 4, waitSeconds: 300 });
+    assert.deepEqual(a, {
+      input: 'imgs',
+      api: 'http://h:1',
+      key: 'cxr_abc',
+      out: 'r.csv',
+      concurrency: 4,
+      waitSeconds: 300,
+    });
   });
 });

@@ -15,7 +15,9 @@ import { listInputs } from '../../scripts/batch/list-inputs.js';
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/batch/batch.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/batch/batch.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -33,17 +35,26 @@ describe('batch input and failure handling', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   test('a stray quote is an error naming the line where the broken row starts, not merged rows', () => {
-    assert.throws(() => parseCsv('path,label\na.png,normal\n"b.png,normal\nc.png,pneumonia\n'), (err: Error) => {
-      assert.ok(err instanceof CsvInputError);
-      assert.match(err.message, /^CSV line 3 \(noticed at line 4\): a quoted field is never closed/);
-      return true;
-    });
-    assert.throws(() => parseCsv('path,label\na.png,normal\nb"x.png,normal\n'), /CSV line 3: a " inside an unquoted field/);
+    assert.throws(
+      () => parseCsv('path,label\na.png,normal\n"b.png,normal\nc.png,pneumonia\n'),
+      (err: Error) => {
+        assert.ok(err instanceof CsvInputError);
+        assert.match(err.message, /^CSV line 3 \(noticed at line 4\): a quoted field is never closed/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => parseCsv('path,label\na.png,normal\nb"x.png,normal\n'),
+      /CSV line 3: a " inside an unquoted field/,
+    );
     assert.throws(() => parseCsv('path,label\na.png,normal,extra\n'), /CSV line 2: a different number of fields/);
   });
 
   test('cell values never appear in a CSV error (they may be patient names)', () => {
-    assert.throws(() => parseCsv('path,name\na.png,"Ada Lovelace"x\n'), (err: Error) => !err.message.includes('Ada') && /CSV line 2/.test(err.message));
+    assert.throws(
+      () => parseCsv('path,name\na.png,"Ada Lovelace"x\n'),
+      (err: Error) => !err.message.includes('Ada') && /CSV line 2/.test(err.message),
+    );
   });
 
   test('a path spanning lines (two stray quotes) is refused with its line', async () => {
@@ -56,7 +67,13 @@ describe('batch input and failure handling', () => {
     const inputs = await listInputs(join(dir, 'images'));
     const hashed = await hashInputs(inputs, 3);
     assert.equal(hashed.length, 40);
-    for (const h of hashed) assert.equal(h.sha256, createHash('sha256').update(`image ${h.input.file.slice(1, -4)}`).digest('hex'));
+    for (const h of hashed)
+      assert.equal(
+        h.sha256,
+        createHash('sha256')
+          .update(`image ${h.input.file.slice(1, -4)}`)
+          .digest('hex'),
+      );
   });
 
   test('missing files are all listed before anything is uploaded', async () => {
@@ -85,29 +102,51 @@ describe('batch input and failure handling', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     await new Promise((r) => srv.close(r)); // a port that was just free: nothing listens there now
-    const run = await runCli([join(dir, 'images'), '--api', `http://127.0.0.1:${port}`, '--key', 'cxr_test', '--out', join(dir, 'dead.csv')]);
+    const run = await runCli([
+      join(dir, 'images'),
+      '--api',
+      `http://127.0.0.1:${port}`,
+      '--key',
+      'cxr_test',
+      '--out',
+      join(dir, 'dead.csv'),
+    ]);
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stderr, /Cannot reach the server at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     assert.ok(run.ms < 15_000, `took ${run.ms} ms`);
   });
 
-  test('a server that goes away mid-run stops the run after a few images (exit 3), leaving the rest to retry', { timeout: 120_000 }, async () => {
-    let uploads = 0;
-    const srv = createServer((req, res) => {
-      if (req.url === '/healthz') return void res.end('{"status":"ok"}');
-      uploads++;
-      req.socket.destroy(); // the connection drops, as when the server process dies
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const port = (srv.address() as { port: number }).port;
-    try {
-      const run = await runCli([join(dir, 'images'), '--api', `http://127.0.0.1:${port}`, '--key', 'cxr_test', '--out', join(dir, 'lost.csv'), '--concurrency', '1']);
-      assert.equal(run.code, 3, run.stderr);
-      assert.match(run.stderr, /stopped answering; the run stopped early/);
-      assert.match(run.stderr, /40 images: 3 submitted, 0 already done, 40 to retry/);
-      assert.ok(uploads <= 3 * 4, `${uploads} upload attempts for 40 images`);
-    } finally {
-      srv.close();
-    }
-  });
+  test(
+    'a server that goes away mid-run stops the run after a few images (exit 3), leaving the rest to retry',
+    { timeout: 120_000 },
+    async () => {
+      let uploads = 0;
+      const srv = createServer((req, res) => {
+        if (req.url === '/healthz') return void res.end('{"status":"ok"}');
+        uploads++;
+        req.socket.destroy(); // the connection drops, as when the server process dies
+      });
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      const port = (srv.address() as { port: number }).port;
+      try {
+        const run = await runCli([
+          join(dir, 'images'),
+          '--api',
+          `http://127.0.0.1:${port}`,
+          '--key',
+          'cxr_test',
+          '--out',
+          join(dir, 'lost.csv'),
+          '--concurrency',
+          '1',
+        ]);
+        assert.equal(run.code, 3, run.stderr);
+        assert.match(run.stderr, /stopped answering; the run stopped early/);
+        assert.match(run.stderr, /40 images: 3 submitted, 0 already done, 40 to retry/);
+        assert.ok(uploads <= 3 * 4, `${uploads} upload attempts for 40 images`);
+      } finally {
+        srv.close();
+      }
+    },
+  );
 });

@@ -18,7 +18,10 @@ import { analysedChat, META, PATIENT, radiograph, sampleResult } from '../analys
 
 const createCaller = createCallerFactory(appRouter);
 const ctxOf = (query: string, result: TStoredResult = sampleResult()): TResponderContext => ({
-  result, query, history: [], patient: { full_name: 'Ada', age: '34', medical_history: 'None' },
+  result,
+  query,
+  history: [],
+  patient: { full_name: 'Ada', age: '34', medical_history: 'None' },
 });
 
 /** Every percentage quoted in an answer must be one of the stored result's own figures. */
@@ -71,7 +74,13 @@ describe('grounded responder (pure)', () => {
     const r = sampleResult();
     const conf = groundedAnswer(ctxOf('How sure is it?', r));
     for (const f of r.findings) assert.ok(conf.includes(pct(f.probability)), f.label);
-    for (const q of ['Is it normal?', 'Next steps?', 'Differential diagnosis?', 'Explain it to the patient in simple terms', 'Any image quality problems?']) {
+    for (const q of [
+      'Is it normal?',
+      'Next steps?',
+      'Differential diagnosis?',
+      'Explain it to the patient in simple terms',
+      'Any image quality problems?',
+    ]) {
       const a = groundedAnswer(ctxOf(q, r));
       assertFiguresGrounded(a, r);
       assert.ok(a.includes(DISCLAIMER), q);
@@ -95,7 +104,18 @@ for (const backend of testBackends()) {
     let t: TestApp;
     let u: TTestUser;
     const caller = (user: TTestUser) =>
-      createCaller(createContextInner({ deps: t.deps, auth: { userId: user.user.id, name: user.user.name, email: user.user.email, sessionId: null, via: 'session' } as never }));
+      createCaller(
+        createContextInner({
+          deps: t.deps,
+          auth: {
+            userId: user.user.id,
+            name: user.user.name,
+            email: user.user.email,
+            sessionId: null,
+            via: 'session',
+          } as never,
+        }),
+      );
 
     beforeAll(async () => {
       t = await createTestApp({ backend });
@@ -108,18 +128,34 @@ for (const backend of testBackends()) {
     test('POST /api/chat/chat answers from the stored result and stores both messages', async () => {
       const a = await analysedChat(t.deps, u.user.id);
       const res = await t.app.inject({
-        method: 'POST', url: '/api/chat/chat', headers: bearer(u.token),
-        payload: { chat_id: a.chatId, query: 'How confident is the model about pneumonia?', history: [{ role: 'user', content: 'hi' }] },
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(u.token),
+        payload: {
+          chat_id: a.chatId,
+          query: 'How confident is the model about pneumonia?',
+          history: [{ role: 'user', content: 'hi' }],
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       assert.equal(body.success, true);
-      const [row] = await t.deps.db.select({ result: analyses.result }).from(analyses).where(eq(analyses.id, a.analysisId));
+      const [row] = await t.deps.db
+        .select({ result: analyses.result })
+        .from(analyses)
+        .where(eq(analyses.id, a.analysisId));
       const stored = ZStoredResult.parse(row!.result);
       for (const f of stored.findings) assert.ok(body.data.response.includes(pct(f.probability)), f.label);
       assertFiguresGrounded(body.data.response, stored);
-      const msgs = await t.deps.db.select().from(messages).where(eq(messages.chatId, a.chatId)).orderBy(messages.createdAt);
-      assert.deepEqual(msgs.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+      const msgs = await t.deps.db
+        .select()
+        .from(messages)
+        .where(eq(messages.chatId, a.chatId))
+        .orderBy(messages.createdAt);
+      assert.deepEqual(
+        msgs.map((m) => m.role),
+        ['user', 'assistant', 'user', 'assistant'],
+      );
       assert.equal(msgs[2]!.content, 'How confident is the model about pneumonia?');
       assert.equal(msgs[3]!.content, body.data.response);
     });
@@ -143,21 +179,52 @@ for (const backend of testBackends()) {
       assert.ok(text.includes(pct(0.8731)));
     });
 
-    test('only for chats whose analysis is complete; another user\'s chat is not found', async () => {
-      const pending = await createAnalysis({ ...t.deps, meta: META, userId: u.user.id, raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null } });
-      const early = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(u.token), payload: { chat_id: pending.chatId, query: 'Is it normal?' } });
+    test("only for chats whose analysis is complete; another user's chat is not found", async () => {
+      const pending = await createAnalysis({
+        ...t.deps,
+        meta: META,
+        userId: u.user.id,
+        raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null },
+      });
+      const early = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(u.token),
+        payload: { chat_id: pending.chatId, query: 'Is it normal?' },
+      });
       assert.equal(early.statusCode, 409);
       assert.equal(early.json().message, CHAT_MESSAGES.notReady);
       const a = await analysedChat(t.deps, u.user.id);
       const other = await createUser(t.deps);
-      const foreign = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(other.token), payload: { chat_id: a.chatId, query: 'Is it normal?' } });
-      const missing = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(other.token), payload: { chat_id: '00000000-0000-4000-8000-000000000000', query: 'Is it normal?' } });
+      const foreign = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(other.token),
+        payload: { chat_id: a.chatId, query: 'Is it normal?' },
+      });
+      const missing = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(other.token),
+        payload: { chat_id: '00000000-0000-4000-8000-000000000000', query: 'Is it normal?' },
+      });
       assert.equal(foreign.statusCode, 404);
       assert.deepEqual(foreign.json(), missing.json());
-      await assert.rejects(caller(other).chat.send({ chatId: a.chatId, query: 'Is it normal?' }), { code: 'NOT_FOUND' });
-      const anon = await t.app.inject({ method: 'POST', url: '/api/chat/chat', payload: { chat_id: a.chatId, query: 'x' } });
+      await assert.rejects(caller(other).chat.send({ chatId: a.chatId, query: 'Is it normal?' }), {
+        code: 'NOT_FOUND',
+      });
+      const anon = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        payload: { chat_id: a.chatId, query: 'x' },
+      });
       assert.equal(anon.statusCode, 401);
-      const empty = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(u.token), payload: { chat_id: a.chatId, query: '   ' } });
+      const empty = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(u.token),
+        payload: { chat_id: a.chatId, query: '   ' },
+      });
       assert.equal(empty.statusCode, 400);
     });
   });

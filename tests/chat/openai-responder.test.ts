@@ -71,7 +71,12 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
 
   test('streams the reply, binds the model to the stored result in the system prompt, and stores it', async () => {
     const a = await analysedChat(t.deps, u.user.id);
-    const res = await t.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(u.token), payload: { chat_id: a.chatId, query: 'Explain the finding' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/chat',
+      headers: bearer(u.token),
+      payload: { chat_id: a.chatId, query: 'Explain the finding' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.response, `The model called pneumonia (${pct(0.8731)}). Assistive only.`);
     const sent = llm.seen.at(-1)!;
@@ -80,12 +85,16 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
     assert.equal(sent.body.stream, true);
     const system = sent.body.messages[0]!;
     assert.equal(system.role, 'system');
-    for (const f of sampleResult().findings) assert.ok(system.content.includes(`${f.display}: probability ${pct(f.probability)}`), f.label);
+    for (const f of sampleResult().findings)
+      assert.ok(system.content.includes(`${f.display}: probability ${pct(f.probability)}`), f.label);
     assert.match(system.content, /Never state or suggest a finding that the model did not call positive/);
     assert.match(system.content, /assistive only/);
     assert.equal(system.content.includes('Ada Example'), false, 'the patient name is never sent to the LLM');
     assert.equal(sent.body.messages.at(-1)?.content, 'Explain the finding');
-    assert.ok(sent.body.messages.some((m) => m.role === 'assistant' && m.content.includes('Chest X-ray analysis')), 'the report is in the history');
+    assert.ok(
+      sent.body.messages.some((m) => m.role === 'assistant' && m.content.includes('Chest X-ray analysis')),
+      'the report is in the history',
+    );
     const stored = await t.deps.db.select().from(messages).where(eq(messages.chatId, a.chatId));
     assert.equal(stored.filter((m) => m.role === 'assistant').length, 2);
   });
@@ -95,7 +104,12 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
     try {
       const v = await createUser(t2.deps);
       const a = await analysedChat(t2.deps, v.user.id);
-      const res = await t2.app.inject({ method: 'POST', url: '/api/chat/chat', headers: bearer(v.token), payload: { chat_id: a.chatId, query: 'Explain' } });
+      const res = await t2.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(v.token),
+        payload: { chat_id: a.chatId, query: 'Explain' },
+      });
       assert.equal(res.statusCode, 503);
       assert.equal(res.json().message, CHAT_MESSAGES.failed);
       const stored = await t2.deps.db.select().from(messages).where(eq(messages.chatId, a.chatId));

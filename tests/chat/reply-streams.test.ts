@@ -44,10 +44,11 @@ function startSlowLlm() {
       resolve({
         url: `http://127.0.0.1:${port}/v1`,
         state,
-        close: () => new Promise((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       });
     });
   });
@@ -69,18 +70,31 @@ describe('reply streams', () => {
     process.on('warning', onWarning);
     try {
       const a = await analysedChat(t.deps, u.user.id);
-      const { streamId } = await startReplyStream({ ...t.deps, meta: META, userId: u.user.id, chatId: a.chatId, query: 'Explain', responder: slowResponder(20) });
+      const { streamId } = await startReplyStream({
+        ...t.deps,
+        meta: META,
+        userId: u.user.id,
+        chatId: a.chatId,
+        query: 'Explain',
+        responder: slowResponder(20),
+      });
       const follower = new AbortController();
       const chunks: string[] = [];
       for await (const c of followReplyStream(u.user.id, streamId, follower.signal)) {
         chunks.push(c.type);
-        assert.ok(getEventListeners(follower.signal, 'abort').length <= 1, 'at most the one listener of the current wait');
+        assert.ok(
+          getEventListeners(follower.signal, 'abort').length <= 1,
+          'at most the one listener of the current wait',
+        );
       }
       assert.equal(chunks.filter((c) => c === 'token').length, 20);
       assert.equal(chunks.at(-1), 'done');
       assert.equal(getEventListeners(follower.signal, 'abort').length, 0, 'no listener left on the signal');
       await sleep(10); // warnings are emitted on the next tick
-      assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
+      assert.deepEqual(
+        warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
     }
@@ -91,7 +105,14 @@ describe('reply streams', () => {
     try {
       const a = await analysedChat(t.deps, u.user.id);
       const responder = openAiResponder({ baseUrl: llm.url, model: 'slow' });
-      const { streamId } = await startReplyStream({ ...t.deps, meta: META, userId: u.user.id, chatId: a.chatId, query: 'Explain', responder });
+      const { streamId } = await startReplyStream({
+        ...t.deps,
+        meta: META,
+        userId: u.user.id,
+        chatId: a.chatId,
+        query: 'Explain',
+        responder,
+      });
       const tab = new AbortController();
       const follower = followReplyStream(u.user.id, streamId, tab.signal);
       const first = await follower.next();

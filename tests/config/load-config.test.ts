@@ -14,7 +14,12 @@ describe('the config split', () => {
     assert.equal(c.WORKER_STALLED_MS, 30_000);
     assert.equal(c.ORT_INTRA_OP_THREADS, 1);
     assert.equal(c.REDIS_URL, 'redis://127.0.0.1:6379');
-    for (const bad of [{ WORKER_CONCURRENCY: '2x' }, { WORKER_LOCK_MS: 'abc' }, { ORT_INTRA_OP_THREADS: '0' }, { CXR_TEST_INFERENCE_DELAY_MS: 'slow' }]) {
+    for (const bad of [
+      { WORKER_CONCURRENCY: '2x' },
+      { WORKER_LOCK_MS: 'abc' },
+      { ORT_INTRA_OP_THREADS: '0' },
+      { CXR_TEST_INFERENCE_DELAY_MS: 'slow' },
+    ]) {
       assert.throws(() => loadWorkerConfig(bad), new RegExp(`Invalid configuration:\\n  ${Object.keys(bad)[0]}`));
     }
   });

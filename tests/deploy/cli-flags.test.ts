@@ -46,11 +46,15 @@ describe('command-line flags', () => {
     });
   }
 
-  test('backup --out=PATH writes the backup where it says (it used to ignore the = form)', { timeout: 120_000 }, async () => {
-    const archive = join(work, 'nested', 'db.tar.gz');
-    const r = await cli(CLIS.backup, [`--out=${archive}`], { DATA_DIR: join(work, 'data') });
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /Backup complete: \d+ tables/);
-    assert.ok(existsSync(archive), 'the archive is at --out');
-  });
+  test(
+    'backup --out=PATH writes the backup where it says (it used to ignore the = form)',
+    { timeout: 120_000 },
+    async () => {
+      const archive = join(work, 'nested', 'db.tar.gz');
+      const r = await cli(CLIS.backup, [`--out=${archive}`], { DATA_DIR: join(work, 'data') });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /Backup complete: \d+ tables/);
+      assert.ok(existsSync(archive), 'the archive is at --out');
+    },
+  );
 });

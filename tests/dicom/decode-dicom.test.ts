@@ -47,7 +47,8 @@ describe('DICOM decoding', () => {
   test('window centre/width is applied (LINEAR): below is black, above is white, centre is mid-gray', async () => {
     const { gray } = await decodeSpec({ window: { center: 2048, width: 1024 } });
     const expected = (x: number) => {
-      const c = 2048, w = 1024;
+      const c = 2048,
+        w = 1024;
       if (x <= c - 0.5 - (w - 1) / 2) return 0;
       if (x > c - 0.5 + (w - 1) / 2) return 255;
       return Math.round(((x - (c - 0.5)) / (w - 1) + 0.5) * 255);
@@ -59,9 +60,13 @@ describe('DICOM decoding', () => {
 
   test('rescale slope/intercept runs before the window (window given in modality units)', async () => {
     // Modality value = stored * 2 - 1000, so the window centre 3095 is stored value 2047.5.
-    const rescaled = await decodeSpec({ rescale: { slope: 2, intercept: -1000 }, window: { center: 3095, width: 2048 } });
+    const rescaled = await decodeSpec({
+      rescale: { slope: 2, intercept: -1000 },
+      window: { center: 3095, width: 2048 },
+    });
     const plain = await decodeSpec({ window: { center: 2047.5 + 0.25, width: 1024 + 0.5 } });
-    for (let i = 0; i < W; i++) assert.ok(Math.abs((rescaled.gray.data[i] ?? 0) - (plain.gray.data[i] ?? 0)) <= 1, `pixel ${i}`);
+    for (let i = 0; i < W; i++)
+      assert.ok(Math.abs((rescaled.gray.data[i] ?? 0) - (plain.gray.data[i] ?? 0)) <= 1, `pixel ${i}`);
   });
 
   test('a VOI LUT sequence is applied when the file has no window', async () => {
@@ -106,7 +111,12 @@ describe('DICOM decoding', () => {
   });
 
   test('JPEG baseline: the embedded JPEG frame is decoded (within JPEG loss)', async () => {
-    const { decoded, gray } = await decodeSpec({ pixels: ramp8, bitsAllocated: 8, bitsStored: 8, syntax: 'jpeg-baseline' });
+    const { decoded, gray } = await decodeSpec({
+      pixels: ramp8,
+      bitsAllocated: 8,
+      bitsStored: 8,
+      syntax: 'jpeg-baseline',
+    });
     assert.equal(decoded.transferSyntax, 'JPEG Baseline (Process 1)');
     const meanErr = ramp8.reduce((s, v, i) => s + Math.abs(v - (gray.data[i] ?? 0)), 0) / ramp8.length;
     assert.ok(meanErr < 4, `mean error ${meanErr}`);
@@ -131,14 +141,23 @@ describe('DICOM decoding', () => {
   });
 
   test('a syntax still unsupported (JPEG Extended) is refused by name', async () => {
-    await assert.rejects(decodeSpec({ syntax: 'jpeg-extended' }), refusedWith('UNSUPPORTED_MEDIA', /JPEG Extended \(12-bit\) compression is not supported/));
+    await assert.rejects(
+      decodeSpec({ syntax: 'jpeg-extended' }),
+      refusedWith('UNSUPPORTED_MEDIA', /JPEG Extended \(12-bit\) compression is not supported/),
+    );
   });
 
   test('colour (RGB) DICOM is refused', async () => {
     await assert.rejects(decodeSpec({ photometric: 'RGB' }), refusedWith('UNSUPPORTED_MEDIA', /Only grayscale DICOM/));
   });
 
-  for (const [modality, name] of [['CT', 'computed tomography'], ['MR', 'magnetic resonance'], ['US', 'ultrasound'], ['NM', 'nuclear medicine'], ['PT', 'positron emission tomography']]) {
+  for (const [modality, name] of [
+    ['CT', 'computed tomography'],
+    ['MR', 'magnetic resonance'],
+    ['US', 'ultrasound'],
+    ['NM', 'nuclear medicine'],
+    ['PT', 'positron emission tomography'],
+  ]) {
     test(`modality ${modality} is refused with a clear reason`, async () => {
       await assert.rejects(
         decodeSpec({ modality }),
@@ -171,7 +190,10 @@ describe('DICOM decoding', () => {
   });
 
   test('a file that is not DICOM is refused', async () => {
-    await assert.rejects(decodeDicom(Buffer.from('not a dicom file at all'.repeat(10))), refusedWith('BAD_REQUEST', /not a readable DICOM/));
+    await assert.rejects(
+      decodeDicom(Buffer.from('not a dicom file at all'.repeat(10))),
+      refusedWith('BAD_REQUEST', /not a readable DICOM/),
+    );
   });
 
   // A committed fixture: if it goes missing this test must fail, not skip (it used to skip silently).
@@ -180,11 +202,26 @@ describe('DICOM decoding', () => {
     const { data, info } = await sharp(sample.pathname).greyscale().raw().toBuffer({ resolveWithObject: true });
     // Stored as MONOCHROME1 12-bit: bright (bone) becomes a low value, as on CR plates.
     const pixels = Array.from(data, (v) => (255 - v) * 16);
-    const decoded = await decodeDicom(await writeDicom({ width: info.width, height: info.height, pixels, bitsStored: 12, photometric: 'MONOCHROME1', modality: 'CR' }));
+    const decoded = await decodeDicom(
+      await writeDicom({
+        width: info.width,
+        height: info.height,
+        pixels,
+        bitsStored: 12,
+        photometric: 'MONOCHROME1',
+        modality: 'CR',
+      }),
+    );
     const gray = await grayOf(decoded.png);
-    let lo = 255, hi = 0;
-    for (const v of data) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-    const meanErr = Array.from(data).reduce((s, v, i) => s + Math.abs(((v - lo) / (hi - lo)) * 255 - (gray.data[i] ?? 0)), 0) / data.length;
+    let lo = 255,
+      hi = 0;
+    for (const v of data) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    const meanErr =
+      Array.from(data).reduce((s, v, i) => s + Math.abs(((v - lo) / (hi - lo)) * 255 - (gray.data[i] ?? 0)), 0) /
+      data.length;
     assert.ok(meanErr < 1, `mean error ${meanErr}`);
   });
 });

@@ -14,7 +14,18 @@ describe('DICOM decoder under hostile input', () => {
   test('mutated and truncated files end in a result or an AppError', async () => {
     const syntaxes = ['explicit', 'implicit', 'jpeg-baseline', 'jpeg-lossless', 'rle', 'big-endian'] as const;
     const seeds = await Promise.all(
-      syntaxes.map((syntax) => writeDicom({ width: 12, height: 10, pixels: Array.from({ length: 120 }, (_, i) => (i * 37) % 256), bitsAllocated: syntax === 'jpeg-baseline' ? 8 : 16, bitsStored: 8, syntax, patientName: 'A^B', window: { center: 128, width: 200 } })),
+      syntaxes.map((syntax) =>
+        writeDicom({
+          width: 12,
+          height: 10,
+          pixels: Array.from({ length: 120 }, (_, i) => (i * 37) % 256),
+          bitsAllocated: syntax === 'jpeg-baseline' ? 8 : 16,
+          bitsStored: 8,
+          syntax,
+          patientName: 'A^B',
+          window: { center: 128, width: 200 },
+        }),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(

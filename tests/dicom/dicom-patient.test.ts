@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { ageAtStudy, formatPersonName, parseAgeString, readDicomPatient } from '../../server/src/services/dicom/read-dicom-patient.js';
+import {
+  ageAtStudy,
+  formatPersonName,
+  parseAgeString,
+  readDicomPatient,
+} from '../../server/src/services/dicom/read-dicom-patient.js';
 import { writeDicom } from '../helpers/write-dicom.js';
 
 const base = { width: 2, height: 2, pixels: [0, 1, 2, 3] };
@@ -12,7 +17,13 @@ describe('patient details from DICOM tags', () => {
   });
 
   test('without PatientAge the age is computed from PatientBirthDate and StudyDate', async () => {
-    const file = await writeDicom({ ...base, patientName: 'ROE^RICHARD', patientBirthDate: '19800615', studyDate: '20240614', syntax: 'implicit' });
+    const file = await writeDicom({
+      ...base,
+      patientName: 'ROE^RICHARD',
+      patientBirthDate: '19800615',
+      studyDate: '20240614',
+      syntax: 'implicit',
+    });
     assert.deepEqual(readDicomPatient(file), { name: 'RICHARD ROE', age: 43 });
   });
 

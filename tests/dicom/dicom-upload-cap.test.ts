@@ -22,7 +22,12 @@ describe('upload caps', () => {
   });
   const post = (value: Buffer, filename: string, type: string) => {
     const body = multipart([{ name: 'image', value, filename, type }]);
-    return t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/chat/upload',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(u.token) },
+    });
   };
 
   test('an uncompressed 16-bit 3000×3000 DX film (18 MB) is accepted', { timeout: 60_000 }, async () => {
@@ -53,7 +58,10 @@ describe('upload caps', () => {
     const file = await writeDicom({ width: 8, height: 8, pixels: new Uint16Array(64), bitsStored: 12 });
     // Rows × Columns = 10000 × 8000 = 80 MP in the tags, far fewer bytes in the file.
     const patched = Buffer.from(file);
-    for (const [element, value] of [[0x0010, 10_000], [0x0011, 8000]] as const) {
+    for (const [element, value] of [
+      [0x0010, 10_000],
+      [0x0011, 8000],
+    ] as const) {
       const at = patched.indexOf(Buffer.from([0x28, 0x00, element, 0x00, 0x55, 0x53, 2, 0]), 132);
       patched.writeUInt16LE(value, at + 8);
     }

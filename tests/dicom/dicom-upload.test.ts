@@ -12,9 +12,20 @@ import { multipart, radiograph } from '../analysis/support/fixtures.js';
 
 /** A real radiograph from the shared dataset as a 12-bit MONOCHROME1 CR DICOM. */
 async function radiographDicom(over: Partial<TDicomSpec> = {}): Promise<Buffer> {
-  const { data, info } = await sharp(await radiograph({ side: 256 })).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await radiograph({ side: 256 }))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const pixels = Array.from(data, (v) => (255 - v) * 16);
-  return writeDicom({ width: info.width, height: info.height, pixels, bitsStored: 12, photometric: 'MONOCHROME1', modality: 'CR', ...over });
+  return writeDicom({
+    width: info.width,
+    height: info.height,
+    pixels,
+    bitsStored: 12,
+    photometric: 'MONOCHROME1',
+    modality: 'CR',
+    ...over,
+  });
 }
 
 const dicomBody = (file: Buffer, profile?: object) =>
@@ -35,10 +46,19 @@ for (const backend of testBackends()) {
       await t.close();
     });
     const post = (body: { payload: Buffer; headers: Record<string, string> }) =>
-      t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/chat/upload',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(u.token) },
+      });
 
     test('a .dcm upload is stored as a grayscale PNG rendering; name and age come from the tags when the form is empty', async () => {
-      const file = await radiographDicom({ patientName: `${TEST_PATIENT_MARKER}^Ada`, patientAge: '061Y', preamble: Buffer.from('MZ-not-a-program') });
+      const file = await radiographDicom({
+        patientName: `${TEST_PATIENT_MARKER}^Ada`,
+        patientAge: '061Y',
+        preamble: Buffer.from('MZ-not-a-program'),
+      });
       const res = await post(dicomBody(file));
       assert.equal(res.statusCode, 202, res.body);
       const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
@@ -54,7 +74,11 @@ for (const backend of testBackends()) {
     });
 
     test('what the clinician typed wins over the DICOM tags', async () => {
-      const file = await radiographDicom({ patientName: 'TAG^NAME', patientBirthDate: '19700101', studyDate: '20200101' });
+      const file = await radiographDicom({
+        patientName: 'TAG^NAME',
+        patientBirthDate: '19700101',
+        studyDate: '20200101',
+      });
       const res = await post(dicomBody(file, { full_name: `${TEST_PATIENT_MARKER} Typed`, age: 33 }));
       assert.equal(res.statusCode, 202, res.body);
       const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));

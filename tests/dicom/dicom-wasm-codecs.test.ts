@@ -11,7 +11,10 @@ import { writeDicom, type TDicomSpec } from '../helpers/write-dicom.js';
  */
 const W = 24;
 const H = 10;
-const noisy12 = Array.from({ length: W * H }, (_, i) => (Math.round(((i % W) / (W - 1)) * 4000) + ((i * 7919) % 95)) % 4096);
+const noisy12 = Array.from(
+  { length: W * H },
+  (_, i) => (Math.round(((i % W) / (W - 1)) * 4000) + ((i * 7919) % 95)) % 4096,
+);
 const full16 = Array.from({ length: W * H }, (_, i) => (i * 2731) % 65536);
 const ramp8 = Array.from({ length: W * H }, (_, i) => (i * 13) % 256);
 
@@ -52,7 +55,12 @@ describe('DICOM through the WebAssembly codecs', () => {
     });
 
     test(`${name}: a stream whose size disagrees with the DICOM tags is refused before decoding`, async () => {
-      const file = setUs(await writeDicom({ width: W, height: H, pixels: noisy12, bitsStored: 12, syntax }), 0x0028, 0x0010, H + 1);
+      const file = setUs(
+        await writeDicom({ width: W, height: H, pixels: noisy12, bitsStored: 12, syntax }),
+        0x0028,
+        0x0010,
+        H + 1,
+      );
       await assert.rejects(decodeDicom(file), refused(/does not match the DICOM image/));
     });
 

@@ -179,7 +179,8 @@ describe('chat home: analysis and follow-up in Chromium', () => {
       const seen = new Set<string>();
       (window as unknown as { __stages: Set<string> }).__stages = seen;
       new MutationObserver(() => {
-        for (const el of document.querySelectorAll('.chat-progress-step.is-active')) seen.add((el as HTMLElement).dataset.stage ?? '');
+        for (const el of document.querySelectorAll('.chat-progress-step.is-active'))
+          seen.add((el as HTMLElement).dataset.stage ?? '');
         if (document.querySelector('.chat-submit')?.textContent === 'Analyzing...') seen.add('busy');
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
@@ -210,18 +211,27 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     const bars = page.getByRole('meter');
     assert.ok((await bars.count()) >= 2);
     const values = await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('aria-valuenow'))));
-    assert.deepEqual(values, [...values].sort((a, b) => b - a));
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => b - a),
+    );
 
     // Viewer: zoom, window (brightness/contrast) and the heatmap overlay.
     const viewer = page.getByRole('region', { name: 'X-ray viewer' });
     const stageImg = viewer.locator('.chat-viewer-layer img').first();
     await stageImg.evaluate((img: HTMLImageElement) => img.decode());
-    assert.ok(await stageImg.evaluate((img: HTMLImageElement) => img.naturalWidth > 0), 'the X-ray loads from /api/images');
+    assert.ok(
+      await stageImg.evaluate((img: HTMLImageElement) => img.naturalWidth > 0),
+      'the X-ray loads from /api/images',
+    );
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     assert.equal(await viewer.locator('output').textContent(), '125%');
     await viewer.getByRole('img').focus();
     await page.keyboard.press('ArrowLeft');
-    assert.match((await viewer.locator('.chat-viewer-layer').getAttribute('style')) ?? '', /scale\(1\.25\) translate\(16px, 0px\)/);
+    assert.match(
+      (await viewer.locator('.chat-viewer-layer').getAttribute('style')) ?? '',
+      /scale\(1\.25\) translate\(16px, 0px\)/,
+    );
     await viewer.getByLabel('Contrast').fill('180');
     assert.match((await viewer.locator('.chat-viewer-layer').getAttribute('style')) ?? '', /contrast\(180%\)/);
     await viewer.getByLabel('Heatmap overlay').check();
@@ -253,17 +263,35 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     // The built-in responder writes its answer faster than a frame; a slow connection (Chromium's
     // own throttling) lets the browser see the SSE token events arrive one after another.
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 3000, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: 3000,
+      uploadThroughput: -1,
+    });
     await input.fill('How confident is the model about the top finding?');
     await send.click();
     await page.locator('.chat-msg.is-user', { hasText: 'How confident is the model about the top finding?' }).waitFor();
     assert.equal(await input.inputValue(), '', 'the input is cleared');
-    await page.waitForFunction((n) => document.querySelectorAll('.chat-msg.is-assistant:not([data-streaming])').length > n, before);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.chat-msg.is-assistant:not([data-streaming])').length > n,
+      before,
+    );
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await cdp.detach();
     const stream = await page.evaluate(() => (window as unknown as { __stream: string[] }).__stream);
-    const answer = (await page.locator('.chat-msg.is-assistant:not([data-streaming])').last().locator('.chat-md').innerText()).trim();
-    assert.ok(stream.some((t) => t.includes('Thinking...')), 'Thinking... shows first');
+    const answer = (
+      await page.locator('.chat-msg.is-assistant:not([data-streaming])').last().locator('.chat-md').innerText()
+    ).trim();
+    assert.ok(
+      stream.some((t) => t.includes('Thinking...')),
+      'Thinking... shows first',
+    );
     const partial = new Set(stream.filter((t) => t !== '' && !t.includes('Thinking...')).map((t) => t.trim()));
     assert.ok(partial.size >= 2, `the reply grows token by token (${partial.size} states seen)`);
     assert.match(answer, /\d+(\.\d+)?%/, 'the grounded answer cites a probability');
@@ -285,12 +313,22 @@ describe('chat home: analysis and follow-up in Chromium', () => {
     assert.match(page.url(), /\/chat\?new=1$/);
     await page.getByRole('button', { name: 'Submit Analysis' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Submit Analysis' }).isEnabled(), true);
-    assert.equal(await page.getByRole('img', { name: 'Selected X-ray preview' }).count(), 1, 'the values stay for a retry');
+    assert.equal(
+      await page.getByRole('img', { name: 'Selected X-ray preview' }).count(),
+      1,
+      'the values stay for a retry',
+    );
   });
 
   test('a DICOM radiograph is accepted by the form and analysed', async () => {
     const { data, info } = await sharp(FIXTURE).greyscale().raw().toBuffer({ resolveWithObject: true });
-    const dicom = await writeDicom({ width: info.width, height: info.height, pixels: data, modality: 'DX', syntax: 'explicit' });
+    const dicom = await writeDicom({
+      width: info.width,
+      height: info.height,
+      pixels: data,
+      modality: 'DX',
+      syntax: 'explicit',
+    });
     await startChatFrom(page, app.url, patientName);
     await pickImage(page, { name: 'study.dcm', mimeType: 'application/dicom', buffer: dicom });
     await expectToast(page, 'Image uploaded successfully');

@@ -11,7 +11,15 @@ import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { createChat } from '../helpers/factories.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { collectPageErrors, PASSWORD, signedInContext, signUpViaApi, startClientApp, uniqueEmail, type TClientApp } from './support/client-ui.js';
+import {
+  collectPageErrors,
+  PASSWORD,
+  signedInContext,
+  signUpViaApi,
+  startClientApp,
+  uniqueEmail,
+  type TClientApp,
+} from './support/client-ui.js';
 
 /**
  * Model 2's anatomy in the chat view: the lung and heart outlines as a toggled SVG overlay over
@@ -89,20 +97,38 @@ describe('anatomy overlay, CTR and not-assessed findings on a stored model-2 res
       withMessages: true,
       analysisStatus: 'completed',
     });
-    const result = sampleResultV2({ image: await sharp(film).metadata().then((m) => ({ width: m.width ?? 1, height: m.height ?? 1 })) });
-    await deps.db.update(analyses).set({ result: result as unknown as Record<string, unknown>, modelVersion: result.modelVersion, completedAt: new Date() }).where(eq(analyses.id, analysis!.id));
+    const result = sampleResultV2({
+      image: await sharp(film)
+        .metadata()
+        .then((m) => ({ width: m.width ?? 1, height: m.height ?? 1 })),
+    });
+    await deps.db
+      .update(analyses)
+      .set({
+        result: result as unknown as Record<string, unknown>,
+        modelVersion: result.modelVersion,
+        completedAt: new Date(),
+      })
+      .where(eq(analyses.id, analysis!.id));
 
     await page.goto(`${ctx.app.url}/chat?chat=${chat.id}`);
     const heart = page.getByRole('region', { name: 'Heart size' });
     await heart.waitFor();
-    assert.match(squash(await heart.innerText()), /Cardiothoracic ratio 0\.56 \(usual upper reference 0\.50 on an adult PA film\)/);
+    assert.match(
+      squash(await heart.innerText()),
+      /Cardiothoracic ratio 0\.56 \(usual upper reference 0\.50 on an adult PA film\)/,
+    );
     assert.match(await heart.innerText(), /Pediatric patient: the adult reference does not apply/);
 
     const findings = page.getByRole('region', { name: 'Findings' });
     const notAssessed = findings.getByTestId('not-assessed');
     assert.equal(await notAssessed.getByRole('heading', { name: 'Not assessed' }).count(), 1);
     assert.deepEqual(await notAssessed.locator('li').allInnerTexts(), ['Hernia', 'Fibrosis', 'Atelectasis']);
-    assert.equal(await findings.locator('.chat-finding[data-label="hernia"]').count(), 0, 'no bar for a finding that is not assessed');
+    assert.equal(
+      await findings.locator('.chat-finding[data-label="hernia"]').count(),
+      0,
+      'no bar for a finding that is not assessed',
+    );
 
     await checkToggle(page, { heart: true });
     // The outlines sit on the film itself: the overlay covers the image's box and letterboxes it the
@@ -114,8 +140,10 @@ describe('anatomy overlay, CTR and not-assessed findings on a stored model-2 res
       const r = svg.getBoundingClientRect();
       const i = img.getBoundingClientRect();
       return {
-        viewBox: svg.getAttribute('viewBox'), natural: `0 0 ${img.naturalWidth} ${img.naturalHeight}`,
-        aspect: svg.getAttribute('preserveAspectRatio'), fit: getComputedStyle(img).objectFit,
+        viewBox: svg.getAttribute('viewBox'),
+        natural: `0 0 ${img.naturalWidth} ${img.naturalHeight}`,
+        aspect: svg.getAttribute('preserveAspectRatio'),
+        fit: getComputedStyle(img).objectFit,
         dx: Math.abs(r.x - i.x) + Math.abs(r.y - i.y) + Math.abs(r.width - i.width) + Math.abs(r.height - i.height),
       };
     });
@@ -144,7 +172,9 @@ describe.skipIf(skipReal)('anatomy overlay and CTR after a real analysis by the 
     app = await startE2eApp();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const res = await context.request.post(`${app.url}/api/auth/signup`, { data: { name: 'Dr Anatomy Tester', email: uniqueEmail(), password: PASSWORD } });
+    const res = await context.request.post(`${app.url}/api/auth/signup`, {
+      data: { name: 'Dr Anatomy Tester', email: uniqueEmail(), password: PASSWORD },
+    });
     assert.equal(res.status(), 200, await res.text());
   });
   afterAll(async () => {
@@ -180,7 +210,10 @@ describe.skipIf(skipReal)('anatomy overlay and CTR after a real analysis by the 
     await checkToggle(page, { heart: measured !== null });
     if (manifest?.notAssessed?.length) {
       const listed = await page.getByTestId('not-assessed').locator('li').allInnerTexts();
-      assert.deepEqual(listed, manifest.notAssessed.map((n) => n.display));
+      assert.deepEqual(
+        listed,
+        manifest.notAssessed.map((n) => n.display),
+      );
     }
     await screenshot(page, 'chat-anatomy-real');
     assert.deepEqual(errors, []);

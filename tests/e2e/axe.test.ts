@@ -16,7 +16,9 @@ import { expectToast, signUpViaApi, trpcMutation, uniqueEmail } from './support/
  * itself puts there would be ours to fix.
  */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FILM = readFileSync(new URL('../fixtures/cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', import.meta.url));
+const FILM = readFileSync(
+  new URL('../fixtures/cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', import.meta.url),
+);
 
 interface TViolation {
   id: string;
@@ -28,9 +30,16 @@ interface TViolation {
 async function axeViolations(page: Page): Promise<TViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: TViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: TViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   });
 }
 
@@ -56,10 +65,17 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
 
   beforeAll(async () => {
     // The account is a site administrator, so that Settings shows its Site tab as well.
-    app = await startE2eApp({ ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1', SITE_ADMIN_EMAILS: email }, { worker: true });
+    app = await startE2eApp(
+      { ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1', SITE_ADMIN_EMAILS: email },
+      { worker: true },
+    );
     browser = await launchBrowser();
     const account = await signUpViaApi(app.url, { email });
-    await trpcMutation(app.url, account.token, 'profile.create', { patientName, age: '54', additionalFields: [{ key: 'Smoker', value: 'no' }] });
+    await trpcMutation(app.url, account.token, 'profile.create', {
+      patientName,
+      age: '54',
+      additionalFields: [{ key: 'Smoker', value: 'no' }],
+    });
     // The app's CSP (script-src 'self') would refuse the injected axe source; the test lifts it.
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await context.addCookies([{ name: 'token', value: account.token, url: app.url, httpOnly: true, sameSite: 'Lax' }]);
@@ -157,7 +173,9 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await page.getByRole('heading', { name: 'Start Your Analysis' }).waitFor();
     await expectAccessible(page, 'chat form (empty upload)');
 
-    await page.locator('.chat-upload input[type=file]').setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FILM });
+    await page
+      .locator('.chat-upload input[type=file]')
+      .setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FILM });
     await expectToast(page, 'Image uploaded successfully');
     await expectAccessible(page, 'chat form with a film and a toast');
     // The stream is held back a moment so that the progress panel can be checked while it shows.
@@ -203,7 +221,9 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await docs.goto(`${app.url}/api/docs`);
     await docs.locator('.swagger-ui .info').waitFor();
     const violations = await axeViolations(docs);
-    console.log(`axe, /api/docs (Swagger UI, third-party):\n${violations.map(describeViolation).join('\n') || '    none'}`);
+    console.log(
+      `axe, /api/docs (Swagger UI, third-party):\n${violations.map(describeViolation).join('\n') || '    none'}`,
+    );
     // The page's frame (language, title) is the app's: those rules must pass.
     const ours = violations.filter((v) => ['html-has-lang', 'html-lang-valid', 'document-title'].includes(v.id));
     assert.deepEqual(ours.map(describeViolation), []);

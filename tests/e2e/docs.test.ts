@@ -33,26 +33,40 @@ describe('the running app in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${app.url}/docs`);
     await page.getByRole('heading', { name: 'Chest Doctor AI', exact: true }).first().waitFor();
-    assert.ok(await page.getByRole('link', { name: /sign up/i }).first().isVisible());
+    assert.ok(
+      await page
+        .getByRole('link', { name: /sign up/i })
+        .first()
+        .isVisible(),
+    );
     await screenshot(page, 'docs');
     assert.deepEqual(errors, []);
     await page.close();
   });
 
-  test.skipIf(!existsSync(MANIFEST) && 'no model installed')('/docs lists what the installed model assesses and does not, from its manifest', async () => {
-    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { findings: { display?: string; label: string }[]; notAssessed?: { display: string }[] };
-    const page = await browser.newPage();
-    await page.goto(`${app.url}/docs`);
-    const assessed = page.getByTestId('assessed-findings');
-    await assessed.waitFor();
-    const shown = (await assessed.locator('li').allInnerTexts()).map((t) => t.replace(/ \(summary score\)$/, ''));
-    for (const f of manifest.findings) assert.ok(shown.includes(f.display ?? f.label), `${f.label} is listed`);
-    const notAssessed = manifest.notAssessed ?? [];
-    if (notAssessed.length) {
-      assert.deepEqual(await page.getByTestId('not-assessed-findings').locator('li').allInnerTexts(), notAssessed.map((n) => n.display));
-    } else {
-      assert.equal(await page.getByTestId('not-assessed-findings').count(), 0);
-    }
-    await page.close();
-  });
+  test.skipIf(!existsSync(MANIFEST) && 'no model installed')(
+    '/docs lists what the installed model assesses and does not, from its manifest',
+    async () => {
+      const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as {
+        findings: { display?: string; label: string }[];
+        notAssessed?: { display: string }[];
+      };
+      const page = await browser.newPage();
+      await page.goto(`${app.url}/docs`);
+      const assessed = page.getByTestId('assessed-findings');
+      await assessed.waitFor();
+      const shown = (await assessed.locator('li').allInnerTexts()).map((t) => t.replace(/ \(summary score\)$/, ''));
+      for (const f of manifest.findings) assert.ok(shown.includes(f.display ?? f.label), `${f.label} is listed`);
+      const notAssessed = manifest.notAssessed ?? [];
+      if (notAssessed.length) {
+        assert.deepEqual(
+          await page.getByTestId('not-assessed-findings').locator('li').allInnerTexts(),
+          notAssessed.map((n) => n.display),
+        );
+      } else {
+        assert.equal(await page.getByTestId('not-assessed-findings').count(), 0);
+      }
+      await page.close();
+    },
+  );
 });

@@ -11,7 +11,14 @@ import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { createPostgresDatabase } from '../helpers/test-config.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { collectPageErrors, expectToast, signedInContext, signUpViaApi, uniqueEmail, type BrowserContext } from './support/client-ui.js';
+import {
+  collectPageErrors,
+  expectToast,
+  signedInContext,
+  signUpViaApi,
+  uniqueEmail,
+  type BrowserContext,
+} from './support/client-ui.js';
 import { seedDriftedBatch } from './support/seed-drifted-batch.js';
 
 /**
@@ -21,7 +28,9 @@ import { seedDriftedBatch } from './support/seed-drifted-batch.js';
  * them; a clinician who sees no Site tab and is refused by the site API; and the monitor after
  * a synthetic drifted batch, captured for docs/images when DOCS_SCREENSHOTS=1.
  */
-const FILM = readFileSync(new URL('../fixtures/cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', import.meta.url));
+const FILM = readFileSync(
+  new URL('../fixtures/cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', import.meta.url),
+);
 const MODEL_DIR = join(process.cwd(), 'models', 'cxr');
 const MANIFEST = JSON.parse(readFileSync(join(MODEL_DIR, 'manifest.json'), 'utf8')) as { uncertainMargin: number };
 // The shipped model calls this film's viral-pneumonia hint negative (p ≈ 0.18): the site lowers its threshold.
@@ -39,14 +48,39 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function labelledCsv(t: number): string {
   const labels = ['pneumonia', 'covid19', 'pneumonia_bacterial', 'pneumonia_viral'];
-  const header = ['file', 'sha256', 'label', 'status', 'accepted', 'gate_reason', ...labels.map((l) => `p_${l}`), ...labels.map((l) => `call_${l}`), 'top_finding', 'model_version', 'chat_id', 'error'];
+  const header = [
+    'file',
+    'sha256',
+    'label',
+    'status',
+    'accepted',
+    'gate_reason',
+    ...labels.map((l) => `p_${l}`),
+    ...labels.map((l) => `call_${l}`),
+    'top_finding',
+    'model_version',
+    'chat_id',
+    'error',
+  ];
   const rows = Array.from({ length: 48 }, (_, i) => {
     const present = i < 24;
     const k = i % 24;
     const viral = present ? t + ((1 - t) * k) / 24 : (t * (k + 0.5)) / 24;
     const p = [0.05 + k / 100, 0.01, 0.04 + k / 200, viral];
-    return [`films/${i}.jpg`, i.toString(16).padStart(64, '0'), present ? 'pneumonia_viral' : 'normal', 'completed', 'true', '',
-      ...p.map(String), ...p.map(() => ''), '', '2.0.0', '', ''];
+    return [
+      `films/${i}.jpg`,
+      i.toString(16).padStart(64, '0'),
+      present ? 'pneumonia_viral' : 'normal',
+      'completed',
+      'true',
+      '',
+      ...p.map(String),
+      ...p.map(() => ''),
+      '',
+      '2.0.0',
+      '',
+      '',
+    ];
   });
   return [header, ...rows].map((r) => r.join(',')).join('\n') + '\n';
 }
@@ -73,7 +107,11 @@ describe('feedback and site calibration in Chromium', () => {
   /** Analyses the film through the spec's analyzer as the clinician; returns the chat's JSON export. */
   async function analyse(): Promise<{ chatId: string; report: TExportReport }> {
     const res = await clinician.request.post(`${app.url}/api/chat/analyzer`, {
-      multipart: { profile: JSON.stringify({ full_name: patientName, age: 9 }), profile_id: profileId, image: { name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FILM } },
+      multipart: {
+        profile: JSON.stringify({ full_name: patientName, age: 9 }),
+        profile_id: profileId,
+        image: { name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FILM },
+      },
       timeout: 120_000,
     });
     assert.equal(res.status(), 200, await res.text());
@@ -95,7 +133,15 @@ describe('feedback and site calibration in Chromium', () => {
     // PostgreSQL shared with this process, so the monitor's drifted batch can be written as stored results.
     const pg = await createPostgresDatabase();
     dropDb = pg.drop;
-    app = await startE2eApp({ ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1', DATABASE_URL: pg.url, SITE_ADMIN_EMAILS: adminEmail.toUpperCase() }, { worker: true });
+    app = await startE2eApp(
+      {
+        ARGON2_MEMORY_KIB: '4096',
+        ARGON2_TIME_COST: '1',
+        DATABASE_URL: pg.url,
+        SITE_ADMIN_EMAILS: adminEmail.toUpperCase(),
+      },
+      { worker: true },
+    );
     opened = await openDeps(loadConfig({ ...app.env, LOG_LEVEL: 'silent' }));
     browser = await launchBrowser();
     const c = await signUpViaApi(app.url, { name: 'Dr Feedback Clinician' });
@@ -104,7 +150,9 @@ describe('feedback and site calibration in Chromium', () => {
     clinicianToken = c.token;
     clinician = await signedInContext(browser, app.url, c.token, { width: 1280, height: 900 });
     admin = await signedInContext(browser, app.url, a.token, { width: 1100, height: 900 });
-    const created = await clinician.request.post(`${app.url}/api/profile/create`, { data: { profile: { full_name: patientName, age: '9' } } });
+    const created = await clinician.request.post(`${app.url}/api/profile/create`, {
+      data: { profile: { full_name: patientName, age: '9' } },
+    });
     assert.equal(created.status(), 201, await created.text());
     profileId = (await created.json()).data.profile_id;
     ({ chatId, report: first } = await analyse());
@@ -133,16 +181,32 @@ describe('feedback and site calibration in Chromium', () => {
     await item.getByLabel('I read it as').selectOption('absent');
     await item.getByLabel('Note (optional)').fill(NOTE);
     await item.getByRole('button', { name: 'Save disagreement' }).click();
-    await item.getByTestId(`feedback-state-${FEEDBACK_ON}`).filter({ hasText: `You disagree: absent (${NOTE})` }).waitFor();
+    await item
+      .getByTestId(`feedback-state-${FEEDBACK_ON}`)
+      .filter({ hasText: `You disagree: absent (${NOTE})` })
+      .waitFor();
     await screenshot(page, 'finding-feedback');
 
     await page.reload();
-    await page.locator(`li.chat-finding[data-label="${FEEDBACK_ON}"]`).getByTestId(`feedback-state-${FEEDBACK_ON}`)
-      .filter({ hasText: `You disagree: absent (${NOTE})` }).waitFor();
+    await page
+      .locator(`li.chat-finding[data-label="${FEEDBACK_ON}"]`)
+      .getByTestId(`feedback-state-${FEEDBACK_ON}`)
+      .filter({ hasText: `You disagree: absent (${NOTE})` })
+      .waitFor();
     // One entry, edited in place, with the model's side copied in.
     const list = await clinician.request.get(`${app.url}/api/feedback/${chatId}`);
-    const entries = (await list.json()).data.feedback as { finding: string; verdict: string; reading: string; note: string; modelCall: string; modelProbability: number }[];
-    assert.deepEqual(entries.map((e) => [e.finding, e.verdict, e.reading, e.note, e.modelCall]), [[FEEDBACK_ON, 'disagree', 'absent', NOTE, 'positive']]);
+    const entries = (await list.json()).data.feedback as {
+      finding: string;
+      verdict: string;
+      reading: string;
+      note: string;
+      modelCall: string;
+      modelProbability: number;
+    }[];
+    assert.deepEqual(
+      entries.map((e) => [e.finding, e.verdict, e.reading, e.note, e.modelCall]),
+      [[FEEDBACK_ON, 'disagree', 'absent', NOTE, 'positive']],
+    );
     assert.equal(entries[0]!.modelProbability, f.probability);
   });
 
@@ -158,7 +222,13 @@ describe('feedback and site calibration in Chromium', () => {
     await expectToast(adminPage, SITE_MESSAGES.notEnoughCases(30));
 
     await adminPage.getByLabel('Labelled results CSV (npm run batch)').check();
-    await adminPage.getByLabel('Results CSV', { exact: true }).setInputFiles({ name: 'batch-results.csv', mimeType: 'text/csv', buffer: Buffer.from(labelledCsv(siteThreshold)) });
+    await adminPage
+      .getByLabel('Results CSV', { exact: true })
+      .setInputFiles({
+        name: 'batch-results.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(labelledCsv(siteThreshold)),
+      });
     await adminPage.getByRole('button', { name: 'Propose', exact: true }).click();
     const proposal = adminPage.getByTestId('site-proposal');
     const row = proposal.locator(`tr[data-label="${CALIBRATED}"]`);
@@ -168,7 +238,11 @@ describe('feedback and site calibration in Chromium', () => {
     assert.equal(cells[2], before.threshold.toFixed(2));
     assert.equal(cells[3], '48 (24/24)');
     assert.match(cells[4]!, /^100\.0% \(\d+\.\d%–100\.0%\)$/);
-    assert.equal(await proposal.locator('tr[data-label]').count(), 1, 'only the finding with labelled positives is calibrated');
+    assert.equal(
+      await proposal.locator('tr[data-label]').count(),
+      1,
+      'only the finding with labelled positives is calibrated',
+    );
     await proposal.getByText(/Not calibrated: pneumonia: 48 cases \(0 present, 48 absent\)/).waitFor();
     await screenshot(adminPage, 'site-calibration-proposal');
 
@@ -185,7 +259,11 @@ describe('feedback and site calibration in Chromium', () => {
     assert.equal(after.call, 'positive');
     assert.equal(after.threshold, siteThreshold);
     assert.equal(after.modelThreshold, before.threshold);
-    assert.equal(finding(report, 'pneumonia').modelThreshold, undefined, 'uncalibrated findings keep the model default');
+    assert.equal(
+      finding(report, 'pneumonia').modelThreshold,
+      undefined,
+      'uncalibrated findings keep the model default',
+    );
     assert.equal(report.schema, 'chest-doctor-ai/report@3');
 
     const said = `Site threshold ${siteThreshold.toFixed(2)}, model default ${before.threshold.toFixed(2)}`;
@@ -194,7 +272,10 @@ describe('feedback and site calibration in Chromium', () => {
     await item.getByText(said).waitFor();
     assert.match((await item.getAttribute('class')) ?? '', /\bis-positive\b/);
     const reportLine = `${after.display}: called at the site threshold ${siteThreshold.toFixed(2)}, model default ${before.threshold.toFixed(2)}.`;
-    await page.locator('.chat-msg[data-role="assistant"]').getByText(new RegExp(escapeRegExp(reportLine))).waitFor();
+    await page
+      .locator('.chat-msg[data-role="assistant"]')
+      .getByText(new RegExp(escapeRegExp(reportLine)))
+      .waitFor();
     await screenshot(page, 'site-threshold-report');
   });
 
@@ -218,11 +299,26 @@ describe('feedback and site calibration in Chromium', () => {
     await page.getByRole('tab', { name: 'Profile' }).waitFor();
     assert.deepEqual(await page.getByRole('tab').allInnerTexts(), ['Profile', 'Password', 'Danger Zone']);
     // With the session as a bearer token, as a program would call the API (no CSRF check involved).
-    for (const [method, path] of [['GET', 'calibration'], ['POST', 'calibration/propose'], ['PUT', 'calibration'], ['DELETE', 'calibration'], ['GET', 'monitoring']] as const) {
-      const data = method === 'POST' ? { source: 'feedback', method: { kind: 'youden' } } : method === 'PUT' ? { calibrationId: '00000000-0000-4000-8000-000000000000' } : undefined;
+    for (const [method, path] of [
+      ['GET', 'calibration'],
+      ['POST', 'calibration/propose'],
+      ['PUT', 'calibration'],
+      ['DELETE', 'calibration'],
+      ['GET', 'monitoring'],
+    ] as const) {
+      const data =
+        method === 'POST'
+          ? { source: 'feedback', method: { kind: 'youden' } }
+          : method === 'PUT'
+            ? { calibrationId: '00000000-0000-4000-8000-000000000000' }
+            : undefined;
       const headers: Record<string, string> = data ? { 'content-type': 'application/json' } : {};
       const body = data ? { body: JSON.stringify(data) } : {};
-      const res = await fetch(`${app.url}/api/site/${path}`, { method, ...body, headers: { ...headers, authorization: `Bearer ${clinicianToken}` } });
+      const res = await fetch(`${app.url}/api/site/${path}`, {
+        method,
+        ...body,
+        headers: { ...headers, authorization: `Bearer ${clinicianToken}` },
+      });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(((await res.json()) as { message: string }).message, SITE_MESSAGES.adminsOnly);
       const anonymous = await fetch(`${app.url}/api/site/${path}`, { method, ...body, headers });
@@ -233,16 +329,32 @@ describe('feedback and site calibration in Chromium', () => {
   test('the monitor after a synthetic drifted batch: PSI above 0.25 in this week only, banners and charts', async () => {
     // Before the batch this week holds only the three films analysed above: too few for a PSI.
     const quiet = await admin.request.get(`${app.url}/api/site/monitoring?weeks=1`);
-    assert.deepEqual((await quiet.json()).data.weeks[0].psi, { pneumonia: null, covid19: null, pneumonia_bacterial: null, pneumonia_viral: null });
+    assert.deepEqual((await quiet.json()).data.weeks[0].psi, {
+      pneumonia: null,
+      covid19: null,
+      pneumonia_bacterial: null,
+      pneumonia_viral: null,
+    });
 
     // Seven weeks scored like the validation films; then this week's batch, as after a vendor update: the
     // pneumonia scores' median moves from about 0.4 to 0.8, the bacterial hint's less, the others barely.
     const steady = (weeksAgo: number) => ({
-      pneumonia: 0.92, covid19: 0.88, pneumonia_bacterial: 0.84 + (weeksAgo % 3) / 50, pneumonia_viral: 0.78 + (weeksAgo % 2) / 25,
+      pneumonia: 0.92,
+      covid19: 0.88,
+      pneumonia_bacterial: 0.84 + (weeksAgo % 3) / 50,
+      pneumonia_viral: 0.78 + (weeksAgo % 2) / 25,
     });
-    const weeks = [7, 6, 5, 4, 3, 2, 1].map((weeksAgo) => ({ weeksAgo, analyses: 60 + ((weeksAgo * 7) % 13), refused: weeksAgo % 3, shift: {}, agreement: steady(weeksAgo) }));
+    const weeks = [7, 6, 5, 4, 3, 2, 1].map((weeksAgo) => ({
+      weeksAgo,
+      analyses: 60 + ((weeksAgo * 7) % 13),
+      refused: weeksAgo % 3,
+      shift: {},
+      agreement: steady(weeksAgo),
+    }));
     const drifted = {
-      weeksAgo: 0, analyses: 70, refused: 6,
+      weeksAgo: 0,
+      analyses: 70,
+      refused: 6,
       shift: { pneumonia: 1.5, covid19: 0.2, pneumonia_bacterial: 0.8 },
       agreement: { pneumonia: 0.55, covid19: 0.86, pneumonia_bacterial: 0.66, pneumonia_viral: 0.8 },
     };
@@ -250,24 +362,36 @@ describe('feedback and site calibration in Chromium', () => {
 
     const res = await admin.request.get(`${app.url}/api/site/monitoring?weeks=8`);
     assert.equal(res.status(), 200);
-    const data = (await res.json()).data as { weeks: { week: string; analyses: number; psi: Record<string, number | null> }[]; alerts: string[] };
+    const data = (await res.json()).data as {
+      weeks: { week: string; analyses: number; psi: Record<string, number | null> }[];
+      alerts: string[];
+    };
     const now = data.weeks.at(-1)!;
     assert.ok(now.psi.pneumonia! > 0.25, `drifted PSI ${now.psi.pneumonia}`);
     for (const w of data.weeks.slice(0, -1)) assert.ok(w.psi.pneumonia! < 0.1, `week ${w.week} PSI ${w.psi.pneumonia}`);
     assert.ok(now.psi.pneumonia_viral! < 0.1, `undrifted PSI ${now.psi.pneumonia_viral}`);
     const shiftAlerts = data.alerts.filter((a) => a.includes('score distribution shifted'));
-    assert.deepEqual(shiftAlerts.map((a) => a.split(':')[0]), ['Pneumonia / lung opacity', 'Bacterial pneumonia (pediatric hint)'], data.alerts.join('\n'));
+    assert.deepEqual(
+      shiftAlerts.map((a) => a.split(':')[0]),
+      ['Pneumonia / lung opacity', 'Bacterial pneumonia (pediatric hint)'],
+      data.alerts.join('\n'),
+    );
     for (const a of shiftAlerts) assert.ok(a.endsWith(`in the week of ${now.week}`), a);
 
     await openSiteTab(adminPage);
     const monitor = adminPage.getByTestId('site-monitor');
-    await monitor.getByTestId('site-alerts').getByText(/score distribution shifted from validation \(PSI above 0\.25\)/).first().waitFor();
+    await monitor
+      .getByTestId('site-alerts')
+      .getByText(/score distribution shifted from validation \(PSI above 0\.25\)/)
+      .first()
+      .waitFor();
     assert.equal(await monitor.getByRole('img').count(), 3, 'three charts: volumes, PSI, agreement');
     const shot = join(process.cwd(), 'test-results', 'screenshots', 'site-monitor-drifted.png');
     mkdirSync(join(shot, '..'), { recursive: true });
     await monitor.screenshot({ path: shot });
     // The picture in docs/site-calibration.md: refreshed only on request, so a test run leaves the tree clean.
-    if (process.env.DOCS_SCREENSHOTS === '1') copyFileSync(shot, join(process.cwd(), 'docs', 'images', 'site-monitor-drifted.png'));
+    if (process.env.DOCS_SCREENSHOTS === '1')
+      copyFileSync(shot, join(process.cwd(), 'docs', 'images', 'site-monitor-drifted.png'));
     assert.deepEqual(errors, []);
   });
 });

@@ -9,7 +9,13 @@ import { sampleResultV2 } from '../analysis/support/fixtures.js';
 import { screenshot } from '../helpers/browser.js';
 import { createChat } from '../helpers/factories.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { collectPageErrors, signedInContext, signUpViaApi, startClientApp, type TClientApp } from './support/client-ui.js';
+import {
+  collectPageErrors,
+  signedInContext,
+  signUpViaApi,
+  startClientApp,
+  type TClientApp,
+} from './support/client-ui.js';
 
 /**
  * The public model card page (/model-card) in Chromium. The client is built from the installed
@@ -38,38 +44,47 @@ describe('the model card page', () => {
     await ctx?.close();
   });
 
-  test.skipIf(!installed)('loads without login and shows the manifest version and each shipped finding’s AUROC from metrics.json', async () => {
-    const manifest = readJson<{ modelVersion: string; sha256: string }>('manifest.json');
-    const metrics = readJson<TMetrics>('metrics.json');
-    const page = await ctx.browser.newPage();
-    const errors = collectPageErrors(page);
-    await openCard(page, `${ctx.app.url}/model-card`);
-    assert.equal(new URL(page.url()).pathname, '/model-card', 'no redirect to the login page');
-    assert.equal(await page.getByTestId('model-version').innerText(), manifest.modelVersion);
-    assert.equal(await page.getByTestId('model-sha256').getAttribute('title'), manifest.sha256);
+  test.skipIf(!installed)(
+    'loads without login and shows the manifest version and each shipped finding’s AUROC from metrics.json',
+    async () => {
+      const manifest = readJson<{ modelVersion: string; sha256: string }>('manifest.json');
+      const metrics = readJson<TMetrics>('metrics.json');
+      const page = await ctx.browser.newPage();
+      const errors = collectPageErrors(page);
+      await openCard(page, `${ctx.app.url}/model-card`);
+      assert.equal(new URL(page.url()).pathname, '/model-card', 'no redirect to the login page');
+      assert.equal(await page.getByTestId('model-version').innerText(), manifest.modelVersion);
+      assert.equal(await page.getByTestId('model-sha256').getAttribute('title'), manifest.sha256);
 
-    const table = page.getByRole('table', { name: /Each candidate finding/ });
-    const shipped = metrics.findingLabels ?? [];
-    assert.ok(shipped.length > 0, 'metrics.json lists shipped findings');
-    for (const label of shipped) {
-      const figure = metrics.findings?.[label];
-      assert.ok(figure, `${label} has a figure in metrics.json`);
-      const row = table.locator(`tr[data-label="${label}"]`);
-      assert.match(await row.innerText(), /Shipped/);
-      const [lo, hi] = figure.aucCi95.map((v) => v.toFixed(3));
-      assert.equal(await row.getByTestId('auc').innerText(), `${figure.auc.toFixed(3)} [${lo}, ${hi}]`);
-    }
-    // The plot is an image with a name, and draws one bar group per candidate in the table.
-    const chart = page.getByRole('img', { name: /ROC AUC of each candidate finding/ });
-    assert.equal(await chart.locator('g[data-label]').count(), await table.locator('tbody tr').count());
-    for (const name of ['Intended use', 'Per source and age group', 'Limitations']) {
-      await page.getByRole('heading', { level: 2, name }).waitFor();
-    }
-    assert.ok((await page.getByRole('table', { name: /^Per source/ }).locator('tbody tr').count()) > 0, 'per-source rows');
-    await screenshot(page, 'model-card');
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
+      const table = page.getByRole('table', { name: /Each candidate finding/ });
+      const shipped = metrics.findingLabels ?? [];
+      assert.ok(shipped.length > 0, 'metrics.json lists shipped findings');
+      for (const label of shipped) {
+        const figure = metrics.findings?.[label];
+        assert.ok(figure, `${label} has a figure in metrics.json`);
+        const row = table.locator(`tr[data-label="${label}"]`);
+        assert.match(await row.innerText(), /Shipped/);
+        const [lo, hi] = figure.aucCi95.map((v) => v.toFixed(3));
+        assert.equal(await row.getByTestId('auc').innerText(), `${figure.auc.toFixed(3)} [${lo}, ${hi}]`);
+      }
+      // The plot is an image with a name, and draws one bar group per candidate in the table.
+      const chart = page.getByRole('img', { name: /ROC AUC of each candidate finding/ });
+      assert.equal(await chart.locator('g[data-label]').count(), await table.locator('tbody tr').count());
+      for (const name of ['Intended use', 'Per source and age group', 'Limitations']) {
+        await page.getByRole('heading', { level: 2, name }).waitFor();
+      }
+      assert.ok(
+        (await page
+          .getByRole('table', { name: /^Per source/ })
+          .locator('tbody tr')
+          .count()) > 0,
+        'per-source rows',
+      );
+      await screenshot(page, 'model-card');
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  );
 
   test('/docs links to it, and the old /docs#model-card address lands on it', async () => {
     const page = await ctx.browser.newPage();
@@ -94,7 +109,14 @@ describe('the model card page', () => {
       analysisStatus: 'completed',
     });
     const result = sampleResultV2();
-    await deps.db.update(analyses).set({ result: result as unknown as Record<string, unknown>, modelVersion: result.modelVersion, completedAt: new Date() }).where(eq(analyses.id, analysis!.id));
+    await deps.db
+      .update(analyses)
+      .set({
+        result: result as unknown as Record<string, unknown>,
+        modelVersion: result.modelVersion,
+        completedAt: new Date(),
+      })
+      .where(eq(analyses.id, analysis!.id));
 
     const page = await context.newPage();
     await page.goto(`${ctx.app.url}/chat?chat=${chat.id}`);

@@ -21,7 +21,15 @@ function failWith500(route: Route) {
   return route.fulfill({
     status: 500,
     contentType: 'application/json',
-    body: JSON.stringify([{ error: { message: 'Internal server error', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }]),
+    body: JSON.stringify([
+      {
+        error: {
+          message: 'Internal server error',
+          code: -32603,
+          data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
+        },
+      },
+    ]),
   });
 }
 
@@ -52,7 +60,7 @@ describe('web client: routes, sidebar and chat history, 401, mobile, error scree
     await page.getByText('No chats yet').waitFor();
     assert.ok(await page.getByText('Click New Chat to start').isVisible());
     // Replace, not push: going back does not return to the unknown path.
-    assert.equal(await page.evaluate(() => history.length) <= 4, true);
+    assert.equal((await page.evaluate(() => history.length)) <= 4, true);
   });
 
   test('chat history: newest first, 28-character titles, patient name, active chat', async () => {

@@ -88,7 +88,11 @@ describe('web client: settings', () => {
     assert.ok(deps, 'seeded app');
     await createChat(deps, account.user.id, { title: 'First chat', withMessages: true });
     await createChat(deps, account.user.id, { title: 'Second chat', withMessages: true });
-    await trpcMutation(ctx.app.url, account.token, 'profile.create', { patientName: 'Ruth Chen', age: 61, additionalFields: [] });
+    await trpcMutation(ctx.app.url, account.token, 'profile.create', {
+      patientName: 'Ruth Chen',
+      age: 61,
+      additionalFields: [],
+    });
     await page.reload();
     await page.getByText('Second chat').waitFor();
     await openTab(page, 'Danger Zone');
@@ -113,7 +117,10 @@ describe('web client: settings', () => {
     await page.unroute('**/trpc/settings.clearChats*');
 
     await page.getByRole('button', { name: 'Clear All Profiles' }).click();
-    await page.getByRole('dialog', { name: 'Clear All Profiles?' }).getByRole('button', { name: 'Clear All Profiles' }).click();
+    await page
+      .getByRole('dialog', { name: 'Clear All Profiles?' })
+      .getByRole('button', { name: 'Clear All Profiles' })
+      .click();
     await expectToast(page, 'All profiles deleted successfully');
     await page.getByRole('button', { name: 'Profiles', exact: true }).click();
     await page.getByRole('heading', { name: 'No Profiles Yet' }).waitFor();

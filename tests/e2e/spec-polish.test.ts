@@ -25,7 +25,11 @@ const FIXTURE = readFileSync(new URL('../fixtures/cxr/normal-covid-normal-6288.j
 
 async function newProfile(url: string, token: string, label: string): Promise<{ id: string; name: string }> {
   const name = testPatientName(label);
-  const p = await trpcMutation<{ id: string }>(url, token, 'profile.create', { patientName: name, age: '47', additionalFields: [] });
+  const p = await trpcMutation<{ id: string }>(url, token, 'profile.create', {
+    patientName: name,
+    age: '47',
+    additionalFields: [],
+  });
   return { id: p.id, name };
 }
 
@@ -64,7 +68,10 @@ describe('spec polish (issue 16)', () => {
     assert.equal(await item.getAttribute('aria-current'), 'true', 'the local chat is the current one');
     assert.equal(await history.getByText('No chats yet').count(), 0);
     // Nothing was uploaded: the server has no chat yet.
-    const list = await ctx.opened!.deps.db.select({ id: chats.id }).from(chats).where(eq(chats.userId, account.user.id));
+    const list = await ctx
+      .opened!.deps.db.select({ id: chats.id })
+      .from(chats)
+      .where(eq(chats.userId, account.user.id));
     assert.equal(list.length, 0);
     await context.close();
   });
@@ -92,7 +99,9 @@ describe('spec polish (issue 16)', () => {
     const profile = await newProfile(ctx.app.url, signedIn.account.token, label);
     await signedIn.page.goto(`${ctx.app.url}/chat`);
     await pickFromNewChat(signedIn.page, profile.name);
-    await signedIn.page.locator('.chat-upload input[type=file]').setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FIXTURE });
+    await signedIn.page
+      .locator('.chat-upload input[type=file]')
+      .setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FIXTURE });
     await expectToast(signedIn.page, 'Image uploaded successfully');
     return signedIn;
   }
@@ -152,7 +161,8 @@ describe('spec polish (issue 16)', () => {
     await page.unroute('**/trpc/settings.logout*');
     // The HttpOnly cookie is still there and still valid on the server...
     assert.ok((await context.cookies()).some((c) => c.name === 'token'));
-    const me = () => fetch(`${ctx.app.url}/trpc/auth.me`, { headers: { cookie: `token=${account.token}` } }).then((r) => r.status);
+    const me = () =>
+      fetch(`${ctx.app.url}/trpc/auth.me`, { headers: { cookie: `token=${account.token}` } }).then((r) => r.status);
     assert.equal(await me(), 200);
     // ...but the next visit is not signed in: it retries the logout, which ends the session.
     const retried = page.waitForRequest((r) => r.url().includes('settings.logout'));
@@ -194,7 +204,8 @@ describe('spec polish (issue 16)', () => {
     for (const path of ['/login', '/signup', '/forgot-password', '/reset-password?token=x']) {
       await page.goto(`${ctx.app.url}${path}`);
       await page.getByText('An advanced medical imaging analysis service for chest X-rays.').waitFor();
-      for (const point of ['AI-powered analysis', 'Rapid results', 'Secure and private']) assert.ok(await page.getByText(point, { exact: true }).isVisible());
+      for (const point of ['AI-powered analysis', 'Rapid results', 'Secure and private'])
+        assert.ok(await page.getByText(point, { exact: true }).isVisible());
     }
     await page.goto(`${ctx.app.url}/docs`);
     await page.getByTestId('availability').waitFor();
@@ -205,7 +216,9 @@ describe('spec polish (issue 16)', () => {
     assert.match(await page.getByTestId('no-trial').innerText(), /No free trial needed.*installed on your own server/s);
     await page.getByRole('tab', { name: /faq/i }).click();
     await page.getByText('Which images can I upload?').click();
-    assert.ok(await page.getByText(/DICOM \(\.dcm\) files, up to 10MB, in the upload form or through the API/).isVisible());
+    assert.ok(
+      await page.getByText(/DICOM \(\.dcm\) files, up to 10MB, in the upload form or through the API/).isVisible(),
+    );
     assert.equal(await page.getByText(/DICOM through the API\./).count(), 0);
     await page.close();
 

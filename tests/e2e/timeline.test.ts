@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { collectPageErrors, signedInContext, signUpViaApi, startClientApp, type BrowserContext, type TClientApp } from './support/client-ui.js';
+import {
+  collectPageErrors,
+  signedInContext,
+  signUpViaApi,
+  startClientApp,
+  type BrowserContext,
+  type TClientApp,
+} from './support/client-ui.js';
 
 /**
  * The patient timeline in Chromium against the real server, worker and model (issue 18): two
@@ -26,7 +33,9 @@ describe('patient timeline in Chromium', () => {
     ctx = await startClientApp({ worker: true });
     const account = await signUpViaApi(ctx.app.url);
     context = await signedInContext(ctx.browser, ctx.app.url, account.token, { width: 1280, height: 900 });
-    const created = await context.request.post(`${ctx.app.url}/api/profile/create`, { data: { profile: { full_name: patientName, age: '61' } } });
+    const created = await context.request.post(`${ctx.app.url}/api/profile/create`, {
+      data: { profile: { full_name: patientName, age: '61' } },
+    });
     assert.equal(created.status(), 201, await created.text());
     const profileId: string = (await created.json()).data.profile_id;
     // Through the spec's analyzer with profile_id: it answers once each report is stored.
@@ -60,7 +69,9 @@ describe('patient timeline in Chromium', () => {
     await items.nth(1).waitFor();
     assert.equal(await items.count(), 2);
     // The thumbnails are the stored films, loaded through the authorised image route.
-    await page.waitForFunction(() => [...document.querySelectorAll('.timeline-thumb')].every((i) => (i as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.timeline-thumb')].every((i) => (i as HTMLImageElement).naturalWidth > 0),
+    );
     assert.equal(await dialog.locator('time').count(), 2);
     const charts = dialog.getByRole('img').filter({ has: page.locator('circle') });
     assert.ok((await charts.count()) >= 2, 'one trend chart per finding');
@@ -70,8 +81,10 @@ describe('patient timeline in Chromium', () => {
     await page.waitForURL((u) => u.search.includes(analysed[1]!.chatId));
   });
 
-  test('the second analysis\'s report holds the comparison section', async () => {
-    await page.getByRole('heading', { name: /Compared with the analysis of \d{4}-\d{2}-\d{2}/ }).waitFor({ timeout: 20_000 });
+  test("the second analysis's report holds the comparison section", async () => {
+    await page
+      .getByRole('heading', { name: /Compared with the analysis of \d{4}-\d{2}-\d{2}/ })
+      .waitFor({ timeout: 20_000 });
     const table = page.locator('table').filter({ hasText: 'Previous' });
     assert.ok(await table.isVisible());
     assert.match(await table.innerText(), /new|resolved|higher|lower|unchanged/);

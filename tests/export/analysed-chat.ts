@@ -34,10 +34,16 @@ export const RESULT_V2 = {
     ctr: 0.5634,
     ctrReference: 0.5,
     lungBox: [0.1, 0.12, 0.9, 0.86],
-    contours: { lung: 'M0.18 0.2 L0.44 0.16 L0.46 0.82 L0.14 0.78 Z', heart: 'M0.4 0.5 L0.66 0.56 L0.62 0.76 L0.42 0.76 Z' },
+    contours: {
+      lung: 'M0.18 0.2 L0.44 0.16 L0.46 0.82 L0.14 0.78 Z',
+      heart: 'M0.4 0.5 L0.66 0.56 L0.62 0.76 L0.42 0.76 Z',
+    },
     flags: [],
   },
-  notAssessed: [{ label: 'hernia', display: 'Hernia' }, { label: 'fibrosis', display: 'Fibrosis' }],
+  notAssessed: [
+    { label: 'hernia', display: 'Hernia' },
+    { label: 'fibrosis', display: 'Fibrosis' },
+  ],
 } as const;
 
 export const REPORT_MD = [
@@ -57,18 +63,36 @@ export const REPORT_MD = [
 
 /** A chat as the finalizer leaves it: completed analysis with a result, report message, overlay. */
 export async function createAnalysedChat(deps: Pick<AppDeps, 'db' | 'images' | 'config'>, userId: string) {
-  const patient = { full_name: `${testPatientName('Zoë')} Łukasz`, age: '57', medical_history: 'Allergies: penicillin; Smoker: 10 pack-years' };
+  const patient = {
+    full_name: `${testPatientName('Zoë')} Łukasz`,
+    age: '57',
+    medical_history: 'Allergies: penicillin; Smoker: 10 pack-years',
+  };
   const { chat, analysis } = await createChat(deps, userId, { patient, withImage: true, analysisStatus: 'completed' });
   if (!analysis) throw new Error('no analysis');
   // A real-looking overlay (the factory's heatmap is a flat 8x8 square).
-  const overlay = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 30 } } }).png().toBuffer();
+  const overlay = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 30 } } })
+    .png()
+    .toBuffer();
   const heatmap = await storeImage(deps, userId, { data: overlay, kind: 'heatmap' });
-  await deps.db.update(analyses).set({
-    result: RESULT as unknown as Record<string, unknown>,
-    modelVersion: RESULT.modelVersion,
-    heatmapImageId: heatmap.id,
-    completedAt: new Date(),
-  }).where(eq(analyses.id, analysis.id));
-  await deps.db.insert(messages).values({ chatId: chat.id, role: 'assistant', content: REPORT_MD, disease: 'Pneumonia', imageId: heatmap.id, analysisId: analysis.id });
+  await deps.db
+    .update(analyses)
+    .set({
+      result: RESULT as unknown as Record<string, unknown>,
+      modelVersion: RESULT.modelVersion,
+      heatmapImageId: heatmap.id,
+      completedAt: new Date(),
+    })
+    .where(eq(analyses.id, analysis.id));
+  await deps.db
+    .insert(messages)
+    .values({
+      chatId: chat.id,
+      role: 'assistant',
+      content: REPORT_MD,
+      disease: 'Pneumonia',
+      imageId: heatmap.id,
+      analysisId: analysis.id,
+    });
   return { chat, analysis, patient };
 }

@@ -16,7 +16,8 @@ import { checkFhirBundle } from './fhir-check.js';
 const dir = mkdtempSync(join(tmpdir(), 'cxr-export-v2-'));
 const squash = (s: string) => s.replace(/\s+/g, ' ');
 const CTR_LINE = 'Cardiothoracic ratio 0.56 (usual upper reference 0.50 on an adult PA film).';
-const NOT_ASSESSED_LINE = 'Not assessed: Hernia, Fibrosis (this model version cannot back these findings on held-out data).';
+const NOT_ASSESSED_LINE =
+  'Not assessed: Hernia, Fibrosis (this model version cannot back these findings on held-out data).';
 
 function report(over: Partial<TExportReport> = {}): TExportReport {
   const now = new Date().toISOString();
@@ -52,7 +53,8 @@ async function wordText(r: TExportReport): Promise<string> {
 }
 
 type TRes = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const resources = (r: TExportReport): TRes[] => (buildFhirBundle(r).entry as { resource: TRes }[]).map((e) => e.resource);
+const resources = (r: TExportReport): TRes[] =>
+  (buildFhirBundle(r).entry as { resource: TRes }[]).map((e) => e.resource);
 const observations = (r: TExportReport) => resources(r).filter((x) => x.resourceType === 'Observation');
 
 describe('exports of a model-2 result', () => {
@@ -66,10 +68,18 @@ describe('exports of a model-2 result', () => {
   });
 
   test('a child: the pediatric film is named; no CTR: the reason is given instead', async () => {
-    assert.match(await pdfText(report({ patient: { name: 'Kid', age: 9, medicalHistory: [] } })), /Patient age 9: this is a pediatric film/);
-    const noHeart = report({ anatomy: { ...RESULT_V2.anatomy, lungBox: [...RESULT_V2.anatomy.lungBox], ctr: null, flags: ['no_heart'] } });
+    assert.match(
+      await pdfText(report({ patient: { name: 'Kid', age: 9, medicalHistory: [] } })),
+      /Patient age 9: this is a pediatric film/,
+    );
+    const noHeart = report({
+      anatomy: { ...RESULT_V2.anatomy, lungBox: [...RESULT_V2.anatomy.lungBox], ctr: null, flags: ['no_heart'] },
+    });
     const text = await wordText(noHeart);
-    assert.match(text, /Heart size: no cardiothoracic ratio was measured: the heart outline could not be found reliably on this film\./);
+    assert.match(
+      text,
+      /Heart size: no cardiothoracic ratio was measured: the heart outline could not be found reliably on this film\./,
+    );
     assert.doesNotMatch(text, /Cardiothoracic ratio 0\./);
   });
 
@@ -111,8 +121,16 @@ describe('exports of a model-2 result', () => {
   });
 
   test('a refused image: neither a CTR nor a not-assessed list in any format', async () => {
-    const refused = report({ gate: { accepted: false, reason: 'Not a chest X-ray.', flags: [] }, findings: [], topFinding: null, analysis: { ...report().analysis, status: 'refused' } });
-    assert.equal(observations(refused).filter((x) => x.code.coding[0].code === CTR_CODE || x.dataAbsentReason).length, 0);
+    const refused = report({
+      gate: { accepted: false, reason: 'Not a chest X-ray.', flags: [] },
+      findings: [],
+      topFinding: null,
+      analysis: { ...report().analysis, status: 'refused' },
+    });
+    assert.equal(
+      observations(refused).filter((x) => x.code.coding[0].code === CTR_CODE || x.dataAbsentReason).length,
+      0,
+    );
     const text = await pdfText(refused);
     assert.doesNotMatch(text, /Cardiothoracic|Not assessed/);
   });

@@ -49,7 +49,8 @@ for (const backend of testBackends()) {
       await t.close();
     });
 
-    const get = (url: string, user: TTestUser | null = alice) => t.app.inject({ method: 'GET', url, headers: user ? bearer(user.token) : {} });
+    const get = (url: string, user: TTestUser | null = alice) =>
+      t.app.inject({ method: 'GET', url, headers: user ? bearer(user.token) : {} });
     const expectCommon = (text: string) => {
       const s = squash(text);
       assert.ok(s.includes(patientName), 'patient name');
@@ -69,7 +70,10 @@ for (const backend of testBackends()) {
       const res = await get(`/api/export/${chatId}.pdf`);
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/pdf');
-      assert.equal(res.headers['content-disposition'], `attachment; filename="chest-xray-report-${chatId.slice(0, 8)}.pdf"`);
+      assert.equal(
+        res.headers['content-disposition'],
+        `attachment; filename="chest-xray-report-${chatId.slice(0, 8)}.pdf"`,
+      );
       assert.equal(res.headers['cache-control'], 'private, no-store');
       const path = saved('r.pdf', res.rawPayload);
       const text = execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
@@ -81,8 +85,14 @@ for (const backend of testBackends()) {
     test('DOCX: unzip + XML parse of word/document.xml finds the same content and the overlay image', async () => {
       const res = await get(`/api/export/${chatId}.docx`);
       assert.equal(res.statusCode, 200);
-      assert.equal(res.headers['content-type'], 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-      assert.match(String(res.headers['content-disposition']), /^attachment; filename="chest-xray-report-[0-9a-f]{8}\.docx"$/);
+      assert.equal(
+        res.headers['content-type'],
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      );
+      assert.match(
+        String(res.headers['content-disposition']),
+        /^attachment; filename="chest-xray-report-[0-9a-f]{8}\.docx"$/,
+      );
       const path = saved('r.docx', res.rawPayload);
       expectCommon(docxText(path));
       const listing = execFileSync('unzip', ['-l', path], { encoding: 'utf8' });
@@ -100,7 +110,11 @@ for (const backend of testBackends()) {
       const block = /```json\n([\s\S]*?)\n```/.exec(md)?.[1];
       assert.ok(block, 'the doc embeds the JSON Schema');
       const published: object = JSON.parse(block);
-      assert.deepEqual(published, z.toJSONSchema(ZExportReport), 'docs/export-schema.md is in sync with the zod schema');
+      assert.deepEqual(
+        published,
+        z.toJSONSchema(ZExportReport),
+        'docs/export-schema.md is in sync with the zod schema',
+      );
       // Formats (uuid, date-time, uri) are checked by the zod parse below; ajv checks structure.
       const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(published);
       assert.ok(validate(raw), JSON.stringify(validate.errors));
@@ -109,13 +123,25 @@ for (const backend of testBackends()) {
       // A model-1 result: nothing about anatomy, nothing listed as not assessed.
       assert.equal(doc.anatomy, null);
       assert.deepEqual(doc.notAssessed, []);
-      assert.deepEqual(doc.patient, { name: patientName, age: 57, medicalHistory: ['Allergies: penicillin', 'Smoker: 10 pack-years'] });
+      assert.deepEqual(doc.patient, {
+        name: patientName,
+        age: 57,
+        medicalHistory: ['Allergies: penicillin', 'Smoker: 10 pack-years'],
+      });
       assert.deepEqual(doc.findings, RESULT.findings);
-      assert.deepEqual(doc.model, { name: 'cxr-resnet-test', version: '2025.11-test', cardUrl: 'http://localhost:3000/model-card' });
+      assert.deepEqual(doc.model, {
+        name: 'cxr-resnet-test',
+        version: '2025.11-test',
+        cardUrl: 'http://localhost:3000/model-card',
+      });
       assert.deepEqual(doc.topFinding, { label: 'pneumonia', display: 'Pneumonia' });
       assert.equal(doc.analysis.id, analysisId);
       assert.equal(doc.heatmap?.mediaType, 'image/png');
-      assert.ok(Buffer.from(doc.heatmap?.dataBase64 ?? '', 'base64').subarray(1, 4).equals(Buffer.from('PNG')));
+      assert.ok(
+        Buffer.from(doc.heatmap?.dataBase64 ?? '', 'base64')
+          .subarray(1, 4)
+          .equals(Buffer.from('PNG')),
+      );
     });
 
     test('FHIR: a Bundle with a DiagnosticReport, one Observation per finding, the Patient; structurally valid', async () => {
@@ -125,7 +151,9 @@ for (const backend of testBackends()) {
       assert.match(String(res.headers['content-disposition']), /\.fhir\.json"$/);
       const bundle = res.json();
       assert.deepEqual(checkFhirBundle(bundle), []);
-      const resources: Record<string, unknown>[] = bundle.entry.map((e: { resource: Record<string, unknown> }) => e.resource);
+      const resources: Record<string, unknown>[] = bundle.entry.map(
+        (e: { resource: Record<string, unknown> }) => e.resource,
+      );
       const byType = (type: string) => resources.filter((r) => r.resourceType === type) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
       const [report] = byType('DiagnosticReport');
       assert.ok(report);
@@ -141,7 +169,10 @@ for (const backend of testBackends()) {
         const o = observations.find((x) => x.code.text === f.display);
         assert.ok(o, f.display);
         assert.equal(o.valueQuantity.value, f.probability);
-        assert.equal(o.interpretation[0].coding[0].code, { positive: 'POS', negative: 'NEG', uncertain: 'IND' }[f.call]);
+        assert.equal(
+          o.interpretation[0].coding[0].code,
+          { positive: 'POS', negative: 'NEG', uncertain: 'IND' }[f.call],
+        );
       }
       const [device] = byType('Device');
       assert.equal(device?.version[0].value, '2025.11-test');
@@ -158,21 +189,42 @@ for (const backend of testBackends()) {
         assert.deepEqual(res.json(), { success: false, message: EXPORT_MESSAGES.chatNotFound, code: 'NOT_FOUND' });
         assert.equal(res.headers['cache-control'], 'private, no-store');
       }
-      const failures = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.actorUserId, bob.user.id), eq(auditLog.action, 'export.pdf')));
+      const failures = await t.deps.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorUserId, bob.user.id), eq(auditLog.action, 'export.pdf')));
       assert.ok(failures.some((e) => e.objectId === chatId && e.outcome === 'failure'));
     });
 
     test('a cross-site fetch with the session cookie is refused', async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/export/${chatId}.pdf`, cookies: { token: alice.token }, headers: { 'sec-fetch-site': 'cross-site' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/export/${chatId}.pdf`,
+        cookies: { token: alice.token },
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
       assert.equal(res.statusCode, 403);
-      const same = await t.app.inject({ method: 'GET', url: `/api/export/${chatId}.json`, cookies: { token: alice.token }, headers: { 'sec-fetch-site': 'same-origin' } });
+      const same = await t.app.inject({
+        method: 'GET',
+        url: `/api/export/${chatId}.json`,
+        cookies: { token: alice.token },
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
       assert.equal(same.statusCode, 200);
     });
 
     test('a refused image exports its reason and no findings, in every format', async () => {
       const { chat, analysis } = await createChat(t.deps, alice.user.id, { analysisStatus: 'refused' });
-      const refused = { ...RESULT, gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a chest X-ray.', flags: [] }, findings: [], topFinding: null };
-      await t.deps.db.update(analyses).set({ result: refused as unknown as Record<string, unknown>, modelVersion: RESULT.modelVersion }).where(eq(analyses.id, analysis!.id));
+      const refused = {
+        ...RESULT,
+        gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a chest X-ray.', flags: [] },
+        findings: [],
+        topFinding: null,
+      };
+      await t.deps.db
+        .update(analyses)
+        .set({ result: refused as unknown as Record<string, unknown>, modelVersion: RESULT.modelVersion })
+        .where(eq(analyses.id, analysis!.id));
       const json = ZExportReport.parse((await get(`/api/export/${chat.id}.json`)).json());
       assert.equal(json.analysis.status, 'refused');
       assert.deepEqual(json.findings, []);
@@ -189,16 +241,29 @@ for (const backend of testBackends()) {
     test('a model-2 result: the JSON keeps anatomy and notAssessed, FHIR has the CTR and the not-assessed Observations', async () => {
       const { chat, analysis } = await createChat(t.deps, alice.user.id, { analysisStatus: 'completed' });
       const v2 = { ...RESULT_V2, heatmaps: [] };
-      await t.deps.db.update(analyses).set({ result: v2 as unknown as Record<string, unknown>, modelVersion: v2.modelVersion }).where(eq(analyses.id, analysis!.id));
+      await t.deps.db
+        .update(analyses)
+        .set({ result: v2 as unknown as Record<string, unknown>, modelVersion: v2.modelVersion })
+        .where(eq(analyses.id, analysis!.id));
       const json = ZExportReport.parse((await get(`/api/export/${chat.id}.json`)).json());
       assert.deepEqual(json.anatomy, RESULT_V2.anatomy);
       assert.deepEqual(json.notAssessed, RESULT_V2.notAssessed);
       assert.deepEqual(json.findings, RESULT_V2.findings);
       const bundle = (await get(`/api/export/${chat.id}.fhir.json`)).json();
       assert.deepEqual(checkFhirBundle(bundle), []);
-      const resources: Record<string, any>[] = bundle.entry.map((e: { resource: Record<string, unknown> }) => e.resource); // eslint-disable-line @typescript-eslint/no-explicit-any
-      const ctr = resources.find((r) => r.resourceType === 'Observation' && r.code.coding[0].code === 'cardiothoracic-ratio');
-      assert.deepEqual(ctr?.valueQuantity, { value: RESULT_V2.anatomy.ctr, unit: '1', system: 'http://unitsofmeasure.org', code: '1' });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const resources: Record<string, any>[] = bundle.entry.map(
+        (e: { resource: Record<string, unknown> }) => e.resource,
+      );
+      const ctr = resources.find(
+        (r) => r.resourceType === 'Observation' && r.code.coding[0].code === 'cardiothoracic-ratio',
+      );
+      assert.deepEqual(ctr?.valueQuantity, {
+        value: RESULT_V2.anatomy.ctr,
+        unit: '1',
+        system: 'http://unitsofmeasure.org',
+        code: '1',
+      });
       const pdf = await get(`/api/export/${chat.id}.pdf`);
       const text = squash(execFileSync('pdftotext', [saved('v2.pdf', pdf.rawPayload), '-'], { encoding: 'utf8' }));
       assert.match(text, /Cardiothoracic ratio 0\.56 \(usual upper reference 0\.50 on an adult PA film\)/);
@@ -211,8 +276,17 @@ for (const backend of testBackends()) {
     });
 
     test('a personal API key can download exports', async () => {
-      const created = await t.app.inject({ method: 'POST', url: '/api/api-keys', headers: bearer(alice.token), payload: { name: 'exports' } });
-      const res = await t.app.inject({ method: 'GET', url: `/api/export/${chatId}.json`, headers: bearer(created.json().data.key) });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/api-keys',
+        headers: bearer(alice.token),
+        payload: { name: 'exports' },
+      });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/export/${chatId}.json`,
+        headers: bearer(created.json().data.key),
+      });
       assert.equal(res.statusCode, 200);
     });
 
@@ -224,7 +298,10 @@ for (const backend of testBackends()) {
     });
 
     test('every export is audited as export.<format> with ids only', async () => {
-      const entries = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.actorUserId, alice.user.id), eq(auditLog.objectId, chatId)));
+      const entries = await t.deps.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorUserId, alice.user.id), eq(auditLog.objectId, chatId)));
       const actions = new Set(entries.filter((e) => e.outcome === 'success').map((e) => e.action));
       for (const a of ['export.pdf', 'export.docx', 'export.json', 'export.fhir']) assert.ok(actions.has(a), a);
       for (const e of entries) {
@@ -234,11 +311,21 @@ for (const backend of testBackends()) {
     });
 
     test('tRPC export.file returns the same document as base64', async () => {
-      const caller = createCallerFactory(appRouter)(createContextInner({ deps: t.deps, auth: { userId: alice.user.id, name: 'A', email: 'a@x', sessionId: null, via: 'api-key' } }));
+      const caller = createCallerFactory(appRouter)(
+        createContextInner({
+          deps: t.deps,
+          auth: { userId: alice.user.id, name: 'A', email: 'a@x', sessionId: null, via: 'api-key' },
+        }),
+      );
       const file = await caller.export.file({ chatId, format: 'json' });
       assert.equal(file.contentType, 'application/json; charset=utf-8');
       assert.equal(JSON.parse(Buffer.from(file.dataBase64, 'base64').toString('utf8')).chat.id, chatId);
-      const bobCaller = createCallerFactory(appRouter)(createContextInner({ deps: t.deps, auth: { userId: bob.user.id, name: 'B', email: 'b@x', sessionId: null, via: 'api-key' } }));
+      const bobCaller = createCallerFactory(appRouter)(
+        createContextInner({
+          deps: t.deps,
+          auth: { userId: bob.user.id, name: 'B', email: 'b@x', sessionId: null, via: 'api-key' },
+        }),
+      );
       await assert.rejects(bobCaller.export.file({ chatId, format: 'pdf' }), /Chat not found/);
     });
   });

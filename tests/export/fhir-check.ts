@@ -16,11 +16,41 @@ const REQUIRED: Record<string, string[]> = {
   Media: ['status', 'content'],
 };
 const STATUS: Record<string, string[]> = {
-  DiagnosticReport: ['registered', 'partial', 'preliminary', 'final', 'amended', 'corrected', 'appended', 'cancelled', 'entered-in-error', 'unknown'],
-  Observation: ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'],
+  DiagnosticReport: [
+    'registered',
+    'partial',
+    'preliminary',
+    'final',
+    'amended',
+    'corrected',
+    'appended',
+    'cancelled',
+    'entered-in-error',
+    'unknown',
+  ],
+  Observation: [
+    'registered',
+    'preliminary',
+    'final',
+    'amended',
+    'corrected',
+    'cancelled',
+    'entered-in-error',
+    'unknown',
+  ],
   Media: ['preparation', 'in-progress', 'not-done', 'on-hold', 'stopped', 'completed', 'entered-in-error', 'unknown'],
 };
-const BUNDLE_TYPES = ['document', 'message', 'transaction', 'transaction-response', 'batch', 'batch-response', 'history', 'searchset', 'collection'];
+const BUNDLE_TYPES = [
+  'document',
+  'message',
+  'transaction',
+  'transaction-response',
+  'batch',
+  'batch-response',
+  'history',
+  'searchset',
+  'collection',
+];
 
 function collectReferences(value: unknown, out: string[]): void {
   if (Array.isArray(value)) value.forEach((v) => collectReferences(v, out));
@@ -34,9 +64,11 @@ function collectReferences(value: unknown, out: string[]): void {
 
 function checkCodeableConcept(cc: unknown, where: string, errors: string[]): void {
   const c = cc as TJson | undefined;
-  if (!c || (typeof c.text !== 'string' && !Array.isArray(c.coding))) errors.push(`${where}: CodeableConcept needs coding or text`);
+  if (!c || (typeof c.text !== 'string' && !Array.isArray(c.coding)))
+    errors.push(`${where}: CodeableConcept needs coding or text`);
   for (const coding of (c?.coding as TJson[] | undefined) ?? []) {
-    if (typeof coding.system !== 'string' || typeof coding.code !== 'string') errors.push(`${where}: coding needs system and code`);
+    if (typeof coding.system !== 'string' || typeof coding.code !== 'string')
+      errors.push(`${where}: coding needs system and code`);
   }
 }
 
@@ -50,14 +82,19 @@ export function checkFhirBundle(bundle: TJson): string[] {
   for (const [i, e] of entries.entries()) {
     const r = e.resource as TJson | undefined;
     const where = `entry[${i}]`;
-    if (!r || typeof r.resourceType !== 'string') { errors.push(`${where}: no resource`); continue; }
+    if (!r || typeof r.resourceType !== 'string') {
+      errors.push(`${where}: no resource`);
+      continue;
+    }
     if (typeof e.fullUrl !== 'string' || fullUrls.has(e.fullUrl)) errors.push(`${where}: missing or duplicate fullUrl`);
     else fullUrls.add(e.fullUrl);
     if (typeof r.id === 'string' && !/^[A-Za-z0-9\-.]{1,64}$/.test(r.id)) errors.push(`${where}: bad id`);
     const type = r.resourceType;
     if (!(type in REQUIRED)) errors.push(`${where}: unexpected resourceType ${type}`);
-    for (const field of REQUIRED[type] ?? []) if (r[field] === undefined) errors.push(`${where} ${type}: missing ${field}`);
-    if (STATUS[type] && !STATUS[type].includes(String(r.status))) errors.push(`${where} ${type}: bad status ${String(r.status)}`);
+    for (const field of REQUIRED[type] ?? [])
+      if (r[field] === undefined) errors.push(`${where} ${type}: missing ${field}`);
+    if (STATUS[type] && !STATUS[type].includes(String(r.status)))
+      errors.push(`${where} ${type}: bad status ${String(r.status)}`);
     if (r.code !== undefined) checkCodeableConcept(r.code, `${where} ${type}.code`, errors);
     if (type === 'Observation') {
       const values = Object.keys(r).filter((k) => k.startsWith('value'));
@@ -67,11 +104,15 @@ export function checkFhirBundle(bundle: TJson): string[] {
     }
     if (type === 'DiagnosticReport') {
       const div = (r.text as TJson | undefined)?.div;
-      if (div !== undefined && !/^<div xmlns="http:\/\/www\.w3\.org\/1999\/xhtml">[\s\S]*<\/div>$/.test(String(div))) errors.push(`${where}: narrative div is not XHTML`);
+      if (div !== undefined && !/^<div xmlns="http:\/\/www\.w3\.org\/1999\/xhtml">[\s\S]*<\/div>$/.test(String(div)))
+        errors.push(`${where}: narrative div is not XHTML`);
     }
   }
   const refs: string[] = [];
-  collectReferences(entries.map((e) => e.resource), refs);
+  collectReferences(
+    entries.map((e) => e.resource),
+    refs,
+  );
   for (const ref of refs) if (!fullUrls.has(ref)) errors.push(`unresolved reference ${ref}`);
   return errors;
 }

@@ -24,7 +24,11 @@ describe('feedback API', () => {
   afterAll(async () => t?.close());
 
   test('agree, then edit to a disagreement: one row, the reading follows the verdict, both audited', async () => {
-    const agree = await rest(t.app, 'POST', '/api/feedback', owner.token, { chat_id: chatId, finding: 'pneumonia', verdict: 'agree' });
+    const agree = await rest(t.app, 'POST', '/api/feedback', owner.token, {
+      chat_id: chatId,
+      finding: 'pneumonia',
+      verdict: 'agree',
+    });
     assert.equal(agree.status, 200);
     assert.deepEqual(agree.body, { success: true, message: 'Feedback saved' });
     let list = await rest(t.app, 'GET', `/api/feedback/${chatId}`, owner.token);
@@ -34,7 +38,12 @@ describe('feedback API', () => {
     assert.equal(entries[0]?.modelProbability, RESULT.findings[0].probability);
     assert.equal(entries[0]?.modelVersion, RESULT.modelVersion);
 
-    const edit = await rest(t.app, 'POST', '/api/feedback', owner.token, { chat_id: chatId, finding: 'pneumonia', verdict: 'disagree', note: 'old scarring' });
+    const edit = await rest(t.app, 'POST', '/api/feedback', owner.token, {
+      chat_id: chatId,
+      finding: 'pneumonia',
+      verdict: 'disagree',
+      note: 'old scarring',
+    });
     assert.equal(edit.status, 200);
     list = await rest(t.app, 'GET', `/api/feedback/${chatId}`, owner.token);
     const [edited] = (list.body as { data: { feedback: Record<string, unknown>[] } }).data.feedback;
@@ -43,34 +52,63 @@ describe('feedback API', () => {
     assert.equal(edited?.note, 'old scarring');
     const rows = await t.deps.db.select().from(findingFeedback).where(eq(findingFeedback.chatId, chatId));
     assert.equal(rows.length, 1);
-    const audits = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'feedback.save'), eq(auditLog.actorUserId, owner.user.id)));
+    const audits = await t.deps.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'feedback.save'), eq(auditLog.actorUserId, owner.user.id)));
     assert.equal(audits.filter((a) => a.outcome === 'success').length, 2);
     // Ids and verdicts only: the note never reaches the audit log.
     assert.ok(!JSON.stringify(audits).includes('old scarring'));
   });
 
   test('a disagreement may name the reading; an unknown finding or verdict is a 400', async () => {
-    const r = await trpc(t.app, 'mutation', 'feedback.save', owner.token, { chatId, finding: 'covid19', verdict: 'disagree', reading: 'present' });
+    const r = await trpc(t.app, 'mutation', 'feedback.save', owner.token, {
+      chatId,
+      finding: 'covid19',
+      verdict: 'disagree',
+      reading: 'present',
+    });
     assert.equal(r.status, 200);
     const list = await trpc(t.app, 'query', 'feedback.list', owner.token, { chatId });
-    const covid = (list.data as { feedback: { finding: string; reading: string }[] }).feedback.find((f) => f.finding === 'covid19');
+    const covid = (list.data as { feedback: { finding: string; reading: string }[] }).feedback.find(
+      (f) => f.finding === 'covid19',
+    );
     assert.equal(covid?.reading, 'present');
-    assert.equal((await rest(t.app, 'POST', '/api/feedback', owner.token, { chat_id: chatId, finding: 'hernia', verdict: 'agree' })).status, 400);
-    const bad = await rest(t.app, 'POST', '/api/feedback', owner.token, { chat_id: chatId, finding: 'pneumonia', verdict: 'maybe' });
+    assert.equal(
+      (
+        await rest(t.app, 'POST', '/api/feedback', owner.token, {
+          chat_id: chatId,
+          finding: 'hernia',
+          verdict: 'agree',
+        })
+      ).status,
+      400,
+    );
+    const bad = await rest(t.app, 'POST', '/api/feedback', owner.token, {
+      chat_id: chatId,
+      finding: 'pneumonia',
+      verdict: 'maybe',
+    });
     assert.equal(bad.status, 400);
     assert.equal((bad.body as { message: string }).message, 'Verdict must be "agree" or "disagree"');
   });
 
-  test('another account\'s chat answers exactly like a missing one and writes nothing; anonymous is 401', async () => {
+  test("another account's chat answers exactly like a missing one and writes nothing; anonymous is 401", async () => {
     const body = (id: string) => ({ chat_id: id, finding: 'pneumonia', verdict: 'disagree' });
     const foreign = await rest(t.app, 'POST', '/api/feedback', other.token, body(chatId));
     const missing = await rest(t.app, 'POST', '/api/feedback', other.token, body(randomUUID()));
     assert.equal(foreign.status, 404);
     assert.deepEqual(errorShape(foreign), errorShape(missing));
     const foreignGet = await rest(t.app, 'GET', `/api/feedback/${chatId}`, other.token);
-    assert.deepEqual(errorShape(foreignGet), errorShape(await rest(t.app, 'GET', `/api/feedback/${randomUUID()}`, other.token)));
+    assert.deepEqual(
+      errorShape(foreignGet),
+      errorShape(await rest(t.app, 'GET', `/api/feedback/${randomUUID()}`, other.token)),
+    );
     const foreignTrpc = await trpc(t.app, 'query', 'feedback.list', other.token, { chatId });
-    assert.deepEqual(errorShape(foreignTrpc), errorShape(await trpc(t.app, 'query', 'feedback.list', other.token, { chatId: randomUUID() })));
+    assert.deepEqual(
+      errorShape(foreignTrpc),
+      errorShape(await trpc(t.app, 'query', 'feedback.list', other.token, { chatId: randomUUID() })),
+    );
     const rows = await t.deps.db.select().from(findingFeedback).where(eq(findingFeedback.userId, other.user.id));
     assert.equal(rows.length, 0);
     assert.equal((await rest(t.app, 'POST', '/api/feedback', null, body(chatId))).status, 401);

@@ -59,8 +59,17 @@ for (const backend of testBackends()) {
     });
 
     test('the audit log is append-only and hash-chained', async () => {
-      await recordAudit(t.deps.db, { ip: '127.0.0.1', requestId: 'r1' }, { actorUserId: null, action: 'test.one', outcome: 'success' });
-      await recordAudit(t.deps.db, null, { actorUserId: null, action: 'test.two', outcome: 'failure', details: { n: 1 } });
+      await recordAudit(
+        t.deps.db,
+        { ip: '127.0.0.1', requestId: 'r1' },
+        { actorUserId: null, action: 'test.one', outcome: 'success' },
+      );
+      await recordAudit(t.deps.db, null, {
+        actorUserId: null,
+        action: 'test.two',
+        outcome: 'failure',
+        details: { n: 1 },
+      });
       assert.deepEqual(await verifyAuditChain(t.deps.db), { ok: true, entries: 2, brokenAt: null });
       await assert.rejects(t.deps.db.update(auditLog).set({ action: 'forged' }), appendOnly);
       await assert.rejects(t.deps.db.delete(auditLog), appendOnly);

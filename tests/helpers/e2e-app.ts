@@ -33,7 +33,10 @@ function stop(child: ChildProcess): Promise<void> {
  * The real app as separate processes (server and worker, like `npm start`), on a free port, its
  * own data dir (file-backed PGlite unless DATABASE_URL is given) and its own queue prefix.
  */
-export async function startE2eApp(extraEnv: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<E2eApp> {
+export async function startE2eApp(
+  extraEnv: Record<string, string> = {},
+  opts: { worker?: boolean } = {},
+): Promise<E2eApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cxr-e2e-'));
   const queuePrefix = `e${uniqueSuffix()}`;
@@ -69,7 +72,9 @@ export async function startE2eApp(extraEnv: Record<string, string> = {}, opts: {
   };
   for (let i = 0; i < 240; i++) {
     if (server.exitCode !== null) break;
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${url}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return { url, dataDir, queuePrefix, logFile, server, worker, env, close };
     await new Promise((r) => setTimeout(r, 250));
   }

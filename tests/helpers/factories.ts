@@ -1,6 +1,15 @@
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
-import { analyses, chats, messages, patientProfiles, sessions, storedImages, users, type TPatientSnapshot } from '../../server/src/db/schema.js';
+import {
+  analyses,
+  chats,
+  messages,
+  patientProfiles,
+  sessions,
+  storedImages,
+  users,
+  type TPatientSnapshot,
+} from '../../server/src/db/schema.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import { passwordHasherFor } from '../../server/src/lib/password.js';
 import { hashToken, newToken, sha256Hex } from '../../server/src/lib/tokens.js';
@@ -36,7 +45,10 @@ function passwordHash(deps: TDeps, password: string): Promise<string> {
   return pending;
 }
 
-export async function createUser(deps: TDeps, opts: { name?: string; email?: string; password?: string } = {}): Promise<TTestUser> {
+export async function createUser(
+  deps: TDeps,
+  opts: { name?: string; email?: string; password?: string } = {},
+): Promise<TTestUser> {
   const password = opts.password ?? DEFAULT_PASSWORD;
   const [user] = await deps.db
     .insert(users)
@@ -51,7 +63,11 @@ export async function createUser(deps: TDeps, opts: { name?: string; email?: str
 }
 
 /** Another live session for an existing user. */
-export async function createSessionToken(deps: Pick<AppDeps, 'db'>, userId: string, opts: { expiresAt?: Date } = {}): Promise<string> {
+export async function createSessionToken(
+  deps: Pick<AppDeps, 'db'>,
+  userId: string,
+  opts: { expiresAt?: Date } = {},
+): Promise<string> {
   const token = newToken();
   await deps.db.insert(sessions).values({
     userId,
@@ -88,7 +104,9 @@ export async function createProfile(
 export async function pngBytes(seed?: number): Promise<Buffer> {
   const n = seed ?? randomInt(0xffffff);
   const background = { r: n & 0xff, g: (n >> 8) & 0xff, b: (n >> 16) & 0xff };
-  return sharp({ create: { width: 8, height: 8, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width: 8, height: 8, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 /** Stores bytes through deps.images under their content key and adds the stored_images row. */
@@ -104,7 +122,16 @@ export async function storeImage(
   await deps.images.put(storageKey, data, mediaType);
   const [row] = await deps.db
     .insert(storedImages)
-    .values({ userId, kind: opts.kind ?? 'upload', storageKey, sha256, mediaType, bytes: data.length, width: 8, height: 8 })
+    .values({
+      userId,
+      kind: opts.kind ?? 'upload',
+      storageKey,
+      sha256,
+      mediaType,
+      bytes: data.length,
+      width: 8,
+      height: 8,
+    })
     .returning();
   if (!row) throw new Error('image insert returned nothing');
   return row;
@@ -134,7 +161,8 @@ export async function createChat(deps: TDeps, userId: string, opts: TCreateChatO
   const image = withImage ? await storeImage(deps, userId, typeof withImage === 'object' ? withImage : {}) : null;
   const count = opts.withMessages === true ? 2 : typeof opts.withMessages === 'number' ? opts.withMessages : 0;
   // The heatmap only exists where something points at it (the report message or the analysis).
-  const heatmap = withImage && (count >= 2 || opts.analysisStatus) ? await storeImage(deps, userId, { kind: 'heatmap' }) : null;
+  const heatmap =
+    withImage && (count >= 2 || opts.analysisStatus) ? await storeImage(deps, userId, { kind: 'heatmap' }) : null;
   const createdAt = opts.createdAt ?? new Date();
   const [chat] = await deps.db
     .insert(chats)
@@ -151,7 +179,19 @@ export async function createChat(deps: TDeps, userId: string, opts: TCreateChatO
   if (!chat) throw new Error('chat insert returned nothing');
 
   const analysis = opts.analysisStatus
-    ? (await deps.db.insert(analyses).values({ userId, chatId: chat.id, imageId: image?.id ?? null, status: opts.analysisStatus, stage: opts.analysisStatus, heatmapImageId: heatmap?.id ?? null }).returning())[0] ?? null
+    ? ((
+        await deps.db
+          .insert(analyses)
+          .values({
+            userId,
+            chatId: chat.id,
+            imageId: image?.id ?? null,
+            status: opts.analysisStatus,
+            stage: opts.analysisStatus,
+            heatmapImageId: heatmap?.id ?? null,
+          })
+          .returning()
+      )[0] ?? null)
     : null;
 
   const rows = Array.from({ length: count }, (_, i) => ({

@@ -24,5 +24,7 @@ export function registeredApiRoutes(app: FastifyInstance): string[] {
 
 /** Every operation an OpenAPI document lists, in the same "METHOD /path" form, sorted. */
 export function documentedApiRoutes(doc: { paths: Record<string, object> }): string[] {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
 }

@@ -19,7 +19,18 @@ export interface TDicomSpec {
   /** null leaves the tag out. */
   modality?: string | null;
   /** jpeg2000, htj2k and jpeg-ls are real lossless codestreams; jpeg-extended is a stub (a syntax we refuse). */
-  syntax?: 'explicit' | 'implicit' | 'deflated' | 'big-endian' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000' | 'htj2k' | 'jpeg-ls' | 'jpeg-extended';
+  syntax?:
+    | 'explicit'
+    | 'implicit'
+    | 'deflated'
+    | 'big-endian'
+    | 'jpeg-baseline'
+    | 'jpeg-lossless'
+    | 'rle'
+    | 'jpeg2000'
+    | 'htj2k'
+    | 'jpeg-ls'
+    | 'jpeg-extended';
   window?: { center: number; width: number; fn?: string };
   rescale?: { slope: number; intercept: number };
   voiLut?: { firstMapped: number; bits: number; data: number[] };
@@ -90,7 +101,7 @@ function encodeRle(pixels: ArrayLike<number>, bits: number): Buffer {
   const segments = planes.map((byteOf) => {
     const bytes = Array.from(pixels, byteOf);
     const out: number[] = [];
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       // Runs of 3+ equal bytes as a replicate run, the rest as literal runs (both PackBits).
       let run = 1;
       while (i + run < bytes.length && run < 128 && bytes[i + run] === bytes[i]) run++;
@@ -123,22 +134,41 @@ function encapsulate(frame: Buffer): Buffer {
   return Buffer.concat([item(0), item(padded.length), padded, us([0xfffe, 0xe0dd], false), ul(0)]);
 }
 
-async function pixelData(spec: TDicomSpec, bits: number, be: boolean): Promise<{ vr: string; value: Buffer; undefinedLength?: boolean }> {
+async function pixelData(
+  spec: TDicomSpec,
+  bits: number,
+  be: boolean,
+): Promise<{ vr: string; value: Buffer; undefinedLength?: boolean }> {
   const { width, height, pixels } = spec;
   const syntax = spec.syntax ?? 'explicit';
   if (syntax === 'jpeg-baseline') {
-    const jpeg = await sharp(Buffer.from(Uint8Array.from(pixels)), { raw: { width, height, channels: 1 } }).toColourspace('b-w').jpeg({ quality: 95 }).toBuffer();
+    const jpeg = await sharp(Buffer.from(Uint8Array.from(pixels)), { raw: { width, height, channels: 1 } })
+      .toColourspace('b-w')
+      .jpeg({ quality: 95 })
+      .toBuffer();
     return { vr: 'OB', value: encapsulate(jpeg), undefinedLength: true };
   }
   if (syntax === 'jpeg-lossless') {
-    return { vr: 'OB', value: encapsulate(encodeJpegLossless(pixels, width, height, spec.bitsStored ?? bits)), undefinedLength: true };
+    return {
+      vr: 'OB',
+      value: encapsulate(encodeJpegLossless(pixels, width, height, spec.bitsStored ?? bits)),
+      undefinedLength: true,
+    };
   }
   if (syntax === 'rle') return { vr: 'OB', value: encapsulate(encodeRle(pixels, bits)), undefinedLength: true };
   if (syntax === 'jpeg2000' || syntax === 'htj2k' || syntax === 'jpeg-ls') {
-    const stream = await encodeWasmCodestream(syntax, pixels, width, height, spec.bitsStored ?? bits, spec.pixelRepresentation === 1);
+    const stream = await encodeWasmCodestream(
+      syntax,
+      pixels,
+      width,
+      height,
+      spec.bitsStored ?? bits,
+      spec.pixelRepresentation === 1,
+    );
     return { vr: 'OB', value: encapsulate(stream), undefinedLength: true };
   }
-  if (syntax === 'jpeg-extended') return { vr: 'OB', value: encapsulate(Buffer.from([0xff, 0xd8, 0xff, 0xc1])), undefinedLength: true };
+  if (syntax === 'jpeg-extended')
+    return { vr: 'OB', value: encapsulate(Buffer.from([0xff, 0xd8, 0xff, 0xc1])), undefinedLength: true };
   if (bits === 8) return { vr: 'OB', value: Buffer.from(Array.from(pixels, (v) => v & 0xff)) };
   return { vr: 'OW', value: us(Array.from(pixels), be) };
 }
@@ -177,26 +207,49 @@ export async function writeDicom(spec: TDicomSpec): Promise<Buffer> {
   str(0x0028, 0x1053, 'DS', spec.rescale ? String(spec.rescale.slope) : undefined);
   if (spec.voiLut) {
     const { firstMapped, bits: lutBits, data } = spec.voiLut;
-    const item = encode([
-      { group: 0x0028, element: 0x3002, vr: 'US', value: us([data.length, firstMapped, lutBits], be) },
-      { group: 0x0028, element: 0x3006, vr: 'OW', value: us(data, be) },
-    ], explicit, be);
+    const item = encode(
+      [
+        { group: 0x0028, element: 0x3002, vr: 'US', value: us([data.length, firstMapped, lutBits], be) },
+        { group: 0x0028, element: 0x3006, vr: 'OW', value: us(data, be) },
+      ],
+      explicit,
+      be,
+    );
     const itemHead = Buffer.alloc(8);
-    if (be) { itemHead.writeUInt16BE(0xfffe, 0); itemHead.writeUInt16BE(0xe000, 2); itemHead.writeUInt32BE(item.length, 4); }
-    else { itemHead.writeUInt16LE(0xfffe, 0); itemHead.writeUInt16LE(0xe000, 2); itemHead.writeUInt32LE(item.length, 4); }
+    if (be) {
+      itemHead.writeUInt16BE(0xfffe, 0);
+      itemHead.writeUInt16BE(0xe000, 2);
+      itemHead.writeUInt32BE(item.length, 4);
+    } else {
+      itemHead.writeUInt16LE(0xfffe, 0);
+      itemHead.writeUInt16LE(0xe000, 2);
+      itemHead.writeUInt32LE(item.length, 4);
+    }
     els.push({ group: 0x0028, element: 0x3010, vr: 'SQ', value: Buffer.concat([itemHead, item]) });
   }
 
-  const metaBody = encode([
-    { group: 0x0002, element: 0x0001, vr: 'OB', value: Buffer.from([0, 1]) },
-    { group: 0x0002, element: 0x0002, vr: 'UI', value: text('UI', '1.2.840.10008.5.1.4.1.1.1.1') },
-    { group: 0x0002, element: 0x0003, vr: 'UI', value: text('UI', '2.25.1234567890') },
-    { group: 0x0002, element: 0x0010, vr: 'UI', value: text('UI', UIDS[syntax]) },
-    { group: 0x0002, element: 0x0012, vr: 'UI', value: text('UI', '2.25.42') },
-  ], true, false);
-  const meta = Buffer.concat([encode([{ group: 0x0002, element: 0x0000, vr: 'UL', value: ul(metaBody.length) }], true, false), metaBody]);
+  const metaBody = encode(
+    [
+      { group: 0x0002, element: 0x0001, vr: 'OB', value: Buffer.from([0, 1]) },
+      { group: 0x0002, element: 0x0002, vr: 'UI', value: text('UI', '1.2.840.10008.5.1.4.1.1.1.1') },
+      { group: 0x0002, element: 0x0003, vr: 'UI', value: text('UI', '2.25.1234567890') },
+      { group: 0x0002, element: 0x0010, vr: 'UI', value: text('UI', UIDS[syntax]) },
+      { group: 0x0002, element: 0x0012, vr: 'UI', value: text('UI', '2.25.42') },
+    ],
+    true,
+    false,
+  );
+  const meta = Buffer.concat([
+    encode([{ group: 0x0002, element: 0x0000, vr: 'UL', value: ul(metaBody.length) }], true, false),
+    metaBody,
+  ]);
   const preamble = Buffer.alloc(128);
   spec.preamble?.copy(preamble, 0, 0, 128);
   const dataset = encode(els, explicit, be);
-  return Buffer.concat([preamble, Buffer.from('DICM', 'latin1'), meta, syntax === 'deflated' ? deflateRawSync(dataset) : dataset]);
+  return Buffer.concat([
+    preamble,
+    Buffer.from('DICM', 'latin1'),
+    meta,
+    syntax === 'deflated' ? deflateRawSync(dataset) : dataset,
+  ]);
 }

@@ -3,17 +3,31 @@
  * Huffman table), written for the tests only: no npm package encodes lossless JPEG, and the
  * DICOM tests need files in that transfer syntax to prove the decoder reads them.
  */
-export function encodeJpegLossless(pixels: ArrayLike<number>, width: number, height: number, precision: number): Buffer {
+export function encodeJpegLossless(
+  pixels: ArrayLike<number>,
+  width: number,
+  height: number,
+  precision: number,
+): Buffer {
   const out: number[] = [];
   const u16 = (v: number) => out.push((v >> 8) & 0xff, v & 0xff);
   u16(0xffd8); // SOI
-  u16(0xffc3); u16(11); out.push(precision); u16(height); u16(width); out.push(1, 1, 0x11, 0); // SOF3
+  u16(0xffc3);
+  u16(11);
+  out.push(precision);
+  u16(height);
+  u16(width);
+  out.push(1, 1, 0x11, 0); // SOF3
   // DHT: the 17 difference categories (SSSS 0..16), each a 5-bit code 00000, 00001, …
   const counts = new Array<number>(16).fill(0);
   counts[4] = 17;
-  u16(0xffc4); u16(2 + 1 + 16 + 17); out.push(0x00, ...counts);
+  u16(0xffc4);
+  u16(2 + 1 + 16 + 17);
+  out.push(0x00, ...counts);
   for (let s = 0; s <= 16; s++) out.push(s);
-  u16(0xffda); u16(8); out.push(1, 1, 0x00, 1, 0, 0); // SOS: predictor 1, point transform 0
+  u16(0xffda);
+  u16(8);
+  out.push(1, 1, 0x00, 1, 0, 0); // SOS: predictor 1, point transform 0
 
   let acc = 0;
   let nbits = 0;

@@ -8,7 +8,14 @@ import { createRequire } from 'node:module';
 export type TWasmSyntax = 'jpeg2000' | 'htj2k' | 'jpeg-ls';
 
 interface TEncoder {
-  getDecodedBuffer(info: { width: number; height: number; bitsPerSample: number; componentCount: number; isSigned: boolean; isUsingColorTransform: boolean }): Uint8Array;
+  getDecodedBuffer(info: {
+    width: number;
+    height: number;
+    bitsPerSample: number;
+    componentCount: number;
+    isSigned: boolean;
+    isUsingColorTransform: boolean;
+  }): Uint8Array;
   encode(): void;
   setDecompositions?(levels: number): void;
   getEncodedBuffer(): Uint8Array;
@@ -23,15 +30,36 @@ const ENCODERS: Record<TWasmSyntax, [string, string]> = {
 };
 const require = createRequire(import.meta.url);
 
-export async function encodeWasmCodestream(syntax: TWasmSyntax, pixels: ArrayLike<number>, width: number, height: number, bits: number, signed = false): Promise<Buffer> {
+export async function encodeWasmCodestream(
+  syntax: TWasmSyntax,
+  pixels: ArrayLike<number>,
+  width: number,
+  height: number,
+  bits: number,
+  signed = false,
+): Promise<Buffer> {
   const [entry, name] = ENCODERS[syntax];
   const mod = await (require(entry) as TFactory)({ print: () => undefined, printErr: () => undefined });
   const Encoder = mod[name];
   if (!Encoder) throw new Error(`${entry} has no ${name}`);
   const encoder = new Encoder();
   try {
-    const target = encoder.getDecodedBuffer({ width, height, bitsPerSample: bits, componentCount: 1, isSigned: signed, isUsingColorTransform: false });
-    const samples = bits > 8 ? (signed ? Int16Array.from(pixels) : Uint16Array.from(pixels)) : (signed ? Int8Array.from(pixels) : Uint8Array.from(pixels));
+    const target = encoder.getDecodedBuffer({
+      width,
+      height,
+      bitsPerSample: bits,
+      componentCount: 1,
+      isSigned: signed,
+      isUsingColorTransform: false,
+    });
+    const samples =
+      bits > 8
+        ? signed
+          ? Int16Array.from(pixels)
+          : Uint16Array.from(pixels)
+        : signed
+          ? Int8Array.from(pixels)
+          : Uint8Array.from(pixels);
     target.set(new Uint8Array(samples.buffer));
     // OpenJPEG refuses more wavelet levels than the smaller side allows (5 by default needs 32 px).
     encoder.setDecompositions?.(Math.max(0, Math.min(5, Math.floor(Math.log2(Math.min(width, height))) - 1)));

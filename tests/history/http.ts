@@ -41,20 +41,40 @@ export async function trpc(
   path: string,
   token: string | null,
   input?: unknown,
-): Promise<TResult & { data: unknown; error: { message: string; code: number; data: Record<string, unknown> } | undefined }> {
+): Promise<
+  TResult & { data: unknown; error: { message: string; code: number; data: Record<string, unknown> } | undefined }
+> {
   const auth = token ? { authorization: `Bearer ${token}` } : {};
   const res = await app.inject(
     kind === 'query'
-      ? { method: 'GET', url: `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, headers: auth }
-      : { method: 'POST', url: `/trpc/${path}`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(input ?? null) },
+      ? {
+          method: 'GET',
+          url: `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+          headers: auth,
+        }
+      : {
+          method: 'POST',
+          url: `/trpc/${path}`,
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: JSON.stringify(input ?? null),
+        },
   );
-  const body = res.json() as { result?: { data: unknown }; error?: { message: string; code: number; data: Record<string, unknown> } };
+  const body = res.json() as {
+    result?: { data: unknown };
+    error?: { message: string; code: number; data: Record<string, unknown> };
+  };
   return { status: res.statusCode, body, res, data: body.result?.data, error: body.error };
 }
 
 /** The part of an error answer that must not differ between a foreign id and a missing one. */
 export function errorShape(r: TResult): unknown {
-  const b = r.body as { error?: { message: string; code: number; data: { code: string; httpStatus: number; path: string; appCode?: string } } } | null;
+  const b = r.body as {
+    error?: {
+      message: string;
+      code: number;
+      data: { code: string; httpStatus: number; path: string; appCode?: string };
+    };
+  } | null;
   if (b && typeof b === 'object' && 'error' in b && b.error) {
     const { message, code, data } = b.error;
     return { status: r.status, message, code, dataCode: data.code, httpStatus: data.httpStatus, appCode: data.appCode };

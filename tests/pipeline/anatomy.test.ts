@@ -6,7 +6,13 @@ import { combineCtr, findingProbabilities } from '../../worker/src/pipeline/comp
 import { fmt, maskContour } from '../../worker/src/pipeline/contours.js';
 import { lungHeatmaps } from '../../worker/src/pipeline/lung-heatmaps.js';
 import { resizeArea } from '../../worker/src/pipeline/preprocess.js';
-import { loadModel, runPipeline, type LoadedModel, type ManifestFinding, type ModelManifest } from '../../worker/src/pipeline/run-pipeline.js';
+import {
+  loadModel,
+  runPipeline,
+  type LoadedModel,
+  type ManifestFinding,
+  type ModelManifest,
+} from '../../worker/src/pipeline/run-pipeline.js';
 
 // Hand-made masks with known answers: these fail if the maths of models/train/anatomy_ops.py is
 // not mirrored (margins, exclusive ends, row-wise thoracic width, whole-mask heart width).
@@ -60,7 +66,8 @@ test('crop-resize stretches exactly the pixel box of the full-resolution film', 
   const box: [number, number, number, number] = [0.4, 0.1, 0.7, 0.6];
   const pb = pixelBox(box, w, h);
   const manual = new Uint8Array(pb.width * pb.height);
-  for (let y = 0; y < pb.height; y++) for (let x = 0; x < pb.width; x++) manual[y * pb.width + x] = gray[(pb.top + y) * w + pb.left + x]!;
+  for (let y = 0; y < pb.height; y++)
+    for (let x = 0; x < pb.width; x++) manual[y * pb.width + x] = gray[(pb.top + y) * w + pb.left + x]!;
   assert.deepEqual(cropResize(gray, w, h, box, 32), resizeArea(manual, pb.width, pb.height, 32, 32));
   assert.deepEqual(cropResize(gray, w, h, null, 32), resizeArea(gray, w, h, 32, 32));
 });
@@ -83,7 +90,10 @@ test('CTR: none without enough heart or lung pixels', () => {
 /** Closed loops of an "M x y L x y … Z" path, as lists of "x y" points. */
 function loopsOf(d: string): string[][] {
   if (d === '') return [];
-  return d.split(' Z').filter((p) => p.trim()).map((p) => [...p.matchAll(/[ML] (\S+) (\S+)/g)].map((m) => `${m[1]} ${m[2]}`));
+  return d
+    .split(' Z')
+    .filter((p) => p.trim())
+    .map((p) => [...p.matchAll(/[ML] (\S+) (\S+)/g)].map((m) => `${m[1]} ${m[2]}`));
 }
 
 /** The loops' sides as sorted "a - b" strings. */
@@ -109,12 +119,24 @@ test('contours: a single cell is a diamond through the midpoints to its neighbou
 
 test('contours: shapes touching the edge close on it; one closed loop per shape; straight runs are one side', () => {
   const full = maskContour(fill(mask(2, 2), 0, 0, 1, 1));
-  assert.deepEqual(sides(full), ['0 0.25 - 0 0.75', '0 0.25 - 0.25 0', '0 0.75 - 0.25 1', '0.25 0 - 0.75 0', '0.25 1 - 0.75 1', '0.75 0 - 1 0.25', '0.75 1 - 1 0.75', '1 0.25 - 1 0.75']);
+  assert.deepEqual(sides(full), [
+    '0 0.25 - 0 0.75',
+    '0 0.25 - 0.25 0',
+    '0 0.75 - 0.25 1',
+    '0.25 0 - 0.75 0',
+    '0.25 1 - 0.75 1',
+    '0.75 0 - 1 0.25',
+    '0.75 1 - 1 0.75',
+    '1 0.25 - 1 0.75',
+  ]);
   // a filled rectangle: four straight sides and four cut corners, whatever its size
   const rect = loopsOf(maskContour(fill(mask(), 20, 30, 59, 89)));
   assert.equal(rect.length, 1);
   assert.equal(rect[0]!.length, 8);
-  assert.ok(rect[0]!.includes(`${fmt(20 / G)} ${fmt(30.5 / G)}`) && rect[0]!.includes(`${fmt(20.5 / G)} ${fmt(30 / G)}`), 'corner cut at the first cell');
+  assert.ok(
+    rect[0]!.includes(`${fmt(20 / G)} ${fmt(30.5 / G)}`) && rect[0]!.includes(`${fmt(20.5 / G)} ${fmt(30 / G)}`),
+    'corner cut at the first cell',
+  );
   const blob = fill(fill(mask(), 20, 30, 59, 89), 70, 30, 109, 89);
   blob.data[10 * G + 64] = 1;
   const d = maskContour(blob);
@@ -126,7 +148,13 @@ test('contours: shapes touching the edge close on it; one closed loop per shape;
 /** A model with one CAM channel for the heatmap tests. */
 function camModel(): LoadedModel {
   const manifest = { cams: { output: 'cams', channels: ['a'] } } as unknown as ModelManifest;
-  return { dir: '', modelPath: '', manifest, findings: [{ label: 'fa', heatmap: 'a', display: 'A', threshold: 0.5, source: { head: 'h', label: 'a' } }], checks: {} as LoadedModel['checks'] };
+  return {
+    dir: '',
+    modelPath: '',
+    manifest,
+    findings: [{ label: 'fa', heatmap: 'a', display: 'A', threshold: 0.5, source: { head: 'h', label: 'a' } }],
+    checks: {} as LoadedModel['checks'],
+  };
 }
 
 /** A 7x7 CAM whose value is the column index: bilinear samples are then the clamped x - 0.5. */
@@ -167,8 +195,24 @@ test('heatmaps without a lung field cover the whole film', () => {
 
 /** A one-head sigmoid model: pneumonia, viral | pneumonia, cardiomegaly. */
 function headModel(findings: ManifestFinding[], temperature: number | number[] = 1): LoadedModel {
-  const manifest = { heads: [{ name: 'main', output: 'logits', activation: 'sigmoid', labels: ['pneumonia', 'viral', 'cardiomegaly'], temperature }] } as unknown as ModelManifest;
-  return { dir: '', modelPath: '', manifest, findings: findings.map((f) => ({ ...f, display: f.label, threshold: 0.5 })), checks: {} as LoadedModel['checks'] };
+  const manifest = {
+    heads: [
+      {
+        name: 'main',
+        output: 'logits',
+        activation: 'sigmoid',
+        labels: ['pneumonia', 'viral', 'cardiomegaly'],
+        temperature,
+      },
+    ],
+  } as unknown as ModelManifest;
+  return {
+    dir: '',
+    modelPath: '',
+    manifest,
+    findings: findings.map((f) => ({ ...f, display: f.label, threshold: 0.5 })),
+    checks: {} as LoadedModel['checks'],
+  };
 }
 
 const sig = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -191,7 +235,13 @@ test('findings: finding-level conditionalOn gives the joint probability, complem
 });
 
 test('findings: per-label temperatures', () => {
-  const m = headModel([{ label: 'pneumonia', source: { head: 'main', label: 'pneumonia' } }, { label: 'cardiomegaly', source: { head: 'main', label: 'cardiomegaly' } }], [2, 1, 0.5]);
+  const m = headModel(
+    [
+      { label: 'pneumonia', source: { head: 'main', label: 'pneumonia' } },
+      { label: 'cardiomegaly', source: { head: 'main', label: 'cardiomegaly' } },
+    ],
+    [2, 1, 0.5],
+  );
   const p = findingProbabilities(m, logits);
   near(p.get('pneumonia')!, sig(Math.fround(0.8) / 2));
   near(p.get('cardiomegaly')!, sig(Math.fround(1.5) / 0.5));
@@ -215,26 +265,34 @@ const model = await loadModel();
 const modelTwo = model.manifest.anatomy !== undefined;
 const skip = modelTwo ? false : 'the model under test (MODEL_DIR) has no anatomy stage';
 
-test.skipIf(skip)('model 2: accepted radiographs carry the anatomy result, not-assessed list and lung-confined heatmaps', async () => {
-  const files = (await readdir('tests/fixtures/cxr')).filter((f) => f.endsWith('.jpg'));
-  for (const f of files.slice(0, 3)) {
-    const r = await runPipeline(await readFile(`tests/fixtures/cxr/${f}`), model);
-    assert.equal(r.gate.accepted, true, f);
-    const a = r.anatomy!;
-    assert.ok(a, 'anatomy result');
-    assert.equal(a.ctrReference, model.manifest.anatomy!.ctrReference);
-    assert.deepEqual(r.notAssessed, model.manifest.notAssessed ?? []);
-    assert.equal(r.findings.length, model.findings.length);
-    assert.ok(a.lungBox === null ? a.flags.includes('no_lung_field') : a.lungBox.every((v) => v >= 0 && v <= 1));
-    assert.ok(a.ctr === null ? a.flags.includes('no_heart') : a.ctr > 0);
-    assert.ok(a.contours.lung.startsWith('M '));
-    for (const key of ['anatomy', 'measure', 'crop', 'classifier', 'compose', 'total']) assert.ok(key in r.timingsMs, key);
-    for (const h of r.heatmaps) {
-      assert.ok(Array.from(h.data).every((v) => v >= 0 && v <= 1));
-      if (a.lungBox) assert.ok(h.data.length === h.width * h.height && Array.from(h.data).some((v) => v === 0), 'zero outside the lungs');
+test.skipIf(skip)(
+  'model 2: accepted radiographs carry the anatomy result, not-assessed list and lung-confined heatmaps',
+  async () => {
+    const files = (await readdir('tests/fixtures/cxr')).filter((f) => f.endsWith('.jpg'));
+    for (const f of files.slice(0, 3)) {
+      const r = await runPipeline(await readFile(`tests/fixtures/cxr/${f}`), model);
+      assert.equal(r.gate.accepted, true, f);
+      const a = r.anatomy!;
+      assert.ok(a, 'anatomy result');
+      assert.equal(a.ctrReference, model.manifest.anatomy!.ctrReference);
+      assert.deepEqual(r.notAssessed, model.manifest.notAssessed ?? []);
+      assert.equal(r.findings.length, model.findings.length);
+      assert.ok(a.lungBox === null ? a.flags.includes('no_lung_field') : a.lungBox.every((v) => v >= 0 && v <= 1));
+      assert.ok(a.ctr === null ? a.flags.includes('no_heart') : a.ctr > 0);
+      assert.ok(a.contours.lung.startsWith('M '));
+      for (const key of ['anatomy', 'measure', 'crop', 'classifier', 'compose', 'total'])
+        assert.ok(key in r.timingsMs, key);
+      for (const h of r.heatmaps) {
+        assert.ok(Array.from(h.data).every((v) => v >= 0 && v <= 1));
+        if (a.lungBox)
+          assert.ok(
+            h.data.length === h.width * h.height && Array.from(h.data).some((v) => v === 0),
+            'zero outside the lungs',
+          );
+      }
     }
-  }
-});
+  },
+);
 
 test.skipIf(skip)('model 2: a refused image has no anatomy result', async () => {
   const r = await runPipeline(await readFile('tests/fixtures/gate/ct_slice.png'), model);

@@ -18,7 +18,10 @@ test('a different ONNX classifier runs end to end from its manifest alone', asyn
   const r = await runPipeline(image, model);
   assert.equal(r.modelName, 'tiny-18-findings');
   assert.equal(r.gate.accepted, true, 'no gate head: only the deterministic checks apply');
-  assert.deepEqual(r.findings.map((f) => f.label), labels);
+  assert.deepEqual(
+    r.findings.map((f) => f.label),
+    labels,
+  );
   for (const f of r.findings) {
     assert.ok(f.probability >= 0 && f.probability <= 1);
     assert.equal(f.threshold, 0.5);
@@ -52,7 +55,15 @@ test('a model whose file does not match the manifest sha256 is refused', async (
 test('colour input is converted for a 3-channel model without error', async () => {
   const model = await loadModel(TINY);
   const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 120, g: 120, b: 120 } } })
-    .composite([{ input: Buffer.from('<svg width="200" height="200"><rect x="50" y="50" width="100" height="100" fill="#333"/></svg>'), top: 0, left: 0 }])
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg width="200" height="200"><rect x="50" y="50" width="100" height="100" fill="#333"/></svg>',
+        ),
+        top: 0,
+        left: 0,
+      },
+    ])
     .png()
     .toBuffer();
   const r = await runPipeline(png, model);

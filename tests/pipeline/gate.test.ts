@@ -16,10 +16,14 @@ const refusedWith = async (file: string, code: string, words: RegExp) => {
   assert.deepEqual(r.heatmaps, []);
 };
 
-test('a colour photograph is refused as colour', () => refusedWith('tests/fixtures/gate/colour-photo.jpg', 'colour', /colour/));
-test('a uniform image is refused as low quality', () => refusedWith('tests/fixtures/gate/uniform-gray.png', 'blank', /uniform/));
-test('a tiny image is refused as too small', () => refusedWith('tests/fixtures/gate/too-small.png', 'too_small', /too small/));
-test('a banner-shaped image is refused for its aspect ratio', () => refusedWith('tests/fixtures/gate/wide-banner.png', 'aspect_ratio', /aspect ratio/));
+test('a colour photograph is refused as colour', () =>
+  refusedWith('tests/fixtures/gate/colour-photo.jpg', 'colour', /colour/));
+test('a uniform image is refused as low quality', () =>
+  refusedWith('tests/fixtures/gate/uniform-gray.png', 'blank', /uniform/));
+test('a tiny image is refused as too small', () =>
+  refusedWith('tests/fixtures/gate/too-small.png', 'too_small', /too small/));
+test('a banner-shaped image is refused for its aspect ratio', () =>
+  refusedWith('tests/fixtures/gate/wide-banner.png', 'aspect_ratio', /aspect ratio/));
 
 for (const name of ['document.png', 'screenshot.png', 'ct_slice.png']) {
   test(`a ${name.split('.')[0]} is refused with a reason`, async () => {
@@ -57,7 +61,8 @@ test('an inverted radiograph is accepted, flagged and classified the right way r
   assert.ok(r.gate.flags.includes('inverted'));
   const cxr = (await readdir('tests/fixtures/cxr')).filter((f) => f.endsWith('.jpg')).sort()[0]!;
   const upright = await run(`tests/fixtures/cxr/${cxr}`);
-  for (const [i, f] of r.findings.entries()) assert.ok(Math.abs(f.probability - upright.findings[i]!.probability) < 0.05, f.label);
+  for (const [i, f] of r.findings.entries())
+    assert.ok(Math.abs(f.probability - upright.findings[i]!.probability) < 0.05, f.label);
 });
 
 test('a low-contrast radiograph is flagged', async () => {

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { test } from 'vitest';
 import { blendHeatmap } from '../../worker/src/pipeline/blend-heatmap.js';
-import { colourMap, OVERLAY_LUT, overlayAlpha, renderHeatmapOverlay, renderOverlay } from '../../worker/src/pipeline/explain.js';
+import {
+  colourMap,
+  OVERLAY_LUT,
+  overlayAlpha,
+  renderHeatmapOverlay,
+  renderOverlay,
+} from '../../worker/src/pipeline/explain.js';
 import { analyseFilm, loadModel } from '../../worker/src/pipeline/run-pipeline.js';
 import { modelInstalled, radiograph } from '../analysis/support/fixtures.js';
 
@@ -18,7 +24,8 @@ function lungMap(): Float32Array {
   const data = new Float32Array(GW * GH);
   for (let y = 0; y < GH; y++) for (let x = 0; x < GW; x++) if (inLung(x, y)) data[y * GW + x] = 0.1;
   // 3 x 3 blocks, so the block's middle cell samples its own value whatever the interpolation.
-  for (const c of [HOT, COLD]) for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) data[(c.y + dy) * GW + c.x + dx] = c.v;
+  for (const c of [HOT, COLD])
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) data[(c.y + dy) * GW + c.x + dx] = c.v;
   return data;
 }
 
@@ -27,9 +34,12 @@ async function rgbOf(png: Buffer) {
   return { data, info };
 }
 
-const cellCentre = (cx: number, cy: number, w: number, h: number) => ({ x: Math.floor(((cx + 0.5) * w) / GW), y: Math.floor(((cy + 0.5) * h) / GH) });
+const cellCentre = (cx: number, cy: number, w: number, h: number) => ({
+  x: Math.floor(((cx + 0.5) * w) / GW),
+  y: Math.floor(((cy + 0.5) * h) / GH),
+});
 
-test('the overlay is the stored image\'s size, coloured by the colour map, and the film outside the lungs', async () => {
+test("the overlay is the stored image's size, coloured by the colour map, and the film outside the lungs", async () => {
   const stored = await radiograph({ side: 600 });
   const film = await sharp(stored).greyscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = film.info;
@@ -45,7 +55,9 @@ test('the overlay is the stored image\'s size, coloured by the colour map, and t
     const a = overlayAlpha(c.v);
     const want = colourMap(c.v).map((col) => g * (1 - a) + col * a);
     const got = [0, 1, 2].map((k) => data[(y * width + x) * 3 + k]!);
-    got.forEach((v, k) => assert.ok(Math.abs(v - want[k]!) <= 2, `cell (${c.x}, ${c.y}) channel ${k}: ${v} vs ${want[k]!.toFixed(1)}`));
+    got.forEach((v, k) =>
+      assert.ok(Math.abs(v - want[k]!) <= 2, `cell (${c.x}, ${c.y}) channel ${k}: ${v} vs ${want[k]!.toFixed(1)}`),
+    );
   }
   assert.ok(overlayAlpha(HOT.v) > 0.5 && overlayAlpha(COLD.v) > 0, 'both test cells are drawn');
 
@@ -70,7 +82,12 @@ test('the overlay is the stored image\'s size, coloured by the colour map, and t
 test('a map that is cold everywhere leaves the film untouched', async () => {
   const stored = await radiograph({ side: 301 });
   const film = await sharp(stored).greyscale().raw().toBuffer();
-  const png = await renderHeatmapOverlay(stored, { label: 'x', width: 4, height: 4, data: new Float32Array(16).fill(0.2) });
+  const png = await renderHeatmapOverlay(stored, {
+    label: 'x',
+    width: 4,
+    height: 4,
+    data: new Float32Array(16).fill(0.2),
+  });
   const { data } = await rgbOf(png);
   for (let i = 0; i < film.length; i++) assert.ok(data[i * 3] === film[i] && data[i * 3 + 2] === film[i]);
 });
@@ -85,17 +102,20 @@ test('films whose bytes are not word-aligned, or whose pixel count is odd, are c
   for (let i = 0; i < width * height; i++) for (let k = 0; k < 3; k++) assert.equal(rgb[i * 3 + k], film.data[i]);
 });
 
-test.skipIf(!modelInstalled())('the pipeline hands over its film at the stored image\'s size and the overlay matches it', async () => {
-  const model = await loadModel();
-  const stored = await radiograph({ label: 'pneumonia', side: 700 });
-  const meta = await sharp(stored).metadata();
-  const { result, film } = await analyseFilm(stored, model);
-  assert.ok(film && result.gate.accepted);
-  assert.deepEqual([film.width, film.height], [meta.width, meta.height]);
-  const heatmap = result.heatmaps[0];
-  if (!heatmap) return;
-  const png = await renderOverlay(film, heatmap);
-  const out = await sharp(png).metadata();
-  assert.deepEqual([out.width, out.height], [meta.width, meta.height]);
-  assert.deepEqual(png, await renderHeatmapOverlay(stored, heatmap), 'the same overlay as from the stored bytes');
-});
+test.skipIf(!modelInstalled())(
+  "the pipeline hands over its film at the stored image's size and the overlay matches it",
+  async () => {
+    const model = await loadModel();
+    const stored = await radiograph({ label: 'pneumonia', side: 700 });
+    const meta = await sharp(stored).metadata();
+    const { result, film } = await analyseFilm(stored, model);
+    assert.ok(film && result.gate.accepted);
+    assert.deepEqual([film.width, film.height], [meta.width, meta.height]);
+    const heatmap = result.heatmaps[0];
+    if (!heatmap) return;
+    const png = await renderOverlay(film, heatmap);
+    const out = await sharp(png).metadata();
+    assert.deepEqual([out.width, out.height], [meta.width, meta.height]);
+    assert.deepEqual(png, await renderHeatmapOverlay(stored, heatmap), 'the same overlay as from the stored bytes');
+  },
+);

@@ -5,7 +5,12 @@ import { test } from 'vitest';
 import { runAnatomyNet } from '../../worker/src/pipeline/anatomy-stage.js';
 import { decodeImage } from '../../worker/src/pipeline/decode.js';
 import { inputPlanes, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';
-import { loadModel, runPipeline, type AnalysisResult, type LoadedModel } from '../../worker/src/pipeline/run-pipeline.js';
+import {
+  loadModel,
+  runPipeline,
+  type AnalysisResult,
+  type LoadedModel,
+} from '../../worker/src/pipeline/run-pipeline.js';
 
 // The model under test is MODEL_DIR (default models/cxr); its fixtures are <model>/parity-fixtures.json
 // or PARITY_FIXTURES. Written by make_fixtures_v2.py (model 1 fixtures came from make_fixtures.py, in git history)
@@ -17,7 +22,13 @@ interface Case {
   reason: string | null;
   flags: string[];
   probabilities: Record<string, number>;
-  anatomy?: { lungBox: number[] | null; ctr: number | null; flags: string[]; lungMask: string; heartMask: string } | null;
+  anatomy?: {
+    lungBox: number[] | null;
+    ctr: number | null;
+    flags: string[];
+    lungMask: string;
+    heartMask: string;
+  } | null;
 }
 interface V2Tolerance {
   probability: number;
@@ -62,7 +73,12 @@ async function tsMasks(m: LoadedModel, file: string, flags: string[]) {
   const img = decoded.image;
   const spec = m.manifest.anatomy!;
   const x255 = resizeArea(toGray(img), img.width, img.height, spec.input.width, spec.input.height);
-  const { masks } = await runAnatomyNet(m, inputPlanes(img, x255, spec.input), m.checks, flags.filter((f) => f !== 'inverted'));
+  const { masks } = await runAnatomyNet(
+    m,
+    inputPlanes(img, x255, spec.input),
+    m.checks,
+    flags.filter((f) => f !== 'inverted'),
+  );
   assert.ok(masks, 'anatomy stage accepted the film');
   return masks;
 }
@@ -91,14 +107,22 @@ for (const c of fixtures.cases) {
     const masks = await tsMasks(model, c.file, c.flags);
     const lung = disagreement(masks.lung, c.anatomy.lungMask);
     const heart = disagreement(masks.heart, c.anatomy.heartMask);
-    assert.ok(lung <= tol.maskDisagreement && heart <= tol.maskDisagreement, `masks differ on ${lung} (lung), ${heart} (heart) of the grid`);
+    assert.ok(
+      lung <= tol.maskDisagreement && heart <= tol.maskDisagreement,
+      `masks differ on ${lung} (lung), ${heart} (heart) of the grid`,
+    );
     const a = r.anatomy!;
     assert.deepEqual([...a.flags].sort(), [...c.anatomy.flags].sort(), 'anatomy flags');
     if (c.anatomy.lungBox === null) assert.equal(a.lungBox, null);
     else {
       assert.ok(a.lungBox, 'a lung box');
       const cell = tol.lungBoxCells / masks.lung.width + 1e-9;
-      a.lungBox.forEach((v, i) => assert.ok(Math.abs(v - c.anatomy!.lungBox![i]!) <= cell, `lung box side ${i}: ${v} vs ${c.anatomy!.lungBox![i]}`));
+      a.lungBox.forEach((v, i) =>
+        assert.ok(
+          Math.abs(v - c.anatomy!.lungBox![i]!) <= cell,
+          `lung box side ${i}: ${v} vs ${c.anatomy!.lungBox![i]}`,
+        ),
+      );
     }
     if (c.anatomy.ctr === null) assert.equal(a.ctr, null);
     else assert.ok(a.ctr !== null && Math.abs(a.ctr - c.anatomy.ctr) <= tol.ctr, `CTR ${a.ctr} vs ${c.anatomy.ctr}`);

@@ -11,7 +11,8 @@ import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 // The analysis job on the model under test (MODEL_DIR, else models/cxr) with in-memory stand-ins
 // for the image store, Redis and the result queue: what goes back to the server.
 const MODEL_DIR = loadBaseConfig().MODEL_DIR;
-const modelTwo = (JSON.parse(await readFile(`${MODEL_DIR}/manifest.json`, 'utf8')) as { anatomy?: unknown }).anatomy !== undefined;
+const modelTwo =
+  (JSON.parse(await readFile(`${MODEL_DIR}/manifest.json`, 'utf8')) as { anatomy?: unknown }).anatomy !== undefined;
 
 function harness() {
   const stored = new Map<string, Buffer>();
@@ -31,7 +32,10 @@ function harness() {
   const processor = createAnalysisProcessor(deps);
   const run = async (file: string) => {
     stored.set('upload', await readFile(file));
-    const job = { data: { analysisId: randomUUID(), storageKey: 'upload', mediaType: 'image/jpeg' }, updateProgress: () => Promise.resolve() } as unknown as Job;
+    const job = {
+      data: { analysisId: randomUUID(), storageKey: 'upload', mediaType: 'image/jpeg' },
+      updateProgress: () => Promise.resolve(),
+    } as unknown as Job;
     const outcome = await processor(job);
     return { outcome, payload: results.at(-1)!, stored };
   };
@@ -43,9 +47,18 @@ const run = harness();
 test('the result payload carries the anatomy result and not-assessed list (model 2) and the top finding overlay', async () => {
   const { outcome, payload, stored } = await run('tests/fixtures/xray/covid-1.jpg');
   assert.equal(outcome.status, 'completed');
-  const r = payload.result as Record<string, unknown> & { topFinding: string | null; heatmaps: { label: string; width: number; height: number }[] };
+  const r = payload.result as Record<string, unknown> & {
+    topFinding: string | null;
+    heatmaps: { label: string; width: number; height: number }[];
+  };
   if (modelTwo) {
-    const a = r.anatomy as { ctr: number | null; ctrReference: number; lungBox: number[] | null; contours: { lung: string; heart: string }; flags: string[] };
+    const a = r.anatomy as {
+      ctr: number | null;
+      ctrReference: number;
+      lungBox: number[] | null;
+      contours: { lung: string; heart: string };
+      flags: string[];
+    };
     assert.ok(a, 'anatomy in the payload');
     assert.equal(typeof a.contours.lung, 'string');
     assert.ok(Array.isArray(a.flags));
@@ -55,7 +68,10 @@ test('the result payload carries the anatomy result and not-assessed list (model
     assert.ok(!('anatomy' in r) && !('notAssessed' in r), 'model 1 payloads are unchanged');
   }
   if (r.topFinding) {
-    assert.deepEqual(r.heatmaps.map((h) => h.label), [r.topFinding]);
+    assert.deepEqual(
+      r.heatmaps.map((h) => h.label),
+      [r.topFinding],
+    );
     assert.ok(!('data' in r.heatmaps[0]!), 'no raw map in the payload');
     assert.ok(payload.heatmap && stored.has(payload.heatmap.storageKey));
   } else {

@@ -6,7 +6,12 @@ import { renderHeatmapOverlay } from '../../worker/src/pipeline/run-pipeline.js'
 import { areaWeights, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';
 
 test('box-filter weights average exactly the covered input span', () => {
-  for (const [nIn, nOut] of [[224, 128], [128, 128], [1000, 128], [100, 128]] as const) {
+  for (const [nIn, nOut] of [
+    [224, 128],
+    [128, 128],
+    [1000, 128],
+    [100, 128],
+  ] as const) {
     const spans = areaWeights(nIn, nOut);
     assert.equal(spans.length, nOut);
     for (const s of spans) assert.ok(Math.abs(s.weights.reduce((a, b) => a + b, 0) - 1) < 1e-12);
@@ -28,7 +33,9 @@ test('calls: positive above the band, negative below, uncertain inside', () => {
 });
 
 test('heatmap overlay is a PNG the size of the image', async () => {
-  const img = await sharp({ create: { width: 300, height: 240, channels: 3, background: { r: 90, g: 90, b: 90 } } }).png().toBuffer();
+  const img = await sharp({ create: { width: 300, height: 240, channels: 3, background: { r: 90, g: 90, b: 90 } } })
+    .png()
+    .toBuffer();
   const png = await renderHeatmapOverlay(img, { label: 'x', width: 2, height: 2, data: [0, 1, 0.5, 0] });
   const meta = await sharp(png).metadata();
   assert.equal(meta.format, 'png');

@@ -18,7 +18,11 @@ for (const backend of testBackends()) {
     let me: TTestUser;
     let other: TTestUser;
     const listOf = async (u: TTestUser) =>
-      ((await rest(t.app, 'GET', `/api/profile/${u.user.id}`, u.token)).body as { data: { profiles: TLegacyProfile[] } }).data.profiles;
+      (
+        (await rest(t.app, 'GET', `/api/profile/${u.user.id}`, u.token)).body as {
+          data: { profiles: TLegacyProfile[] };
+        }
+      ).data.profiles;
 
     beforeAll(async () => {
       t = await createTestApp({ backend, env: TEST_ENV });
@@ -32,10 +36,22 @@ for (const backend of testBackends()) {
     test('REST create answers the spec shape; REST list and tRPC get return the same profile field by field', async () => {
       const created = await rest(t.app, 'POST', '/api/profile/create', me.token, {
         user_id: me.user.id,
-        profile: { full_name: '  Ada Lovelace ', age: '36', Allergies: 'penicillin', Empty: '', Nothing: null, Meds: { daily: 'aspirin' }, Smoker: false },
+        profile: {
+          full_name: '  Ada Lovelace ',
+          age: '36',
+          Allergies: 'penicillin',
+          Empty: '',
+          Nothing: null,
+          Meds: { daily: 'aspirin' },
+          Smoker: false,
+        },
       });
       assert.equal(created.status, 201);
-      const body = created.body as { success: boolean; message: string; data: { profile_id: string; created_at: string } };
+      const body = created.body as {
+        success: boolean;
+        message: string;
+        data: { profile_id: string; created_at: string };
+      };
       assert.deepEqual(Object.keys(body).sort(), ['data', 'message', 'success']);
       assert.equal(body.success, true);
       assert.equal(body.message, 'Profile created successfully');
@@ -52,7 +68,13 @@ for (const backend of testBackends()) {
         profile_id: body.data.profile_id,
         created_at: body.data.created_at,
         // Null and empty custom values dropped; objects stringified; the name trimmed.
-        profile: { full_name: 'Ada Lovelace', age: 36, Allergies: 'penicillin', Meds: '{"daily":"aspirin"}', Smoker: 'false' },
+        profile: {
+          full_name: 'Ada Lovelace',
+          age: 36,
+          Allergies: 'penicillin',
+          Meds: '{"daily":"aspirin"}',
+          Smoker: 'false',
+        },
       });
 
       const got = await trpc(t.app, 'query', 'profile.get', me.token, { profileId: body.data.profile_id });
@@ -77,9 +99,15 @@ for (const backend of testBackends()) {
       const c = created.data as { id: string; createdAt: string; medicalHistory: string };
       assert.equal(c.medicalHistory, 'Symptoms: cough');
       let item = (await listOf(me)).find((x) => x.profile_id === c.id);
-      assert.deepEqual(item, { profile_id: c.id, created_at: c.createdAt, profile: { full_name: 'Grace Hopper', age: 85, Symptoms: 'cough' } });
+      assert.deepEqual(item, {
+        profile_id: c.id,
+        created_at: c.createdAt,
+        profile: { full_name: 'Grace Hopper', age: 85, Symptoms: 'cough' },
+      });
 
-      const upd = await rest(t.app, 'PUT', `/api/profile/${me.user.id}/${c.id}`, me.token, { profile: { full_name: 'Grace B. Hopper', age: '86' } });
+      const upd = await rest(t.app, 'PUT', `/api/profile/${me.user.id}/${c.id}`, me.token, {
+        profile: { full_name: 'Grace B. Hopper', age: '86' },
+      });
       assert.equal(upd.status, 200);
       const ub = upd.body as { success: boolean; message: string; data: { profile_id: string; updated_at: string } };
       assert.equal(ub.success, true);
@@ -88,26 +116,42 @@ for (const backend of testBackends()) {
       item = (await listOf(me)).find((x) => x.profile_id === c.id);
       assert.deepEqual(item?.profile, { full_name: 'Grace B. Hopper', age: 86 });
 
-      const viaTrpc = await trpc(t.app, 'mutation', 'profile.update', me.token, { profileId: c.id, profile: { patientName: 'Grace Hopper', age: 0, additionalFields: [{ key: 'Rank', value: 'Rear Admiral' }] } });
+      const viaTrpc = await trpc(t.app, 'mutation', 'profile.update', me.token, {
+        profileId: c.id,
+        profile: { patientName: 'Grace Hopper', age: 0, additionalFields: [{ key: 'Rank', value: 'Rear Admiral' }] },
+      });
       assert.equal(viaTrpc.status, 200);
       item = (await listOf(me)).find((x) => x.profile_id === c.id);
       assert.deepEqual(item?.profile, { full_name: 'Grace Hopper', age: 0, Rank: 'Rear Admiral' });
     });
 
     test('REST delete answers the spec message; the chats started from it keep their patient snapshot', async () => {
-      const profile = await createProfile(t.deps, me.user.id, { fullName: 'Snapshot Patient', customFields: { Cough: 'dry' } });
+      const profile = await createProfile(t.deps, me.user.id, {
+        fullName: 'Snapshot Patient',
+        customFields: { Cough: 'dry' },
+      });
       const { chat } = await createChat(t.deps, me.user.id, { profile, withMessages: true });
       const del = await rest(t.app, 'DELETE', `/api/profile/${me.user.id}/${profile.id}`, me.token);
       assert.equal(del.status, 200);
       assert.deepEqual(del.body, { success: true, message: 'Profile deleted successfully' });
-      assert.equal((await listOf(me)).some((x) => x.profile_id === profile.id), false);
+      assert.equal(
+        (await listOf(me)).some((x) => x.profile_id === profile.id),
+        false,
+      );
       const again = await rest(t.app, 'DELETE', `/api/profile/${me.user.id}/${profile.id}`, me.token);
       assert.equal(again.status, 404);
       const [kept] = await t.deps.db.select().from(chats).where(eq(chats.id, chat.id));
       assert.equal(kept?.profileId, null);
-      assert.deepEqual(kept?.patient, { full_name: 'Snapshot Patient', age: String(profile.age), medical_history: 'Cough: dry' });
+      assert.deepEqual(kept?.patient, {
+        full_name: 'Snapshot Patient',
+        age: String(profile.age),
+        medical_history: 'Cough: dry',
+      });
       const hist = await trpc(t.app, 'query', 'history.get', me.token, { chatId: chat.id });
-      assert.equal((hist.data as { chat: { patientName: string; profileId: null } }).chat.patientName, 'Snapshot Patient');
+      assert.equal(
+        (hist.data as { chat: { patientName: string; profileId: null } }).chat.patientName,
+        'Snapshot Patient',
+      );
     });
 
     test("validation answers the spec's messages on both interfaces", async () => {
@@ -121,7 +165,10 @@ for (const backend of testBackends()) {
         [{ full_name: 'Alan Turing', age: '' }, 'Please enter a valid age'],
         [{ full_name: 'Alan Turing', age: '4.5' }, 'Please enter a valid age'],
         [{ full_name: 'Alan Turing' }, 'Please enter a valid age'],
-        [{ full_name: 'Alan Turing', age: '41', '  ': 'orphan value' }, 'Please fill in all additional fields or remove empty ones'],
+        [
+          { full_name: 'Alan Turing', age: '41', '  ': 'orphan value' },
+          'Please fill in all additional fields or remove empty ones',
+        ],
       ];
       for (const [profile, message] of restCases) {
         const r = await rest(t.app, 'POST', '/api/profile/create', me.token, { user_id: me.user.id, profile });
@@ -132,8 +179,14 @@ for (const backend of testBackends()) {
         [{ patientName: 'Al', age: 3 }, 'Patient name must be at least 3 characters'],
         [{ patientName: 'Alan Turing', age: 151 }, 'Please enter a valid age'],
         [{ patientName: 'Alan Turing', age: '' }, 'Please enter a valid age'],
-        [{ patientName: 'Alan Turing', age: 41, additionalFields: [{ key: '', value: 'x' }] }, 'Please fill in all additional fields or remove empty ones'],
-        [{ patientName: 'Alan Turing', age: 41, additionalFields: [{ key: 'Allergies', value: '   ' }] }, 'Please fill in all additional fields or remove empty ones'],
+        [
+          { patientName: 'Alan Turing', age: 41, additionalFields: [{ key: '', value: 'x' }] },
+          'Please fill in all additional fields or remove empty ones',
+        ],
+        [
+          { patientName: 'Alan Turing', age: 41, additionalFields: [{ key: 'Allergies', value: '   ' }] },
+          'Please fill in all additional fields or remove empty ones',
+        ],
       ];
       for (const [input, message] of trpcCases) {
         const r = await trpc(t.app, 'mutation', 'profile.create', me.token, input);
@@ -141,14 +194,30 @@ for (const backend of testBackends()) {
         assert.equal(r.error?.message, message);
       }
       for (const age of ['0', '150', 0, 150]) {
-        const r = await rest(t.app, 'POST', '/api/profile/create', me.token, { profile: { full_name: 'Edge Age', age } });
+        const r = await rest(t.app, 'POST', '/api/profile/create', me.token, {
+          profile: { full_name: 'Edge Age', age },
+        });
         assert.equal(r.status, 201, `age ${String(age)}`);
       }
     });
 
     test('mass assignment cannot change ownership or reach a prototype', async () => {
-      const sneaky = { full_name: 'Mass Assign', age: '40', user_id: other.user.id, owner_id: other.user.id, id: other.user.id, profile_id: other.user.id, constructor: 'x', prototype: 'y', Notes: 'kept' };
-      const r = await rest(t.app, 'POST', '/api/profile/create', me.token, { user_id: me.user.id, owner_id: other.user.id, profile: sneaky });
+      const sneaky = {
+        full_name: 'Mass Assign',
+        age: '40',
+        user_id: other.user.id,
+        owner_id: other.user.id,
+        id: other.user.id,
+        profile_id: other.user.id,
+        constructor: 'x',
+        prototype: 'y',
+        Notes: 'kept',
+      };
+      const r = await rest(t.app, 'POST', '/api/profile/create', me.token, {
+        user_id: me.user.id,
+        owner_id: other.user.id,
+        profile: sneaky,
+      });
       assert.equal(r.status, 201);
       const id = (r.body as { data: { profile_id: string } }).data.profile_id;
       assert.notEqual(id, other.user.id);
@@ -158,18 +227,33 @@ for (const backend of testBackends()) {
       assert.equal((await listOf(other)).length, 0);
 
       // The same through an update, tRPC extra keys, and a raw __proto__ key.
-      const upd = await rest(t.app, 'PUT', `/api/profile/${me.user.id}/${id}`, me.token, { user_id: other.user.id, profile: sneaky });
+      const upd = await rest(t.app, 'PUT', `/api/profile/${me.user.id}/${id}`, me.token, {
+        user_id: other.user.id,
+        profile: sneaky,
+      });
       assert.equal(upd.status, 200);
       const viaTrpc = await trpc(t.app, 'mutation', 'profile.create', me.token, {
-        patientName: 'Mass Assign', age: 40, userId: other.user.id, id: other.user.id,
-        additionalFields: [{ key: 'user_id', value: other.user.id }, { key: '__proto__', value: 'polluted' }, { key: 'Kept', value: 'yes' }],
+        patientName: 'Mass Assign',
+        age: 40,
+        userId: other.user.id,
+        id: other.user.id,
+        additionalFields: [
+          { key: 'user_id', value: other.user.id },
+          { key: '__proto__', value: 'polluted' },
+          { key: 'Kept', value: 'yes' },
+        ],
       });
       assert.equal(viaTrpc.status, 200);
-      const [row2] = await t.deps.db.select().from(patientProfiles).where(eq(patientProfiles.id, (viaTrpc.data as { id: string }).id));
+      const [row2] = await t.deps.db
+        .select()
+        .from(patientProfiles)
+        .where(eq(patientProfiles.id, (viaTrpc.data as { id: string }).id));
       assert.equal(row2?.userId, me.user.id);
       assert.deepEqual(row2?.customFields, { Kept: 'yes' });
       const proto = await t.app.inject({
-        method: 'POST', url: '/api/profile/create', headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        url: '/api/profile/create',
+        headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
         payload: '{"profile":{"full_name":"Proto Patient","age":"40","__proto__":{"polluted":"yes"}}}',
       });
       assert.ok([201, 400].includes(proto.statusCode));
@@ -181,7 +265,10 @@ for (const backend of testBackends()) {
       const u = await createUser(t.deps);
       const same = new Date('2025-01-01T00:00:00Z');
       const made = [];
-      for (let i = 0; i < 5; i++) made.push(await createProfile(t.deps, u.user.id, { createdAt: i < 3 ? same : new Date(same.getTime() + i * 1000) }));
+      for (let i = 0; i < 5; i++)
+        made.push(
+          await createProfile(t.deps, u.user.id, { createdAt: i < 3 ? same : new Date(same.getTime() + i * 1000) }),
+        );
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -192,7 +279,10 @@ for (const backend of testBackends()) {
       } while (cursor);
       assert.equal(seen.length, 5);
       assert.deepEqual(new Set(seen), new Set(made.map((m) => m.id)));
-      assert.deepEqual(seen, (await listOf(u)).map((p) => p.profile_id));
+      assert.deepEqual(
+        seen,
+        (await listOf(u)).map((p) => p.profile_id),
+      );
       assert.equal(seen[0], made[4]?.id);
       const bad = await trpc(t.app, 'query', 'profile.list', u.token, { cursor: 'garbage' });
       assert.equal(bad.status, 400);
@@ -200,14 +290,24 @@ for (const backend of testBackends()) {
 
     test('every create, read, update and delete is audited with ids only', async () => {
       const u = await createUser(t.deps);
-      const c = await trpc(t.app, 'mutation', 'profile.create', u.token, { patientName: 'Audited Patient', age: 44, additionalFields: [{ key: 'Secret', value: 'diagnosis-xyz' }] });
+      const c = await trpc(t.app, 'mutation', 'profile.create', u.token, {
+        patientName: 'Audited Patient',
+        age: 44,
+        additionalFields: [{ key: 'Secret', value: 'diagnosis-xyz' }],
+      });
       const id = (c.data as { id: string }).id;
       await trpc(t.app, 'query', 'profile.get', u.token, { profileId: id });
       await rest(t.app, 'GET', `/api/profile/${u.user.id}`, u.token);
-      await rest(t.app, 'PUT', `/api/profile/${u.user.id}/${id}`, u.token, { profile: { full_name: 'Audited Patient', age: '45' } });
+      await rest(t.app, 'PUT', `/api/profile/${u.user.id}/${id}`, u.token, {
+        profile: { full_name: 'Audited Patient', age: '45' },
+      });
       await rest(t.app, 'DELETE', `/api/profile/${u.user.id}/${id}`, u.token);
       await trpc(t.app, 'query', 'profile.get', u.token, { profileId: id });
-      const rows = await t.deps.db.select().from(auditLog).where(eq(auditLog.actorUserId, u.user.id)).orderBy(auditLog.id);
+      const rows = await t.deps.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.actorUserId, u.user.id))
+        .orderBy(auditLog.id);
       assert.deepEqual(
         rows.map((r) => [r.action, r.objectId, r.outcome]),
         [

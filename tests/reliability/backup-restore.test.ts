@@ -46,41 +46,57 @@ for (const backend of testBackends()) {
 
     test('a backup records every table with row counts and every image with its hash', async () => {
       const m = await createBackup({ db: source.deps.db, dbKind: backend, images: source.deps.images, out: dirBackup });
-      for (const [table, n] of Object.entries(before_)) assert.equal(m.tables.find((t) => t.name === table)?.rows, n, table);
-      assert.ok(Object.values(before_).every((n) => n > 0), 'the seed fills every table');
+      for (const [table, n] of Object.entries(before_))
+        assert.equal(m.tables.find((t) => t.name === table)?.rows, n, table);
+      assert.ok(
+        Object.values(before_).every((n) => n > 0),
+        'the seed fills every table',
+      );
       assert.equal(m.files.length, imageKeys.length);
       assert.deepEqual(m.missingFiles, []);
       const order = m.tables.map((t) => t.name);
-      assert.ok(order.indexOf('users') < order.indexOf('chats') && order.indexOf('chats') < order.indexOf('messages'), 'foreign-key order');
+      assert.ok(
+        order.indexOf('users') < order.indexOf('chats') && order.indexOf('chats') < order.indexOf('messages'),
+        'foreign-key order',
+      );
       await createBackup({ db: source.deps.db, dbKind: backend, images: source.deps.images, out: tarBackup });
     });
 
     test('restoring the tar.gz into a fresh database gives the same rows, files and an intact audit chain; a non-empty target needs --force', async () => {
-        const target = await createTestApp({ backend });
-        try {
-          const report = await restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarBackup });
-          const after_ = await rowCounts(target.deps.db);
-          // The restore appends its own audit entry ("system.restore") to the restored chain.
-          assert.deepEqual(after_, { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
-          assert.equal(report.auditEntries, before_.audit_log);
-          assert.deepEqual(await verifyAuditChain(target.deps.db), { ok: true, entries: (before_.audit_log ?? 0) + 1, brokenAt: null });
-          for (const key of imageKeys) {
-            assert.equal(sha256Hex(await target.deps.images.get(key)), sha256Hex(await source.deps.images.get(key)), key);
-          }
-          // Identical content, not just counts: compare a table with jsonb, unicode and timestamps.
-          const dump = async (d: TestApp) => ((await d.deps.db.execute(sql`select row_to_json(c)::text as j from chats c order by id`)) as unknown as { rows: unknown[] }).rows;
-          assert.deepEqual(await dump(target), await dump(source));
-          await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup }).then(
-            () => assert.fail('a non-empty target must be refused'),
-            (err: unknown) => assert.match(String((err as Error).message), /not empty.*--force/),
-          );
-          // --force replaces the contents (the directory form this time): same rows again.
-          await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup, force: true });
-          assert.deepEqual(await rowCounts(target.deps.db), { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
-          assert.equal((await verifyAuditChain(target.deps.db)).ok, true);
-        } finally {
-          await target.close();
+      const target = await createTestApp({ backend });
+      try {
+        const report = await restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarBackup });
+        const after_ = await rowCounts(target.deps.db);
+        // The restore appends its own audit entry ("system.restore") to the restored chain.
+        assert.deepEqual(after_, { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
+        assert.equal(report.auditEntries, before_.audit_log);
+        assert.deepEqual(await verifyAuditChain(target.deps.db), {
+          ok: true,
+          entries: (before_.audit_log ?? 0) + 1,
+          brokenAt: null,
+        });
+        for (const key of imageKeys) {
+          assert.equal(sha256Hex(await target.deps.images.get(key)), sha256Hex(await source.deps.images.get(key)), key);
         }
+        // Identical content, not just counts: compare a table with jsonb, unicode and timestamps.
+        const dump = async (d: TestApp) =>
+          (
+            (await d.deps.db.execute(sql`select row_to_json(c)::text as j from chats c order by id`)) as unknown as {
+              rows: unknown[];
+            }
+          ).rows;
+        assert.deepEqual(await dump(target), await dump(source));
+        await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup }).then(
+          () => assert.fail('a non-empty target must be refused'),
+          (err: unknown) => assert.match(String((err as Error).message), /not empty.*--force/),
+        );
+        // --force replaces the contents (the directory form this time): same rows again.
+        await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup, force: true });
+        assert.deepEqual(await rowCounts(target.deps.db), { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
+        assert.equal((await verifyAuditChain(target.deps.db)).ok, true);
+      } finally {
+        await target.close();
+      }
     });
 
     test('a corrupted backup fails loudly and restores nothing', async () => {
@@ -89,17 +105,29 @@ for (const backend of testBackends()) {
         const corrupt = join(work, `${backend}-corrupt`);
         await run('cp', ['-r', dirBackup, corrupt]);
         await flipByte(join(corrupt, 'tables', 'messages.ndjson'));
-        await assert.rejects(restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
-          (err: unknown) => err instanceof BackupError && /tables\/messages\.ndjson.*sha256.*Nothing was restored/.test(err.message));
+        await assert.rejects(
+          restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
+          (err: unknown) =>
+            err instanceof BackupError && /tables\/messages\.ndjson.*sha256.*Nothing was restored/.test(err.message),
+        );
         await run('cp', [join(dirBackup, 'tables', 'messages.ndjson'), join(corrupt, 'tables', 'messages.ndjson')]);
         const [firstFile] = imageKeys;
         await flipByte(join(corrupt, 'files', firstFile ?? ''));
-        await assert.rejects(restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }), /image .* does not match its sha256/);
+        await assert.rejects(
+          restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
+          /image .* does not match its sha256/,
+        );
         const tarCopy = join(work, `${backend}-corrupt.tar.gz`);
         await run('cp', [tarBackup, tarCopy]);
         await flipByte(tarCopy);
-        await assert.rejects(restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarCopy }), BackupError);
-        assert.ok(Object.values(await rowCounts(target.deps.db)).every((n) => n === 0), 'nothing restored');
+        await assert.rejects(
+          restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarCopy }),
+          BackupError,
+        );
+        assert.ok(
+          Object.values(await rowCounts(target.deps.db)).every((n) => n === 0),
+          'nothing restored',
+        );
         assert.equal(await target.deps.images.exists(imageKeys[1] ?? ''), false, 'no image written');
       } finally {
         await target.close();
@@ -113,7 +141,12 @@ describe('npm run backup / restore with the embedded database', () => {
   delete baseEnv.PGLITE_DIR;
   delete baseEnv.DATABASE_URL;
   const cli = (script: string, args: string[], env: Record<string, string>) =>
-    run(process.execPath, ['--import', 'tsx', `scripts/backup/${script}.ts`, ...args], { env: { ...baseEnv, ...env } }).then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+    run(process.execPath, ['--import', 'tsx', `scripts/backup/${script}.ts`, ...args], {
+      env: { ...baseEnv, ...env },
+    }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
 
   test('refuses a PGlite directory in use, backs up a stopped one, restores into a fresh data dir', async () => {
     const from = join(work, 'cli-src');

@@ -17,53 +17,129 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
   const { db } = deps;
   const imageKeys: string[] = [];
   for (let u = 0; u < 2; u++) {
-    const [user] = await db.insert(s.users).values({
-      name: `Dr. Ünïcødé ${u} "quoted"\nnewline`, email: `backup-${uniqueSuffix()}@example.test`, passwordHash: '$argon2id$v=19$fake',
-    }).returning();
+    const [user] = await db
+      .insert(s.users)
+      .values({
+        name: `Dr. Ünïcødé ${u} "quoted"\nnewline`,
+        email: `backup-${uniqueSuffix()}@example.test`,
+        passwordHash: '$argon2id$v=19$fake',
+      })
+      .returning();
     if (!user) throw new Error('no user');
-    await db.insert(s.sessions).values({ userId: user.id, tokenHash: hashToken(newToken()), expiresAt: new Date(Date.now() + 3600_000), ip: '127.0.0.1' });
-    await db.insert(s.passwordResetTokens).values({ userId: user.id, tokenHash: hashToken(newToken()), expiresAt: new Date() });
-    await db.insert(s.apiKeys).values({ userId: user.id, name: 'batch', prefix: 'cxr_abcd', keyHash: hashToken(newToken()) });
-    const [profile] = await db.insert(s.patientProfiles).values({
-      userId: user.id, fullName: testPatientName('Backup'), age: 40 + u, customFields: { Allergies: 'penicillin 💊', 'Key "x"': 'a\\b' },
-    }).returning();
+    await db
+      .insert(s.sessions)
+      .values({
+        userId: user.id,
+        tokenHash: hashToken(newToken()),
+        expiresAt: new Date(Date.now() + 3600_000),
+        ip: '127.0.0.1',
+      });
+    await db
+      .insert(s.passwordResetTokens)
+      .values({ userId: user.id, tokenHash: hashToken(newToken()), expiresAt: new Date() });
+    await db
+      .insert(s.apiKeys)
+      .values({ userId: user.id, name: 'batch', prefix: 'cxr_abcd', keyHash: hashToken(newToken()) });
+    const [profile] = await db
+      .insert(s.patientProfiles)
+      .values({
+        userId: user.id,
+        fullName: testPatientName('Backup'),
+        age: 40 + u,
+        customFields: { Allergies: 'penicillin 💊', 'Key "x"': 'a\\b' },
+      })
+      .returning();
     for (let i = 0; i < 3; i++) {
       const bytes = randomBytes(2048 + i);
       const sha = sha256Hex(bytes);
       const key = contentKey(sha);
       await deps.images.put(key, bytes, 'image/png');
       imageKeys.push(key);
-      const [img] = await db.insert(s.storedImages).values({
-        userId: user.id, kind: i === 2 ? 'heatmap' : 'upload', storageKey: key, sha256: sha, mediaType: 'image/png', bytes: bytes.length, width: 10, height: 10,
-      }).returning();
-      const [chat] = await db.insert(s.chats).values({
-        userId: user.id, profileId: i === 0 ? null : profile?.id, title: `Chat ${i} <script>x</script>`, imageId: img?.id,
-        patient: { full_name: testPatientName(), age: '41', medical_history: testMedicalHistory() },
-      }).returning();
+      const [img] = await db
+        .insert(s.storedImages)
+        .values({
+          userId: user.id,
+          kind: i === 2 ? 'heatmap' : 'upload',
+          storageKey: key,
+          sha256: sha,
+          mediaType: 'image/png',
+          bytes: bytes.length,
+          width: 10,
+          height: 10,
+        })
+        .returning();
+      const [chat] = await db
+        .insert(s.chats)
+        .values({
+          userId: user.id,
+          profileId: i === 0 ? null : profile?.id,
+          title: `Chat ${i} <script>x</script>`,
+          imageId: img?.id,
+          patient: { full_name: testPatientName(), age: '41', medical_history: testMedicalHistory() },
+        })
+        .returning();
       if (!chat) throw new Error('no chat');
-      const [an] = await db.insert(s.analyses).values({
-        userId: user.id, chatId: chat.id, imageId: img?.id, status: 'completed', stage: 'done', modelVersion: 'm1',
-        result: { findings: [{ label: 'Effusion', p: 0.123456789 }] }, timings: { infer: 12.5 }, startedAt: new Date(), completedAt: new Date(),
-      }).returning();
+      const [an] = await db
+        .insert(s.analyses)
+        .values({
+          userId: user.id,
+          chatId: chat.id,
+          imageId: img?.id,
+          status: 'completed',
+          stage: 'done',
+          modelVersion: 'm1',
+          result: { findings: [{ label: 'Effusion', p: 0.123456789 }] },
+          timings: { infer: 12.5 },
+          startedAt: new Date(),
+          completedAt: new Date(),
+        })
+        .returning();
       await db.insert(s.messages).values([
         { chatId: chat.id, role: 'user', content: 'Question with\ttab and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢' },
-        { chatId: chat.id, role: 'assistant', content: 'Report', disease: 'Effusion', analysisId: an?.id, imageId: img?.id },
+        {
+          chatId: chat.id,
+          role: 'assistant',
+          content: 'Report',
+          disease: 'Effusion',
+          analysisId: an?.id,
+          imageId: img?.id,
+        },
       ]);
       if (an) {
         await db.insert(s.findingFeedback).values({
-          userId: user.id, chatId: chat.id, analysisId: an.id, finding: 'Effusion', verdict: i % 2 ? 'agree' : 'disagree',
-          reading: 'present', note: 'Note with "quotes" and ünïcødé', modelVersion: 'm1', modelProbability: 0.123456789, modelCall: 'negative',
+          userId: user.id,
+          chatId: chat.id,
+          analysisId: an.id,
+          finding: 'Effusion',
+          verdict: i % 2 ? 'agree' : 'disagree',
+          reading: 'present',
+          note: 'Note with "quotes" and ünïcødé',
+          modelVersion: 'm1',
+          modelProbability: 0.123456789,
+          modelCall: 'negative',
         });
       }
     }
     for (let a = 0; a < 3; a++) {
-      await recordAudit(db, { ip: '10.0.0.1', requestId: `r${a}` }, {
-        actorUserId: user.id, action: 'test.backup', objectType: 'chat', objectId: String(a), outcome: a % 2 ? 'failure' : 'success', details: { n: a, ok: true, z: null },
-      });
+      await recordAudit(
+        db,
+        { ip: '10.0.0.1', requestId: `r${a}` },
+        {
+          actorUserId: user.id,
+          action: 'test.backup',
+          objectType: 'chat',
+          objectId: String(a),
+          outcome: a % 2 ? 'failure' : 'success',
+          details: { n: a, ok: true, z: null },
+        },
+      );
     }
   }
   await db.insert(s.siteCalibrations).values({
-    source: 'feedback', method: 'youden', modelSha256: 'ab'.repeat(32), modelVersion: 'm1',
+    source: 'feedback',
+    method: 'youden',
+    modelSha256: 'ab'.repeat(32),
+    modelVersion: 'm1',
     findings: [{ label: 'Effusion', siteThreshold: 0.31, modelThreshold: 0.38, cases: 40 }],
   });
   return { imageKeys };
@@ -71,10 +147,14 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
 
 /** Row count of every public table. */
 export async function rowCounts(db: AppDeps['db']): Promise<Record<string, number>> {
-  const tables = (await db.execute(sql`select tablename as t from pg_tables where schemaname = 'public' order by 1`)) as unknown as { rows: { t: string }[] };
+  const tables = (await db.execute(
+    sql`select tablename as t from pg_tables where schemaname = 'public' order by 1`,
+  )) as unknown as { rows: { t: string }[] };
   const out: Record<string, number> = {};
   for (const { t } of tables.rows) {
-    const r = (await db.execute(sql.raw(`select count(*)::int as n from "${t}"`))) as unknown as { rows: { n: number }[] };
+    const r = (await db.execute(sql.raw(`select count(*)::int as n from "${t}"`))) as unknown as {
+      rows: { n: number }[];
+    };
     out[t] = r.rows[0]?.n ?? 0;
   }
   return out;

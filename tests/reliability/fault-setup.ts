@@ -26,19 +26,36 @@ export interface TFaultWorld {
  * A server process on its own PostgreSQL database and its own redis-server (AOF on), plus a
  * signed-in user. databaseUrl lets a test put a cuttable proxy in front of PostgreSQL.
  */
-export async function createFaultWorld(opts: { proxyDbUrl?: (url: string) => string; env?: Record<string, string> } = {}): Promise<TFaultWorld> {
+export async function createFaultWorld(
+  opts: { proxyDbUrl?: (url: string) => string; env?: Record<string, string> } = {},
+): Promise<TFaultWorld> {
   const pgdb = await createPostgresDatabase();
   const redisDir = mkdtempSync(join(tmpdir(), 'cxr-redis-'));
   let redis = await startPrivateRedis(redisDir);
-  const stack = await startStack({ redisUrl: redis.url, databaseUrl: opts.proxyDbUrl?.(pgdb.url) ?? pgdb.url, env: opts.env });
+  const stack = await startStack({
+    redisUrl: redis.url,
+    databaseUrl: opts.proxyDbUrl?.(pgdb.url) ?? pgdb.url,
+    env: opts.env,
+  });
   const database = await openDatabase({ url: pgdb.url, pgliteDir: 'memory://' });
-  const { token } = await createUser({ db: database.db, images: null as never, config: testConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }) });
+  const { token } = await createUser({
+    db: database.db,
+    images: null as never,
+    config: testConfig({ ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }),
+  });
   await database.close();
-  const queue = new Queue(QueueName.Analysis, { connection: { url: redis.url, maxRetriesPerRequest: null }, prefix: String(stack.env.QUEUE_PREFIX) });
+  const queue = new Queue(QueueName.Analysis, {
+    connection: { url: redis.url, maxRetriesPerRequest: null },
+    prefix: String(stack.env.QUEUE_PREFIX),
+  });
   queue.on('error', () => undefined);
   const sql = sqlClient(pgdb.url);
   return {
-    stack, redisDir, sql, queue, token,
+    stack,
+    redisDir,
+    sql,
+    queue,
+    token,
     get redis() {
       return redis;
     },

@@ -15,11 +15,19 @@ import { multipartBody } from './upload-corpus.js';
 class FullDiskStore implements ImageStore {
   constructor(private readonly inner: ImageStore) {}
   put(): Promise<void> {
-    return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 }));
+    return Promise.reject(
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 }),
+    );
   }
-  get(key: string) { return this.inner.get(key); }
-  delete(key: string) { return this.inner.delete(key); }
-  exists(key: string) { return this.inner.exists(key); }
+  get(key: string) {
+    return this.inner.get(key);
+  }
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
+  exists(key: string) {
+    return this.inner.exists(key);
+  }
 }
 
 describe('fault injection: image storage full or unwritable', () => {
@@ -38,8 +46,16 @@ describe('fault injection: image storage full or unwritable', () => {
   });
 
   const upload = () => {
-    const { payload, contentType } = multipartBody({ filename: 'x.jpg', contentType: 'image/jpeg', data: readFileSync(CXR_FIXTURE) }, { full_name: 'Zqxpatient Storage', age: '40' });
-    return t.app.inject({ method: 'POST', url: '/api/chat/upload', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
+    const { payload, contentType } = multipartBody(
+      { filename: 'x.jpg', contentType: 'image/jpeg', data: readFileSync(CXR_FIXTURE) },
+      { full_name: 'Zqxpatient Storage', age: '40' },
+    );
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/chat/upload',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      payload,
+    });
   };
 
   /** Every stored_images row must name a file that exists. */
@@ -52,11 +68,14 @@ describe('fault injection: image storage full or unwritable', () => {
   for (const [name, makeStore] of [
     ['a full disk (ENOSPC)', () => new FullDiskStore(real)],
     // Root ignores file modes, so "unwritable" is made real another way: a file where the store needs a directory.
-    ['an unwritable directory', () => {
-      const root = join(t.deps.config.DATA_DIR, 'blocked');
-      writeFileSync(root, 'not a directory');
-      return new LocalImageStore(join(root, 'uploads'));
-    }],
+    [
+      'an unwritable directory',
+      () => {
+        const root = join(t.deps.config.DATA_DIR, 'blocked');
+        writeFileSync(root, 'not a directory');
+        return new LocalImageStore(join(root, 'uploads'));
+      },
+    ],
   ] as const) {
     test(`${name}: a clear error, no row pointing at a missing file, the process stays up`, async () => {
       const before_ = await rowCounts(t.deps.db);
@@ -72,7 +91,8 @@ describe('fault injection: image storage full or unwritable', () => {
           assert.equal(body.message, 'The service is temporarily unavailable. Please try again in a minute.');
         }
         const after_ = await rowCounts(t.deps.db);
-        for (const table of ['chats', 'messages', 'analyses', 'stored_images']) assert.equal(after_[table], before_[table], `${table} unchanged`);
+        for (const table of ['chats', 'messages', 'analyses', 'stored_images'])
+          assert.equal(after_[table], before_[table], `${table} unchanged`);
         await noDanglingRows();
       } finally {
         t.deps.images = real;

@@ -24,7 +24,7 @@ export function registeredRoutes(app: FastifyInstance): TRoute[] {
     const m = /^([│ ]*)[├└]── (.*?) \(([A-Z, ]+)\)$/.exec(line);
     if (!m) continue;
     const depth = (m[1] ?? '').length / 4;
-    const path = (depth > 0 ? stack[depth - 1] ?? '' : '') + (m[2] ?? '');
+    const path = (depth > 0 ? (stack[depth - 1] ?? '') : '') + (m[2] ?? '');
     stack[depth] = path;
     stack.length = depth + 1;
     if (path.startsWith('/assets/') || path === '/index.html') continue;
@@ -53,14 +53,19 @@ function keysOf(schema: unknown, seen = new Set<unknown>(), out = new Set<string
     }
   }
   const def = s._zod?.def ?? {};
-  for (const k of ['innerType', 'in', 'out', 'element', 'left', 'right', 'valueType', 'schema']) keysOf(def[k], seen, out);
+  for (const k of ['innerType', 'in', 'out', 'element', 'left', 'right', 'valueType', 'schema'])
+    keysOf(def[k], seen, out);
   for (const o of (def.options as unknown[] | undefined) ?? []) keysOf(o, seen, out);
   return out;
 }
 
 /** Every tRPC procedure with the keys its input schema knows. */
 export function trpcProcedures(): TProcedure[] {
-  const procs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: TProcedure['type']; inputs: z.ZodType[] } }> } })._def.procedures;
+  const procs = (
+    appRouter as unknown as {
+      _def: { procedures: Record<string, { _def: { type: TProcedure['type']; inputs: z.ZodType[] } }> };
+    }
+  )._def.procedures;
   return Object.entries(procs).map(([path, p]) => ({
     path,
     type: p._def.type,
@@ -69,10 +74,34 @@ export function trpcProcedures(): TProcedure[] {
 }
 
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', '\uD800', '\uFFFF', '\u202Eevil', 'null', 'undefined', 'NaN', '-1', '1e309', '0x10',
-  '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "' OR 1=1 --", '"; drop table users; --',
-  '../../../../etc/passwd', '%2e%2e%2f', '${7*7}', '{{7*7}}', 'Z̷̢̛a̵l̶g̸o̷', '👩‍⚕️🫁', '山田太郎', 'ﷺ',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '__proto__', 'constructor',
+  '',
+  ' ',
+  '\u0000',
+  '\uD800',
+  '\uFFFF',
+  '\u202Eevil',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x10',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "' OR 1=1 --",
+  '"; drop table users; --',
+  '../../../../etc/passwd',
+  '%2e%2e%2f',
+  '${7*7}',
+  '{{7*7}}',
+  'Z̷̢̛a̵l̶g̸o̷',
+  '👩‍⚕️🫁',
+  '山田太郎',
+  'ﷺ',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '__proto__',
+  'constructor',
 ];
 
 /** Strings that break things: odd unicode, lone surrogates, huge ones, injection payloads. */
@@ -82,7 +111,7 @@ export function nastyString(extra: string[] = []): fc.Arbitrary<string> {
     { weight: 2, arbitrary: fc.string({ unit: 'binary' }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
     { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS, ...extra) },
-    { weight: 1, arbitrary: fc.constantFrom(...extra.length ? extra : ['x']) },
+    { weight: 1, arbitrary: fc.constantFrom(...(extra.length ? extra : ['x'])) },
     { weight: 1, arbitrary: fc.constantFrom('A'.repeat(100_000), '😀'.repeat(30_000), 'a@'.repeat(20_000) + '.org') },
     { weight: 1, arbitrary: fc.uuid() },
     { weight: 1, arbitrary: fc.emailAddress() },
@@ -92,7 +121,9 @@ export function nastyString(extra: string[] = []): fc.Arbitrary<string> {
 /** Any JSON value, with nasty strings and numbers at the leaves. */
 export function nastyValue(extra: string[]): fc.Arbitrary<unknown> {
   const leaf = fc.oneof(
-    nastyString(extra), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }),
+    nastyString(extra),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.constantFrom(0, -0, -1, 2 ** 53 + 1, 1e308, -1e308, true, false, null),
   );
   return fc.oneof(
@@ -127,10 +158,19 @@ export const POLLUTION_BODIES = (keys: string[]): string[] => [
 
 /** Raw bodies: broken JSON, random text, and the right JSON under the wrong content type. */
 export const rawBody = fc.record({
-  payload: fc.oneof(fc.string(), fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '""', '\u0000', '{"a":"\\ud800"}', '1'.repeat(2_000_000))),
+  payload: fc.oneof(
+    fc.string(),
+    fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '""', '\u0000', '{"a":"\\ud800"}', '1'.repeat(2_000_000)),
+  ),
   contentType: fc.constantFrom(
-    'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz',
-    'application/json; charset=utf-16', 'application/xml', 'application/octet-stream', '',
+    'application/json',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=xyz',
+    'application/json; charset=utf-16',
+    'application/xml',
+    'application/octet-stream',
+    '',
   ),
 });
 
@@ -141,7 +181,11 @@ export function assertPrototypeClean(context: string): void {
   const probe = {} as Record<string, unknown>;
   assert.equal(probe.polluted, undefined, `Object.prototype polluted after ${context}`);
   assert.equal(probe.isAdmin, undefined, `Object.prototype polluted after ${context}`);
-  assert.equal(Object.getOwnPropertyNames(Object.prototype).sort().join(','), PROTO_KEYS, `Object.prototype changed after ${context}`);
+  assert.equal(
+    Object.getOwnPropertyNames(Object.prototype).sort().join(','),
+    PROTO_KEYS,
+    `Object.prototype changed after ${context}`,
+  );
 }
 
 export interface TCaller {
@@ -155,7 +199,9 @@ export async function expectNo5xx(app: FastifyInstance, opts: InjectOptions, con
   const res = await app.inject(opts);
   if (res.statusCode >= 500) {
     const body = res.body.length > 300 ? `${res.body.slice(0, 300)}…` : res.body;
-    assert.fail(`${context}: ${String(opts.method)} ${String(opts.url).slice(0, 200)} answered ${res.statusCode} ${body}`);
+    assert.fail(
+      `${context}: ${String(opts.method)} ${String(opts.url).slice(0, 200)} answered ${res.statusCode} ${body}`,
+    );
   }
   assertPrototypeClean(context);
   return res.statusCode;

@@ -3,16 +3,46 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import type { TestApp } from '../helpers/test-app.js';
-import { assertPrototypeClean, expectNo5xx, FUZZ_RUNS, nastyObject, nastyString, POLLUTION_BODIES, rawBody, registeredRoutes, trpcProcedures, wellFormed, type TRoute } from './fuzz-kit.js';
+import {
+  assertPrototypeClean,
+  expectNo5xx,
+  FUZZ_RUNS,
+  nastyObject,
+  nastyString,
+  POLLUTION_BODIES,
+  rawBody,
+  registeredRoutes,
+  trpcProcedures,
+  wellFormed,
+  type TRoute,
+} from './fuzz-kit.js';
 import { createFuzzApp, createFuzzWorld, healthy } from './fuzz-setup.js';
 
 // Keys the REST shims read: every tRPC input key (they share the zod schemas) plus the spec's
 // snake_case REST names.
-const KEYS = [...new Set([
-  ...trpcProcedures().flatMap((p) => p.inputKeys),
-  'email', 'password', 'name', 'token', 'title', 'chat_id', 'profile_id', 'full_name', 'age', 'medical_history',
-  'current_password', 'new_password', 'message', 'cursor', 'limit', 'key', 'value', 'fields',
-])];
+const KEYS = [
+  ...new Set([
+    ...trpcProcedures().flatMap((p) => p.inputKeys),
+    'email',
+    'password',
+    'name',
+    'token',
+    'title',
+    'chat_id',
+    'profile_id',
+    'full_name',
+    'age',
+    'medical_history',
+    'current_password',
+    'new_password',
+    'message',
+    'cursor',
+    'limit',
+    'key',
+    'value',
+    'fields',
+  ]),
+];
 
 /** Fills :params with hostile segments: real ids, traversal, broken percent-encoding, huge. */
 function urlArb(route: TRoute, ids: string[]): fc.Arbitrary<string> {
@@ -24,16 +54,25 @@ function urlArb(route: TRoute, ids: string[]): fc.Arbitrary<string> {
   const query = fc.oneof(
     fc.constant(''),
     fc.dictionary(nastyString(), nastyString(ids), { maxKeys: 3 }).map((d) => `?${new URLSearchParams(d).toString()}`),
-    fc.constantFrom('?__proto__[polluted]=yes', '?constructor[prototype][polluted]=yes', '?a=1&a=2&a[]=3', '?%', '?cursor=%00&limit=1e999'),
+    fc.constantFrom(
+      '?__proto__[polluted]=yes',
+      '?constructor[prototype][polluted]=yes',
+      '?a=1&a=2&a[]=3',
+      '?%',
+      '?cursor=%00&limit=1e999',
+    ),
   );
-  return fc.tuple(fc.array(segment, { minLength: params.length, maxLength: params.length }), query).map(([values, q]) => {
-    let url = route.url;
-    for (const [i, p] of params.entries()) url = url.replace(p, values[i] ?? 'x');
-    return url + q;
-  });
+  return fc
+    .tuple(fc.array(segment, { minLength: params.length, maxLength: params.length }), query)
+    .map(([values, q]) => {
+      let url = route.url;
+      for (const [i, p] of params.entries()) url = url.replace(p, values[i] ?? 'x');
+      return url + q;
+    });
 }
 
-type TBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; payload: string; contentType: string };
+type TBody =
+  { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; payload: string; contentType: string };
 
 function bodyArb(ids: string[]): fc.Arbitrary<TBody> {
   return fc.oneof(
@@ -41,12 +80,28 @@ function bodyArb(ids: string[]): fc.Arbitrary<TBody> {
     { weight: 5, arbitrary: nastyObject(KEYS, ids).map((value): TBody => ({ kind: 'json', value })) },
     { weight: 1, arbitrary: fc.jsonValue().map((value): TBody => ({ kind: 'json', value })) },
     { weight: 2, arbitrary: rawBody.map((r): TBody => ({ kind: 'raw', ...r })) },
-    { weight: 1, arbitrary: fc.constantFrom(...POLLUTION_BODIES(KEYS)).map((payload): TBody => ({ kind: 'raw', payload, contentType: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...POLLUTION_BODIES(KEYS))
+        .map((payload): TBody => ({ kind: 'raw', payload, contentType: 'application/json' })),
+    },
   );
 }
 
-function toInject(route: TRoute, url: string, body: TBody, headers: Record<string, string>, cookies: Record<string, string> | undefined): InjectOptions {
-  const opts: InjectOptions = { method: route.method as InjectOptions['method'], url, headers: { ...headers }, ...(cookies ? { cookies } : {}) };
+function toInject(
+  route: TRoute,
+  url: string,
+  body: TBody,
+  headers: Record<string, string>,
+  cookies: Record<string, string> | undefined,
+): InjectOptions {
+  const opts: InjectOptions = {
+    method: route.method as InjectOptions['method'],
+    url,
+    headers: { ...headers },
+    ...(cookies ? { cookies } : {}),
+  };
   if (body.kind === 'json') {
     opts.headers = { ...opts.headers, 'content-type': 'application/json' };
     opts.payload = JSON.stringify(body.value ?? null);
@@ -68,14 +123,19 @@ describe('fuzzing every REST route (never a 5xx, never a crash, no prototype pol
     routes = registeredRoutes(t.app).filter((r) => !r.url.startsWith('/trpc'));
   });
   afterAll(async () => {
-    console.log(`REST fuzz: ${cases} cases over ${routes.length} routes x 4 callers in ${((Date.now() - started) / 1000).toFixed(1)} s (FUZZ_RUNS=${FUZZ_RUNS})`);
+    console.log(
+      `REST fuzz: ${cases} cases over ${routes.length} routes x 4 callers in ${((Date.now() - started) / 1000).toFixed(1)} s (FUZZ_RUNS=${FUZZ_RUNS})`,
+    );
     await t.close();
   });
 
   test('the route list is read from the app itself', () => {
     assert.ok(routes.length >= 20, `found ${routes.length} routes`);
     assert.ok(routes.some((r) => r.method === 'POST' && r.url === '/api/auth/login'));
-    assert.ok(routes.some((r) => r.url.includes(':')), 'parametrised routes are included');
+    assert.ok(
+      routes.some((r) => r.url.includes(':')),
+      'parametrised routes are included',
+    );
   });
 
   test('every route, as anonymous, bearer, cookie and garbage-credential callers', async () => {
@@ -86,7 +146,11 @@ describe('fuzzing every REST route (never a 5xx, never a crash, no prototype pol
         await fc.assert(
           fc.asyncProperty(urlArb(route, world.ids), bodyArb(world.ids), async (url, body) => {
             cases++;
-            await expectNo5xx(t.app, toInject(route, url, body, caller.headers(), caller.cookies?.()), `${route.method} ${route.url} as ${caller.name}`);
+            await expectNo5xx(
+              t.app,
+              toInject(route, url, body, caller.headers(), caller.cookies?.()),
+              `${route.method} ${route.url} as ${caller.name}`,
+            );
           }),
           { numRuns: FUZZ_RUNS, endOnFailure: true },
         );
@@ -100,10 +164,15 @@ describe('fuzzing every REST route (never a 5xx, never a crash, no prototype pol
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-        fc.webPath(), fc.constantFrom('/api', '/trpc', '', '/api/images'),
+        fc.webPath(),
+        fc.constantFrom('/api', '/trpc', '', '/api/images'),
         async (method, path, prefix) => {
           cases++;
-          await expectNo5xx(t.app, { method: method as InjectOptions['method'], url: `${prefix}${path}` || '/' }, 'unknown path');
+          await expectNo5xx(
+            t.app,
+            { method: method as InjectOptions['method'], url: `${prefix}${path}` || '/' },
+            'unknown path',
+          );
         },
       ),
       { numRuns: FUZZ_RUNS * 5 },

@@ -6,9 +6,15 @@ import type { TCaller } from './fuzz-kit.js';
 
 /** Cheap hashing, and security limits out of the way: the fuzzer is not testing them. */
 export const FUZZ_ENV = {
-  ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', RATE_LIMIT_DISABLED: 'true',
-  LOGIN_FAILURES_PER_ACCOUNT: '1000000', LOGIN_FAILURES_PER_IP: '1000000', SIGNUPS_PER_IP_PER_HOUR: '1000000',
-  SIGNUPS_PER_EMAIL_PER_HOUR: '1000000', RESET_REQUESTS_PER_IP_PER_HOUR: '1000000', RESET_REQUESTS_PER_EMAIL_PER_HOUR: '1000000',
+  ARGON2_MEMORY_KIB: '1024',
+  ARGON2_TIME_COST: '1',
+  RATE_LIMIT_DISABLED: 'true',
+  LOGIN_FAILURES_PER_ACCOUNT: '1000000',
+  LOGIN_FAILURES_PER_IP: '1000000',
+  SIGNUPS_PER_IP_PER_HOUR: '1000000',
+  SIGNUPS_PER_EMAIL_PER_HOUR: '1000000',
+  RESET_REQUESTS_PER_IP_PER_HOUR: '1000000',
+  RESET_REQUESTS_PER_EMAIL_PER_HOUR: '1000000',
 };
 
 export function createFuzzApp(): Promise<TestApp> {
@@ -38,7 +44,11 @@ export async function createFuzzWorld(t: TestApp, other: string[] = []): Promise
       { name: 'bearer', headers: () => ({ authorization: `Bearer ${token}` }) },
       { name: 'cookie', headers: () => ({}), cookies: () => ({ token }) },
       // Only bytes a real socket can carry: Node's HTTP parser already answers 400 to a NUL in a header.
-      { name: 'garbage credential', headers: () => ({ authorization: "Bearer cxr_'; drop table users;--\u00ff" }), cookies: () => ({ token: 'x'.repeat(5000) }) },
+      {
+        name: 'garbage credential',
+        headers: () => ({ authorization: "Bearer cxr_'; drop table users;--\u00ff" }),
+        cookies: () => ({ token: 'x'.repeat(5000) }),
+      },
     ],
   };
 }

@@ -54,37 +54,130 @@ export async function buildUploadCorpus(): Promise<TCorpusItem[]> {
   const jpeg = await grey().jpeg({ quality: 90 }).toBuffer();
   const png = await grey().png().toBuffer();
   const invalid = { refused: { status: 415, message: 'Please upload a valid image file (JPEG, PNG, WebP)' } };
-  const zipLocalHeader = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(26), Buffer.from('evil.html')]);
+  const zipLocalHeader = Buffer.concat([
+    Buffer.from('PK\x03\x04', 'latin1'),
+    Buffer.alloc(26),
+    Buffer.from('evil.html'),
+  ]);
   const rgb = sharp(greyRaw(w, h * 3), { raw: { width: w, height: h, channels: 3 } });
   const longDescription = `${EXIF_SECRET} `.repeat(2500).slice(0, 60_000);
   return [
-    { name: 'zero bytes', filename: 'empty.jpg', contentType: 'image/jpeg', data: Buffer.alloc(0), expect: { refused: { status: 400, message: 'Please upload an X-ray image' } } },
-    { name: 'truncated JPEG', filename: 'cut.jpg', contentType: 'image/jpeg', data: jpeg.subarray(0, Math.floor(jpeg.length / 2)), expect: invalid },
-    { name: 'truncated PNG', filename: 'cut.png', contentType: 'image/png', data: png.subarray(0, Math.floor(png.length / 2)), expect: invalid },
-    { name: 'wrong magic bytes (JPEG body, first bytes zeroed)', filename: 'x.jpg', contentType: 'image/jpeg', data: Buffer.concat([Buffer.alloc(4), jpeg.subarray(4)]), expect: invalid },
-    { name: 'GIF', filename: 'x.gif', contentType: 'image/gif', data: await grey().gif().toBuffer(), expect: invalid },
-    { name: '20000x20000 pixel bomb PNG', filename: 'bomb.png', contentType: 'image/png', data: pixelBombPng(20_000, 20_000), expect: { refused: { status: 413, message: 'The image has too many pixels (at most 50 megapixels)' } } },
-    { name: 'SVG with script', filename: 'x.svg', contentType: 'image/svg+xml', data: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>`), expect: invalid },
-    { name: 'PDF renamed to .jpg', filename: 'scan.jpg', contentType: 'image/jpeg', data: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), expect: invalid },
-    { name: 'HTML labelled image/png', filename: 'x.png', contentType: 'image/png', data: Buffer.from(APPENDED_HTML), expect: invalid },
-    { name: 'polyglot: JPEG + appended HTML and ZIP', filename: 'poly.jpg', contentType: 'image/jpeg', data: Buffer.concat([jpeg, Buffer.from(APPENDED_HTML), zipLocalHeader]), expect: { accepted: true } },
-    { name: 'polyglot: PNG + appended HTML', filename: 'poly.png', contentType: 'image/png', data: Buffer.concat([png, Buffer.from(APPENDED_HTML)]), expect: { accepted: true } },
-    { name: 'CMYK JPEG', filename: 'cmyk.jpg', contentType: 'image/jpeg', data: await rgb.clone().toColourspace('cmyk').jpeg().toBuffer(), expect: { accepted: true } },
-    { name: '16-bit greyscale PNG', filename: 'g16.png', contentType: 'image/png', data: await grey().toColourspace('grey16').png().toBuffer(), expect: { accepted: true } },
     {
-      name: 'JPEG with a ~60 KB EXIF block (patient name, GPS)', filename: 'exif.jpg', contentType: 'image/jpeg',
-      data: await grey().jpeg().withExif({ IFD0: { ImageDescription: longDescription, Artist: EXIF_SECRET }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } }).toBuffer(),
+      name: 'zero bytes',
+      filename: 'empty.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.alloc(0),
+      expect: { refused: { status: 400, message: 'Please upload an X-ray image' } },
+    },
+    {
+      name: 'truncated JPEG',
+      filename: 'cut.jpg',
+      contentType: 'image/jpeg',
+      data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
+      expect: invalid,
+    },
+    {
+      name: 'truncated PNG',
+      filename: 'cut.png',
+      contentType: 'image/png',
+      data: png.subarray(0, Math.floor(png.length / 2)),
+      expect: invalid,
+    },
+    {
+      name: 'wrong magic bytes (JPEG body, first bytes zeroed)',
+      filename: 'x.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.concat([Buffer.alloc(4), jpeg.subarray(4)]),
+      expect: invalid,
+    },
+    { name: 'GIF', filename: 'x.gif', contentType: 'image/gif', data: await grey().gif().toBuffer(), expect: invalid },
+    {
+      name: '20000x20000 pixel bomb PNG',
+      filename: 'bomb.png',
+      contentType: 'image/png',
+      data: pixelBombPng(20_000, 20_000),
+      expect: { refused: { status: 413, message: 'The image has too many pixels (at most 50 megapixels)' } },
+    },
+    {
+      name: 'SVG with script',
+      filename: 'x.svg',
+      contentType: 'image/svg+xml',
+      data: Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>`,
+      ),
+      expect: invalid,
+    },
+    {
+      name: 'PDF renamed to .jpg',
+      filename: 'scan.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+      expect: invalid,
+    },
+    {
+      name: 'HTML labelled image/png',
+      filename: 'x.png',
+      contentType: 'image/png',
+      data: Buffer.from(APPENDED_HTML),
+      expect: invalid,
+    },
+    {
+      name: 'polyglot: JPEG + appended HTML and ZIP',
+      filename: 'poly.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.concat([jpeg, Buffer.from(APPENDED_HTML), zipLocalHeader]),
+      expect: { accepted: true },
+    },
+    {
+      name: 'polyglot: PNG + appended HTML',
+      filename: 'poly.png',
+      contentType: 'image/png',
+      data: Buffer.concat([png, Buffer.from(APPENDED_HTML)]),
+      expect: { accepted: true },
+    },
+    {
+      name: 'CMYK JPEG',
+      filename: 'cmyk.jpg',
+      contentType: 'image/jpeg',
+      data: await rgb.clone().toColourspace('cmyk').jpeg().toBuffer(),
+      expect: { accepted: true },
+    },
+    {
+      name: '16-bit greyscale PNG',
+      filename: 'g16.png',
+      contentType: 'image/png',
+      data: await grey().toColourspace('grey16').png().toBuffer(),
+      expect: { accepted: true },
+    },
+    {
+      name: 'JPEG with a ~60 KB EXIF block (patient name, GPS)',
+      filename: 'exif.jpg',
+      contentType: 'image/jpeg',
+      data: await grey()
+        .jpeg()
+        .withExif({
+          IFD0: { ImageDescription: longDescription, Artist: EXIF_SECRET },
+          IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' },
+        })
+        .toBuffer(),
       expect: { accepted: true },
     },
   ];
 }
 
 /** A multipart body as a browser would send it: the image plus the patient fields. */
-export function multipartBody(item: Pick<TCorpusItem, 'filename' | 'contentType' | 'data'>, profile: Record<string, string>): { payload: Buffer; contentType: string } {
+export function multipartBody(
+  item: Pick<TCorpusItem, 'filename' | 'contentType' | 'data'>,
+  profile: Record<string, string>,
+): { payload: Buffer; contentType: string } {
   const boundary = `----cxr${Math.random().toString(16).slice(2)}`;
   const parts = [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="profile"\r\n\r\n${JSON.stringify(profile)}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${item.filename}"\r\nContent-Type: ${item.contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="profile"\r\n\r\n${JSON.stringify(profile)}\r\n`,
+    ),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${item.filename}"\r\nContent-Type: ${item.contentType}\r\n\r\n`,
+    ),
     item.data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ];

@@ -12,7 +12,9 @@ import { gradientPng } from '../helpers/write-gradient-png.js';
  * channel (a third of the memory), with the same luma values.
  */
 const png = (width: number, height: number, channels: 3 | 4) =>
-  sharp({ create: { width, height, channels, background: { r: 90, g: 140, b: 200 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels, background: { r: 90, g: 140, b: 200 } } })
+    .png()
+    .toBuffer();
 
 describe('worker decode limits', () => {
   test('an image over the upload pixel cap is refused from its header', async () => {
@@ -22,7 +24,10 @@ describe('worker decode limits', () => {
   });
 
   test('an 8-bit gray PNG decodes to one channel, with the luma the RGB path gave', async () => {
-    const gray = await sharp(await png(64, 48, 3)).toColourspace('b-w').png().toBuffer();
+    const gray = await sharp(await png(64, 48, 3))
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
     const r = await decodeImage(gray);
     assert.ok(r.ok);
     assert.equal(r.image.channels, 1);

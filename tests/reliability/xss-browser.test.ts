@@ -30,7 +30,8 @@ async function scriptableNodes(page: Page): Promise<string[]> {
         if (/^on/i.test(a.name)) bad.push(`${el.tagName} ${a.name}`);
         if (/^\s*javascript:/i.test(a.value)) bad.push(`${el.tagName} ${a.name}=${a.value}`);
       }
-      if (el.tagName === 'IFRAME' || (el.tagName === 'SCRIPT' && (el.textContent ?? '').includes('__xss'))) bad.push(el.tagName);
+      if (el.tagName === 'IFRAME' || (el.tagName === 'SCRIPT' && (el.textContent ?? '').includes('__xss')))
+        bad.push(el.tagName);
     }
     return bad;
   });
@@ -45,22 +46,34 @@ describe('stored XSS never executes in the browser', () => {
   const chatIds: string[] = [];
 
   beforeAll(async () => {
-    app = await startE2eApp({ RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' }, { worker: false });
+    app = await startE2eApp(
+      { RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' },
+      { worker: false },
+    );
     browser = await launchBrowser();
     context = await browser.newContext();
-    const signup = await context.request.post(`${app.url}/api/auth/signup`, { data: { name: PAYLOADS[0], email: `xss-${uniqueSuffix()}@example.test`, password: 'correct horse battery' } });
+    const signup = await context.request.post(`${app.url}/api/auth/signup`, {
+      data: { name: PAYLOADS[0], email: `xss-${uniqueSuffix()}@example.test`, password: 'correct horse battery' },
+    });
     assert.equal(signup.status(), 200, await signup.text());
     const image = readFileSync(CXR_FIXTURE);
     for (const [i, payload] of PAYLOADS.entries()) {
-      const profile = await context.request.post(`${app.url}/api/profile/create`, { data: { profile: { full_name: payload.slice(0, 190), age: '40', [`k${i} <b onmouseover=alert(1)>`]: payload } } });
+      const profile = await context.request.post(`${app.url}/api/profile/create`, {
+        data: { profile: { full_name: payload.slice(0, 190), age: '40', [`k${i} <b onmouseover=alert(1)>`]: payload } },
+      });
       assert.equal(profile.status(), 201, await profile.text());
       const up = await context.request.post(`${app.url}/api/chat/upload`, {
-        multipart: { profile: JSON.stringify({ full_name: payload.slice(0, 190), age: '40', medical_history: payload }), image: { name: 'x.jpg', mimeType: 'image/jpeg', buffer: image } },
+        multipart: {
+          profile: JSON.stringify({ full_name: payload.slice(0, 190), age: '40', medical_history: payload }),
+          image: { name: 'x.jpg', mimeType: 'image/jpeg', buffer: image },
+        },
       });
       assert.equal(up.status(), 202, await up.text());
       chatIds.push(((await up.json()) as { data: { chat_id: string } }).data.chat_id);
     }
-    const renamed = await context.request.put(`${app.url}/api/history/edit-title`, { data: { chat_id: chatIds[0], title: PAYLOADS[2] } });
+    const renamed = await context.request.put(`${app.url}/api/history/edit-title`, {
+      data: { chat_id: chatIds[0], title: PAYLOADS[2] },
+    });
     assert.equal(renamed.status(), 200, await renamed.text());
     page = await context.newPage();
     await page.addInitScript(() => {
@@ -88,7 +101,11 @@ describe('stored XSS never executes in the browser', () => {
       await page.goto(`${app.url}${path.replace('CHAT0', chatIds[0] ?? '').replace('CHAT1', chatIds[1] ?? '')}`);
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
-      assert.equal(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss), undefined, 'no payload ran');
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { __xss?: string }).__xss),
+        undefined,
+        'no payload ran',
+      );
       assert.deepEqual(dialogs, [], 'no dialog opened');
       assert.deepEqual(await scriptableNodes(page), [], 'no scriptable node in the DOM');
       const text = await page.evaluate(() => document.body.innerText);

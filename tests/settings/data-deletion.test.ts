@@ -72,12 +72,21 @@ for (const backend of testBackends()) {
       const left = await rowsOf(u.id, mine.chatIds);
       assert.deepEqual([left.profiles, left.chats, left.images], [0, 2, 4]);
       const linked = await t.deps.db.select({ profileId: chats.profileId }).from(chats).where(eq(chats.userId, u.id));
-      assert.deepEqual(linked.map((c) => c.profileId), [null, null]);
+      assert.deepEqual(
+        linked.map((c) => c.profileId),
+        [null, null],
+      );
     });
 
     test('clear calls need the explicit confirmation flag', async () => {
       const u = await signUpUser(t.app);
-      const r = await rest(t.app, 'POST', '/api/settings/clear-profiles', { confirm_clear: false }, { bearer: u.token });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/settings/clear-profiles',
+        { confirm_clear: false },
+        { bearer: u.token },
+      );
       assert.equal(r.status, 400);
       const d = await rest(t.app, 'POST', '/api/settings/delete-account', { password: PASSWORD }, { bearer: u.token });
       assert.equal(d.status, 400);
@@ -88,20 +97,40 @@ for (const backend of testBackends()) {
       const other = await signUpUser(t.app);
       const mine = await seedUserData(t.deps, u.id);
       const theirs = await seedUserData(t.deps, other.id);
-      await t.deps.db.insert(apiKeys).values({ userId: u.id, name: 'batch', prefix: 'cxr_abcd', keyHash: hashToken('cxr_test_key') });
+      await t.deps.db
+        .insert(apiKeys)
+        .values({ userId: u.id, name: 'batch', prefix: 'cxr_abcd', keyHash: hashToken('cxr_test_key') });
       await rest(t.app, 'POST', '/api/auth/forgot-password', { email: u.email }, { ip: randomIp() });
       assert.ok((await rowsOf(u.id, mine.chatIds)).resetTokens >= 1);
 
-      const r = await rest(t.app, 'POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }, { cookie: u.token, headers: JSON_HEADERS });
+      const r = await rest(
+        t.app,
+        'POST',
+        '/api/settings/delete-account',
+        { confirm_delete: true, password: PASSWORD },
+        { cookie: u.token, headers: JSON_HEADERS },
+      );
       assert.deepEqual([r.status, r.body], [200, { success: true, message: 'Account deleted successfully' }]);
       assert.match(String(r.res.headers['set-cookie']), /token=;/);
 
       assert.deepEqual(await rowsOf(u.id, mine.chatIds), {
-        users: 0, sessions: 0, resetTokens: 0, apiKeys: 0, profiles: 0, chats: 0, messages: 0, analyses: 0, images: 0,
+        users: 0,
+        sessions: 0,
+        resetTokens: 0,
+        apiKeys: 0,
+        profiles: 0,
+        chats: 0,
+        messages: 0,
+        analyses: 0,
+        images: 0,
       });
       assert.deepEqual(await filesExist(mine.imageKeys), [false, false, false, false]);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);
-      assert.equal((await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() })).status, 401);
+      assert.equal(
+        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() }))
+          .status,
+        401,
+      );
 
       const trail = await t.deps.db.select().from(auditLog).where(eq(auditLog.actorUserId, u.id));
       assert.ok(trail.some((e) => e.action === 'account.delete' && e.outcome === 'success'));
@@ -128,7 +157,13 @@ for (const backend of testBackends()) {
         return realDelete(key);
       };
       try {
-        const r = await rest(t.app, 'POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }, { bearer: u.token });
+        const r = await rest(
+          t.app,
+          'POST',
+          '/api/settings/delete-account',
+          { confirm_delete: true, password: PASSWORD },
+          { bearer: u.token },
+        );
         assert.equal(r.status, 200);
       } finally {
         t.deps.images.delete = realDelete;

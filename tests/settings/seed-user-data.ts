@@ -57,7 +57,14 @@ export async function seedUserData(deps: AppDeps, userId: string): Promise<TSeed
     chatIds.push(chat.id);
     const [analysis] = await deps.db
       .insert(analyses)
-      .values({ userId, chatId: chat.id, imageId: upload.id, heatmapImageId: heatmap.id, status: 'completed', stage: 'done' })
+      .values({
+        userId,
+        chatId: chat.id,
+        imageId: upload.id,
+        heatmapImageId: heatmap.id,
+        status: 'completed',
+        stage: 'done',
+      })
       .returning({ id: analyses.id });
     await deps.db.insert(messages).values([
       { chatId: chat.id, role: 'user', content: `Patient ${patientName}, 54`, imageId: upload.id },

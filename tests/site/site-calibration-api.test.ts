@@ -19,8 +19,13 @@ const ADMIN = `site-admin-${Date.now()}@example.org`;
 const modelDir = mkdtempSync(join(tmpdir(), 'cxr-site-model-'));
 const manifestPath = join(modelDir, 'manifest.json');
 const manifest = (sha256: string) => ({
-  modelVersion: '9.9.9-site', sha256, uncertainMargin: 0,
-  findings: [{ label: 'pneumonia', display: 'Pneumonia', threshold: 0.38 }, { label: 'covid19', display: 'COVID-19', threshold: 0.27 }],
+  modelVersion: '9.9.9-site',
+  sha256,
+  uncertainMargin: 0,
+  findings: [
+    { label: 'pneumonia', display: 'Pneumonia', threshold: 0.38 },
+    { label: 'covid19', display: 'COVID-19', threshold: 0.27 },
+  ],
 });
 function writeManifest(sha256: string, mtime: number): void {
   writeFileSync(manifestPath, JSON.stringify(manifest(sha256)));
@@ -29,11 +34,15 @@ function writeManifest(sha256: string, mtime: number): void {
 
 /** 40 labelled films: pneumonia present above 0.3, absent below; too few covid19 readings. */
 function resultsCsv(modelVersion = '9.9.9-site'): string {
-  const lines = ['file,sha256,label,status,accepted,gate_reason,p_pneumonia,p_covid19,call_pneumonia,call_covid19,top_finding,model_version,chat_id,error'];
+  const lines = [
+    'file,sha256,label,status,accepted,gate_reason,p_pneumonia,p_covid19,call_pneumonia,call_covid19,top_finding,model_version,chat_id,error',
+  ];
   for (let i = 0; i < 40; i++) {
     const present = i % 2 === 0;
     const p = present ? 0.31 + i / 200 : 0.05 + i / 200;
-    lines.push(`f${i}.png,x,${present ? 'pneumonia' : 'normal'},completed,true,,${p.toFixed(4)},${i < 3 ? '0.5' : ''},,,,${modelVersion},,`);
+    lines.push(
+      `f${i}.png,x,${present ? 'pneumonia' : 'normal'},completed,true,,${p.toFixed(4)},${i < 3 ? '0.5' : ''},,,,${modelVersion},,`,
+    );
   }
   return lines.join('\n');
 }
@@ -45,7 +54,9 @@ describe('site calibration API', () => {
 
   beforeAll(async () => {
     writeManifest('a'.repeat(64), 1_700_000_000);
-    t = await createTestApp({ env: { ...TEST_ENV, SITE_ADMIN_EMAILS: ` ${ADMIN.toUpperCase()} , other@example.org`, MODEL_DIR: modelDir } });
+    t = await createTestApp({
+      env: { ...TEST_ENV, SITE_ADMIN_EMAILS: ` ${ADMIN.toUpperCase()} , other@example.org`, MODEL_DIR: modelDir },
+    });
     admin = await createUser(t.deps, { email: ADMIN });
     clinician = await createUser(t.deps);
   });
@@ -54,7 +65,8 @@ describe('site calibration API', () => {
   test('access: admin 200, clinician 403, anonymous 401, on every call; tRPC access says who sees the tab', async () => {
     const calls = [
       (tok: string | null) => rest(t.app, 'GET', '/api/site/calibration', tok),
-      (tok: string | null) => rest(t.app, 'POST', '/api/site/calibration/propose', tok, { source: 'feedback', method: { kind: 'youden' } }),
+      (tok: string | null) =>
+        rest(t.app, 'POST', '/api/site/calibration/propose', tok, { source: 'feedback', method: { kind: 'youden' } }),
       (tok: string | null) => rest(t.app, 'PUT', '/api/site/calibration', tok, { calibrationId: crypto.randomUUID() }),
       (tok: string | null) => rest(t.app, 'DELETE', '/api/site/calibration', tok),
     ];
@@ -71,24 +83,54 @@ describe('site calibration API', () => {
   });
 
   test('too few labelled cases: refused with the minimum in the message, nothing stored', async () => {
-    const r = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, { source: 'feedback', method: { kind: 'youden' } });
+    const r = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, {
+      source: 'feedback',
+      method: { kind: 'youden' },
+    });
     assert.equal(r.status, 400);
-    assert.match((r.body as { message: string }).message, /at least 30 cases, with at least 5 read present and 5 read absent/);
-    const other = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, { source: 'csv', method: { kind: 'youden' }, csv: resultsCsv('1.0.0-old') });
+    assert.match(
+      (r.body as { message: string }).message,
+      /at least 30 cases, with at least 5 read present and 5 read absent/,
+    );
+    const other = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, {
+      source: 'csv',
+      method: { kind: 'youden' },
+      csv: resultsCsv('1.0.0-old'),
+    });
     assert.equal(other.status, 400, 'rows read by another model version are not cases');
   });
 
   test('propose from a CSV, apply: the next analysis is called at the site threshold and says so; revert restores the default', async () => {
-    const proposed = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, { source: 'csv', method: { kind: 'youden' }, csv: resultsCsv() });
+    const proposed = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, {
+      source: 'csv',
+      method: { kind: 'youden' },
+      csv: resultsCsv(),
+    });
     assert.equal(proposed.status, 200);
-    const cal = (proposed.body as { data: { id: string; findings: { finding: string; threshold: number; cases: number; sensitivityCi95: number[] }[]; skipped: { finding: string }[] } }).data;
-    assert.deepEqual(cal.findings.map((f) => [f.finding, f.threshold, f.cases]), [['pneumonia', 0.31, 40]]);
+    const cal = (
+      proposed.body as {
+        data: {
+          id: string;
+          findings: { finding: string; threshold: number; cases: number; sensitivityCi95: number[] }[];
+          skipped: { finding: string }[];
+        };
+      }
+    ).data;
+    assert.deepEqual(
+      cal.findings.map((f) => [f.finding, f.threshold, f.cases]),
+      [['pneumonia', 0.31, 40]],
+    );
     assert.equal(cal.findings[0]!.sensitivityCi95.length, 2);
-    assert.deepEqual(cal.skipped.map((s) => s.finding), ['covid19']);
+    assert.deepEqual(
+      cal.skipped.map((s) => s.finding),
+      ['covid19'],
+    );
 
     const applied = await rest(t.app, 'PUT', '/api/site/calibration', admin.token, { calibrationId: cal.id });
     assert.equal(applied.status, 200);
-    const state = (await rest(t.app, 'GET', '/api/site/calibration', admin.token)).body as { data: { active: boolean; applied: { id: string } | null } };
+    const state = (await rest(t.app, 'GET', '/api/site/calibration', admin.token)).body as {
+      data: { active: boolean; applied: { id: string } | null };
+    };
     assert.deepEqual([state.data.active, state.data.applied?.id], [true, cal.id]);
     const report = await analyse(0.33);
     assert.match(report.content, /Pneumonia: called at the site threshold 0\.31, model default 0\.38\./);
@@ -98,16 +140,25 @@ describe('site calibration API', () => {
     const after = await analyse(0.33);
     assert.doesNotMatch(after.content, /site threshold/);
     assert.equal(after.disease, null);
-    const actions = (await t.deps.db.select().from(auditLog).where(eq(auditLog.actorUserId, admin.user.id))).map((a) => a.action);
-    for (const a of ['site.calibration.propose', 'site.calibration.apply', 'site.calibration.revert']) assert.ok(actions.includes(a), a);
+    const actions = (await t.deps.db.select().from(auditLog).where(eq(auditLog.actorUserId, admin.user.id))).map(
+      (a) => a.action,
+    );
+    for (const a of ['site.calibration.propose', 'site.calibration.apply', 'site.calibration.revert'])
+      assert.ok(actions.includes(a), a);
   });
 
   test('sha256 pin: after a model change the applied thresholds are ignored with a warning, and cannot be re-applied', async () => {
-    const proposed = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, { source: 'csv', method: { kind: 'target-sensitivity', sensitivity: 0.9 }, csv: resultsCsv() });
+    const proposed = await rest(t.app, 'POST', '/api/site/calibration/propose', admin.token, {
+      source: 'csv',
+      method: { kind: 'target-sensitivity', sensitivity: 0.9 },
+      csv: resultsCsv(),
+    });
     const id = (proposed.body as { data: { id: string } }).data.id;
     assert.equal((await rest(t.app, 'PUT', '/api/site/calibration', admin.token, { calibrationId: id })).status, 200);
     writeManifest('b'.repeat(64), 1_700_000_100);
-    const state = (await rest(t.app, 'GET', '/api/site/calibration', admin.token)).body as { data: { active: boolean; warning: string | null } };
+    const state = (await rest(t.app, 'GET', '/api/site/calibration', admin.token)).body as {
+      data: { active: boolean; warning: string | null };
+    };
     assert.equal(state.data.active, false);
     assert.match(state.data.warning ?? '', /are ignored: new analyses use the model defaults/);
     const report = await analyse(0.33);
@@ -119,14 +170,28 @@ describe('site calibration API', () => {
   async function analyse(p: number) {
     const { analysis } = await createChat(t.deps, clinician.user.id, { analysisStatus: 'queued' });
     const result = {
-      modelVersion: '9.9.9-site', modelName: 'site-test', gate: { accepted: true, reason: null, flags: [] }, anatomy: null,
-      findings: [{ label: 'pneumonia', display: 'Pneumonia', probability: p, threshold: 0.38, call: 'negative' as const }],
-      topFinding: null, heatmaps: [], image: { width: 224, height: 224 }, timingsMs: {},
+      modelVersion: '9.9.9-site',
+      modelName: 'site-test',
+      gate: { accepted: true, reason: null, flags: [] },
+      anatomy: null,
+      findings: [
+        { label: 'pneumonia', display: 'Pneumonia', probability: p, threshold: 0.38, call: 'negative' as const },
+      ],
+      topFinding: null,
+      heatmaps: [],
+      image: { width: 224, height: 224 },
+      timingsMs: {},
     };
-    assert.equal(await finalizeAnalysis({ ...t.deps, job: { analysisId: analysis!.id, result, heatmap: null } }), 'completed');
+    assert.equal(
+      await finalizeAnalysis({ ...t.deps, job: { analysisId: analysis!.id, result, heatmap: null } }),
+      'completed',
+    );
     const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, analysis!.id));
     assert.ok(row);
-    const [msg] = await t.deps.db.select().from(messages).where(and(eq(messages.analysisId, analysis!.id)));
+    const [msg] = await t.deps.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.analysisId, analysis!.id)));
     return msg!;
   }
 });

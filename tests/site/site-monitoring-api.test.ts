@@ -17,16 +17,30 @@ import { rest, trpc, TEST_ENV } from '../history/http.js';
 const ADMIN = `monitor-admin-${Date.now()}@example.org`;
 const modelDir = mkdtempSync(join(tmpdir(), 'cxr-monitor-model-'));
 const refPath = join(modelDir, 'drift-reference.json');
-writeFileSync(join(modelDir, 'manifest.json'), JSON.stringify({
-  modelVersion: '7.0.0-drift', sha256: 'c'.repeat(64), uncertainMargin: 0,
-  findings: [{ label: 'pneumonia', display: 'Pneumonia', threshold: 0.4 }, { label: 'covid19', display: 'COVID-19', threshold: 0.3 }],
-}));
+writeFileSync(
+  join(modelDir, 'manifest.json'),
+  JSON.stringify({
+    modelVersion: '7.0.0-drift',
+    sha256: 'c'.repeat(64),
+    uncertainMargin: 0,
+    findings: [
+      { label: 'pneumonia', display: 'Pneumonia', threshold: 0.4 },
+      { label: 'covid19', display: 'COVID-19', threshold: 0.3 },
+    ],
+  }),
+);
 function writeReference(): void {
-  writeFileSync(refPath, JSON.stringify({
-    modelVersion: '7.0.0-drift', modelSha256: 'c'.repeat(64), binEdges: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], films: 100,
-    splits: [{ dataset: 'synthetic', split: 'val', used: 100 }],
-    findings: { pneumonia: { n: 100, counts: Array(10).fill(10) }, covid19: { n: 100, counts: Array(10).fill(10) } },
-  }));
+  writeFileSync(
+    refPath,
+    JSON.stringify({
+      modelVersion: '7.0.0-drift',
+      modelSha256: 'c'.repeat(64),
+      binEdges: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1],
+      films: 100,
+      splits: [{ dataset: 'synthetic', split: 'val', used: 100 }],
+      findings: { pneumonia: { n: 100, counts: Array(10).fill(10) }, covid19: { n: 100, counts: Array(10).fill(10) } },
+    }),
+  );
 }
 
 describe('site monitoring API', () => {
@@ -36,7 +50,9 @@ describe('site monitoring API', () => {
 
   beforeAll(async () => {
     writeReference();
-    t = await createTestApp({ env: { ...TEST_ENV, SITE_ADMIN_EMAILS: ADMIN, MODEL_DIR: modelDir, SITE_AGREEMENT_FLOOR: '0.7' } });
+    t = await createTestApp({
+      env: { ...TEST_ENV, SITE_ADMIN_EMAILS: ADMIN, MODEL_DIR: modelDir, SITE_AGREEMENT_FLOOR: '0.7' },
+    });
     admin = await createUser(t.deps, { email: ADMIN });
     clinician = await createUser(t.deps);
     // The drifted batch: 20 films all scoring 0.85 for pneumonia (the reference is uniform), one gate refusal.
@@ -46,11 +62,21 @@ describe('site monitoring API', () => {
         { label: 'pneumonia', display: 'Pneumonia', probability: 0.85, threshold: 0.4, call: 'positive' },
         { label: 'covid19', display: 'COVID-19', probability: (i % 10) / 10 + 0.05, threshold: 0.3, call: 'negative' },
       ];
-      await t.deps.db.update(analyses).set({ modelVersion: '7.0.0-drift', result: { modelVersion: '7.0.0-drift', findings } }).where(eq(analyses.id, analysis!.id));
+      await t.deps.db
+        .update(analyses)
+        .set({ modelVersion: '7.0.0-drift', result: { modelVersion: '7.0.0-drift', findings } })
+        .where(eq(analyses.id, analysis!.id));
       if (i < 4) {
         await t.deps.db.insert(findingFeedback).values({
-          userId: clinician.user.id, chatId: chat.id, analysisId: analysis!.id, finding: 'pneumonia', verdict: i < 2 ? 'agree' : 'disagree',
-          reading: i < 2 ? 'present' : 'absent', modelVersion: '7.0.0-drift', modelProbability: 0.85, modelCall: 'positive',
+          userId: clinician.user.id,
+          chatId: chat.id,
+          analysisId: analysis!.id,
+          finding: 'pneumonia',
+          verdict: i < 2 ? 'agree' : 'disagree',
+          reading: i < 2 ? 'present' : 'absent',
+          modelVersion: '7.0.0-drift',
+          modelProbability: 0.85,
+          modelCall: 'positive',
         });
       }
     }
@@ -61,7 +87,19 @@ describe('site monitoring API', () => {
   test('PSI of the drifted week equals the hand-computed value; agreement and the banners follow', async () => {
     const r = await rest(t.app, 'GET', '/api/site/monitoring?weeks=4', admin.token);
     assert.equal(r.status, 200);
-    const data = (r.body as { data: { weeks: { analyses: number; refused: number; psi: Record<string, number | null>; agreement: Record<string, number | null> }[]; alerts: string[] } }).data;
+    const data = (
+      r.body as {
+        data: {
+          weeks: {
+            analyses: number;
+            refused: number;
+            psi: Record<string, number | null>;
+            agreement: Record<string, number | null>;
+          }[];
+          alerts: string[];
+        };
+      }
+    ).data;
     assert.equal(data.weeks.length, 4);
     const now = data.weeks.at(-1)!;
     assert.equal(now.analyses, 21);

@@ -30,20 +30,29 @@ describe('a missing image', () => {
       redis: { publish: () => Promise.resolve(0) },
       images: { get },
     } as unknown as WorkerDeps;
-    const job = { data: { analysisId: randomUUID(), storageKey: 'k', mediaType: 'image/png' }, updateProgress: () => Promise.resolve() };
+    const job = {
+      data: { analysisId: randomUUID(), storageKey: 'k', mediaType: 'image/png' },
+      updateProgress: () => Promise.resolve(),
+    };
     return createAnalysisProcessor(deps)(job as unknown as Job);
   };
 
   test('ends the job without retries in the worker', async () => {
-    await assert.rejects(run(() => Promise.reject(new ImageNotFoundError())), (err: unknown) => {
-      assert.ok(err instanceof UnrecoverableError);
-      assert.equal(err.message, 'image missing from storage');
-      return true;
-    });
+    await assert.rejects(
+      run(() => Promise.reject(new ImageNotFoundError())),
+      (err: unknown) => {
+        assert.ok(err instanceof UnrecoverableError);
+        assert.equal(err.message, 'image missing from storage');
+        return true;
+      },
+    );
   });
 
   test('any other storage error stays retryable', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    await assert.rejects(run(() => Promise.reject(outage)), (err: unknown) => err === outage);
+    await assert.rejects(
+      run(() => Promise.reject(outage)),
+      (err: unknown) => err === outage,
+    );
   });
 });

@@ -36,7 +36,12 @@ async function startS3(dir: string): Promise<{ endpoint: string; proc: ChildProc
 describe('S3 image storage against a real S3-compatible server', () => {
   let s3: { endpoint: string; proc: ChildProcess };
   const dir = mkdtempSync(join(tmpdir(), 's3rver-'));
-  const s3Env = () => ({ S3_ENDPOINT: s3.endpoint, S3_BUCKET: BUCKET, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
+  const s3Env = () => ({
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: BUCKET,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  });
 
   beforeAll(async () => {
     s3 = await startS3(dir);
@@ -59,7 +64,7 @@ describe('S3 image storage against a real S3-compatible server', () => {
     await assert.rejects(store.get(key));
   });
 
-  test('a missing key is an ImageNotFoundError, not the SDK\'s NoSuchKey (D11)', async () => {
+  test("a missing key is an ImageNotFoundError, not the SDK's NoSuchKey (D11)", async () => {
     const store = new S3ImageStore(testConfig(s3Env()));
     await assert.rejects(store.get(contentKey('f'.repeat(64))), ImageNotFoundError);
   });
@@ -69,7 +74,12 @@ describe('S3 image storage against a real S3-compatible server', () => {
     try {
       const u = await createUser(t.deps);
       const body = uploadBody(await radiograph({ side: 300 }));
-      const res = await t.app.inject({ method: 'POST', url: '/api/chat/upload', payload: body.payload, headers: { ...body.headers, ...bearer(u.token) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/upload',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(u.token) },
+      });
       assert.equal(res.statusCode, 202, res.body);
       const [img] = await t.deps.db.select().from(storedImages).where(eq(storedImages.userId, u.user.id));
       assert.ok(img);

@@ -21,7 +21,13 @@ const logit = (p: number) => Math.log(p / (1 - p));
 /** A finding at `d` log-odds from its threshold, called by the worker's own callOf. */
 function at(d: number, threshold = PNEUMONIA.threshold, margin = MARGIN): TFinding {
   const probability = sigmoid(logit(threshold) + d);
-  return { label: 'pneumonia', display: PNEUMONIA.display, probability, threshold, call: callOf(probability, threshold, margin) };
+  return {
+    label: 'pneumonia',
+    display: PNEUMONIA.display,
+    probability,
+    threshold,
+    call: callOf(probability, threshold, margin),
+  };
 }
 
 const snapshot = (result: TStoredResult) => ({
@@ -77,13 +83,18 @@ describe('the change rule', () => {
   });
 
   test('only shipped findings both results report are compared; CTR change and caveats', () => {
-    const prior = snapshot(sampleResultV2({
-      gate: { accepted: true, reason: null, flags: ['low_contrast'], code: null },
-      anatomy: { ...sampleResultV2().anatomy!, ctr: 0.48 },
-    }));
+    const prior = snapshot(
+      sampleResultV2({
+        gate: { accepted: true, reason: null, flags: ['low_contrast'], code: null },
+        anatomy: { ...sampleResultV2().anatomy!, ctr: 0.48 },
+      }),
+    );
     const current = sampleResultV2({ findings: sampleResultV2().findings.filter((f) => f.label !== 'covid19') });
     const c = compareResults(prior, current, MARGIN);
-    assert.deepEqual(c.findings.map((f) => f.label), current.findings.map((f) => f.label));
+    assert.deepEqual(
+      c.findings.map((f) => f.label),
+      current.findings.map((f) => f.label),
+    );
     assert.ok(c.findings.every((f) => f.change === 'unchanged'));
     assert.deepEqual(c.notCompared, [{ label: 'covid19', display: 'COVID-19 pattern', reportedBy: 'previous' }]);
     // "Not assessed" candidates are never compared.
@@ -104,7 +115,12 @@ describe('the change rule', () => {
     const text = comparisonLines(c).join('\n');
     assert.match(text, /^### Compared with the analysis of 2026-03-12/);
     const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
-    assert.ok(text.includes(`| ${PNEUMONIA.display} | ${pct(at(-MARGIN - 0.5).probability)} (negative) | ${pct(at(MARGIN + 0.5).probability)} (positive) | new |`), text);
+    assert.ok(
+      text.includes(
+        `| ${PNEUMONIA.display} | ${pct(at(-MARGIN - 0.5).probability)} (negative) | ${pct(at(MARGIN + 0.5).probability)} (positive) | new |`,
+      ),
+      text,
+    );
     assert.match(text, /Cardiothoracic ratio 0\.56 → 0\.56 \(±0\.00\)/);
   });
 });

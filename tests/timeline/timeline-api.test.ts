@@ -33,21 +33,48 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
   let profileId: string;
   const done: { chatId: string; analysisId: string; result: TStoredResult; createdAt: Date }[] = [];
   const caller = (x: TTestUser) =>
-    createCaller(createContextInner({ deps: t.deps, auth: { userId: x.user.id, name: x.user.name, email: x.user.email, sessionId: null, via: 'session' } as never }));
+    createCaller(
+      createContextInner({
+        deps: t.deps,
+        auth: { userId: x.user.id, name: x.user.name, email: x.user.email, sessionId: null, via: 'session' } as never,
+      }),
+    );
 
   async function analyse(label: 'pneumonia' | 'normal', user = u, profile = profileId) {
-    const body = uploadBody(await radiograph({ label, side: 900 }), { full_name: testPatientName('Timeline'), age: 61 }, [{ name: 'profile_id', value: profile }]);
-    return t.app.inject({ method: 'POST', url: '/api/chat/analyzer', payload: body.payload, headers: { ...body.headers, ...bearer(user.token) } });
+    const body = uploadBody(
+      await radiograph({ label, side: 900 }),
+      { full_name: testPatientName('Timeline'), age: 61 },
+      [{ name: 'profile_id', value: profile }],
+    );
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/chat/analyzer',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(user.token) },
+    });
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '30000', ANALYSIS_TIMEOUT_MS: '30000' } });
+    t = await createTestApp({
+      background: true,
+      env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '30000', ANALYSIS_TIMEOUT_MS: '30000' },
+    });
     u = await createUser(t.deps);
     other = await createUser(t.deps);
     profileId = (await createProfile(t.deps, u.user.id)).id;
     resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps: WorkerDeps = { config: t.deps.config, redis: t.deps.redis, images: t.deps.images, resultQueue, log: pino({ level: 'silent' }) };
-    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX, concurrency: 1 });
+    const deps: WorkerDeps = {
+      config: t.deps.config,
+      redis: t.deps.redis,
+      images: t.deps.images,
+      resultQueue,
+      log: pino({ level: 'silent' }),
+    };
+    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
+      connection: t.deps.redis,
+      prefix: t.deps.config.QUEUE_PREFIX,
+      concurrency: 1,
+    });
     worker.on('error', () => undefined);
     for (const label of ['pneumonia', 'normal'] as const) {
       const res = await analyse(label);
@@ -64,9 +91,10 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     await t?.close();
   });
 
-  test('the first report has no comparison; the second holds it with both figures, both calls and the rule\'s change words', async () => {
-    const [first, second] = done as [typeof done[0], typeof done[0]];
-    const report = async (id: string) => (await t.deps.db.select().from(messages).where(eq(messages.analysisId, id)))[0]!.content;
+  test("the first report has no comparison; the second holds it with both figures, both calls and the rule's change words", async () => {
+    const [first, second] = done as [(typeof done)[0], (typeof done)[0]];
+    const report = async (id: string) =>
+      (await t.deps.db.select().from(messages).where(eq(messages.analysisId, id)))[0]!.content;
     assert.doesNotMatch(await report(first.analysisId), /Compared with the analysis of/);
     const text = await report(second.analysisId);
     assert.ok(text.includes(`### Compared with the analysis of ${first.createdAt.toISOString().slice(0, 10)}`), text);
@@ -83,15 +111,23 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     }
     const a = first.result.anatomy?.ctr ?? null;
     const b = second.result.anatomy?.ctr ?? null;
-    if (a !== null && b !== null) assert.ok(text.includes(`Cardiothoracic ratio ${a.toFixed(2)} → ${b.toFixed(2)}`), text);
+    if (a !== null && b !== null)
+      assert.ok(text.includes(`Cardiothoracic ratio ${a.toFixed(2)} → ${b.toFixed(2)}`), text);
   });
 
   test('REST and tRPC timelines return both analyses, oldest first, with probabilities, calls and CTR', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/profile/${u.user.id}/${profileId}/timeline`, headers: bearer(u.token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/profile/${u.user.id}/${profileId}/timeline`,
+      headers: bearer(u.token),
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.success, true);
-    assert.deepEqual(body.data.analyses.map((x: { analysis_id: string }) => x.analysis_id), done.map((d) => d.analysisId));
+    assert.deepEqual(
+      body.data.analyses.map((x: { analysis_id: string }) => x.analysis_id),
+      done.map((d) => d.analysisId),
+    );
     for (const [i, entry] of body.data.analyses.entries()) {
       const d = done[i]!;
       assert.equal(entry.chat_id, d.chatId);
@@ -103,13 +139,20 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     }
     const trpc = await caller(u).profile.timeline({ profileId });
     assert.deepEqual(trpc.analyses, body.data.analyses);
-    assert.deepEqual(trpc.labels.map((l) => l.label), done[1]!.result.findings.map((f) => f.label));
+    assert.deepEqual(
+      trpc.labels.map((l) => l.label),
+      done[1]!.result.findings.map((f) => f.label),
+    );
   });
 
   test('the grounded chat compares with the previous X-ray from the stored results only', async () => {
-    const ask = (chatId: string) => t.app.inject({
-      method: 'POST', url: '/api/chat/chat', headers: bearer(u.token), payload: { chat_id: chatId, query: 'What changed since last time?' },
-    });
+    const ask = (chatId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/chat/chat',
+        headers: bearer(u.token),
+        payload: { chat_id: chatId, query: 'What changed since last time?' },
+      });
     const second = await ask(done[1]!.chatId);
     assert.equal(second.statusCode, 200, second.body);
     const answer: string = second.json().data.response;
@@ -126,14 +169,16 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     assert.match(json.report.text, /Compared with the analysis of/);
     assert.equal(json.prior, undefined, 'the closed JSON schema is unchanged');
     const fhir = (await get(`${done[1]!.chatId}.fhir.json`)).json();
-    const report = fhir.entry.map((e: { resource: Record<string, unknown> }) => e.resource).find((r: { resourceType: string }) => r.resourceType === 'DiagnosticReport');
+    const report = fhir.entry
+      .map((e: { resource: Record<string, unknown> }) => e.resource)
+      .find((r: { resourceType: string }) => r.resourceType === 'DiagnosticReport');
     const ref = report.extension[0].extension.find((e: { url: string }) => e.url === 'reference').valueReference;
     assert.deepEqual(ref.identifier, { system: 'urn:chest-doctor-ai:analysis', value: done[0]!.analysisId });
     const firstFhir = (await get(`${done[0]!.chatId}.fhir.json`)).json();
     assert.equal(firstFhir.entry[0].resource.extension, undefined);
   });
 
-  test('access: another account\'s profile answers exactly like a missing one (REST, tRPC, analyzer)', async () => {
+  test("access: another account's profile answers exactly like a missing one (REST, tRPC, analyzer)", async () => {
     const missing = randomUUID();
     const rest = (user: TTestUser, userId: string, pid: string) =>
       t.app.inject({ method: 'GET', url: `/api/profile/${userId}/${pid}/timeline`, headers: bearer(user.token) });
@@ -143,9 +188,19 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     assert.deepEqual(foreign.json(), absent.json());
     assert.deepEqual((await rest(other, u.user.id, profileId)).json(), absent.json());
     assert.equal((await rest(u, u.user.id, 'not-a-uuid')).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/profile/${u.user.id}/${profileId}/timeline` })).statusCode, 401);
-    const err = async (p: Promise<unknown>) => p.then(() => assert.fail('expected an error'), (e: { code: string; message: string }) => [e.code, e.message]);
-    assert.deepEqual(await err(caller(other).profile.timeline({ profileId })), await err(caller(other).profile.timeline({ profileId: missing })));
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/profile/${u.user.id}/${profileId}/timeline` })).statusCode,
+      401,
+    );
+    const err = async (p: Promise<unknown>) =>
+      p.then(
+        () => assert.fail('expected an error'),
+        (e: { code: string; message: string }) => [e.code, e.message],
+      );
+    assert.deepEqual(
+      await err(caller(other).profile.timeline({ profileId })),
+      await err(caller(other).profile.timeline({ profileId: missing })),
+    );
     const upload = await analyse('normal', other, profileId);
     assert.equal(upload.statusCode, 404);
     assert.equal(upload.json().message, 'Profile not found');

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
   worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'analysis job failed'));
 
   const id = `${hostname()}-${process.pid}`;
-  const beat = () => redis.set(`${config.QUEUE_PREFIX}:workers:${id}`, new Date().toISOString(), 'PX', HEARTBEAT_MS * 3).catch(() => undefined);
+  const beat = () =>
+    redis
+      .set(`${config.QUEUE_PREFIX}:workers:${id}`, new Date().toISOString(), 'PX', HEARTBEAT_MS * 3)
+      .catch(() => undefined);
   void beat();
   const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
 

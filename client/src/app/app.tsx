@@ -6,7 +6,9 @@ import { Toaster } from '../components/toast/toaster';
 
 // Every page is its own chunk: a visitor of /login downloads no chat, profile or docs code.
 const DocsPage = lazy(() => import('../features/docs/pages/docs-page').then((m) => ({ default: m.DocsPage })));
-const ModelCardPage = lazy(() => import('../features/model-card/pages/model-card-page').then((m) => ({ default: m.ModelCardPage })));
+const ModelCardPage = lazy(() =>
+  import('../features/model-card/pages/model-card-page').then((m) => ({ default: m.ModelCardPage })),
+);
 const LoginPage = lazy(() => import('../features/auth/pages/login-page').then((m) => ({ default: m.LoginPage })));
 const SignupPage = lazy(() => import('../features/auth/pages/signup-page').then((m) => ({ default: m.SignupPage })));
 const ForgotPasswordPage = lazy(() =>
@@ -15,42 +17,50 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('../features/auth/pages/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
 );
-const ChatLayout = lazy(() => import('../features/shell/components/chat-layout').then((m) => ({ default: m.ChatLayout })));
-const ChatHomePage = lazy(() => import('../features/chat/pages/chat-home-page').then((m) => ({ default: m.ChatHomePage })));
-const ProfilesPage = lazy(() => import('../features/profiles/pages/profiles-page').then((m) => ({ default: m.ProfilesPage })));
-const SettingsPage = lazy(() => import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const ChatLayout = lazy(() =>
+  import('../features/shell/components/chat-layout').then((m) => ({ default: m.ChatLayout })),
+);
+const ChatHomePage = lazy(() =>
+  import('../features/chat/pages/chat-home-page').then((m) => ({ default: m.ChatHomePage })),
+);
+const ProfilesPage = lazy(() =>
+  import('../features/profiles/pages/profiles-page').then((m) => ({ default: m.ProfilesPage })),
+);
+const SettingsPage = lazy(() =>
+  import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })),
+);
 
 /** Section 2's routes. `/` and unknown paths are replaced by /chat/profiles. */
 export function App() {
   return (
     <>
       <ErrorBoundary>
-      <RenderErrorProbe />
-      <Suspense fallback={<FullPageSpinner />}>
-        <Switch>
-          <Route path="/docs" component={DocsPage} />
-          <Route path="/model-card" component={ModelCardPage} />
-          <Route path="/login" component={LoginPage} />
-          <Route path="/signup" component={SignupPage} />
-          <Route path="/forgot-password" component={ForgotPasswordPage} />
-          <Route path="/reset-password" component={ResetPasswordPage} />
-          <Route path="/chat" nest>
-            <ChatLayout>
-              <Switch>
-                <Route path="/" component={ChatHomePage} />
-                <Route path="/profiles" component={ProfilesPage} />
-                <Route path="/settings" component={SettingsPage} />
-                <Route>
-                  <Redirect to="~/chat/profiles" replace />
-                </Route>
-              </Switch>
-            </ChatLayout>
-          </Route>
-          <Route>
-            <Redirect to="/chat/profiles" replace />
-          </Route>
-        </Switch>
-      </Suspense>
+        <RenderErrorProbe />
+        <Suspense fallback={<FullPageSpinner />}>
+          <Switch>
+            <Route path="/docs" component={DocsPage} />
+            <Route path="/model-card" component={ModelCardPage} />
+            <Route path="/login" component={LoginPage} />
+            <Route path="/signup" component={SignupPage} />
+            <Route path="/forgot-password" component={ForgotPasswordPage} />
+            <Route path="/reset-password" component={ResetPasswordPage} />
+            <Route path="/chat" nest>
+              <ChatLayout>
+                <Switch>
+                  <Route path="/" component={ChatHomePage} />
+                  <Route path="/profiles" component={ProfilesPage} />
+                  <Route path="/settings" component={SettingsPage} />
+                  <Route>
+                    <Redirect to="~/chat/profiles" replace />
+                  </Route>
+                </Switch>
+              </ChatLayout>
+            </Route>
+            <Route>
+              <Redirect to="/chat/profiles" replace />
+            </Route>
+          </Switch>
+        </Suspense>
       </ErrorBoundary>
       <Toaster />
     </>

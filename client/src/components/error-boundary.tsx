@@ -38,16 +38,24 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, TState> {
           <h1>Oops! Something went wrong</h1>
           <p>An unexpected error occurred. You can go back to the home screen or reload the page.</p>
           <div className="error-actions">
-            <button type="button" className="button button-primary" onClick={() => {
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
                 clearForcedError();
                 window.location.assign('/');
-              }}>
+              }}
+            >
               Go to Home
             </button>
-            <button type="button" className="button button-secondary" onClick={() => {
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
                 clearForcedError();
                 window.location.reload();
-              }}>
+              }}
+            >
               Reload Page
             </button>
           </div>

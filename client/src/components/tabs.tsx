@@ -27,10 +27,24 @@ const tabId = (prefix: string, key: string) => `${prefix}-tab-${key}`;
  * The WAI-ARIA tabs pattern: one tab stop (the selected tab), arrow keys, Home and End move
  * between tabs and select them, and the selected tab's panel is labelled by it.
  */
-export function Tabs<K extends string>({ idPrefix, label, tabs, value, onChange, className, panelClassName, children }: TTabsProps<K>) {
+export function Tabs<K extends string>({
+  idPrefix,
+  label,
+  tabs,
+  value,
+  onChange,
+  className,
+  panelClassName,
+  children,
+}: TTabsProps<K>) {
   const panelId = `${idPrefix}-panel`;
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowLeft: index - 1,
+      Home: 0,
+      End: tabs.length - 1,
+    };
     const target = moves[e.key];
     if (target === undefined) return;
     const next = tabs[(target + tabs.length) % tabs.length];

@@ -2,7 +2,10 @@ import type { InputHTMLAttributes, Ref } from 'react';
 import { describedBy, Field } from './field';
 import { PasswordInput } from './password-input';
 
-type TInputAttributes = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'children' | 'required'>;
+type TInputAttributes = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'value' | 'onChange' | 'children' | 'required'
+>;
 
 interface TTextFieldProps extends TInputAttributes {
   id: string;
@@ -21,7 +24,19 @@ interface TTextFieldProps extends TInputAttributes {
  * A labelled input with its hint and error wired to it (aria-describedby, aria-invalid), the
  * markup every form repeated. `type="password"` gives the input with its show/hide toggle.
  */
-export function TextField({ id, label, hint, error, required, value, onChange, inputRef, type = 'text', className, ...rest }: TTextFieldProps) {
+export function TextField({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  value,
+  onChange,
+  inputRef,
+  type = 'text',
+  className,
+  ...rest
+}: TTextFieldProps) {
   const input = {
     ...rest,
     id,
@@ -34,7 +49,11 @@ export function TextField({ id, label, hint, error, required, value, onChange, i
   };
   return (
     <Field id={id} label={label} hint={hint} error={error} required={required}>
-      {type === 'password' ? <PasswordInput className={className} {...input} /> : <input type={type} className={`input ${className ?? ''}`} {...input} />}
+      {type === 'password' ? (
+        <PasswordInput className={className} {...input} />
+      ) : (
+        <input type={type} className={`input ${className ?? ''}`} {...input} />
+      )}
     </Field>
   );
 }

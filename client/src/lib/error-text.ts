@@ -39,10 +39,16 @@ export function errorInfo(err: unknown): TErrorInfo {
   const e = err as TRPCClientError<never>;
   const data = dataOf(e);
   const meta: unknown = e.meta;
-  const response = meta && typeof meta === 'object' && 'response' in meta ? (meta as { response?: Response }).response : undefined;
+  const response =
+    meta && typeof meta === 'object' && 'response' in meta ? (meta as { response?: Response }).response : undefined;
   if (!data && !response) return { network: true, status: null, code: null, message: null };
   const status = data?.httpStatus ?? response?.status ?? null;
-  return { network: false, status, code: data?.appCode ?? data?.code ?? null, message: data ? e.message || null : null };
+  return {
+    network: false,
+    status,
+    code: data?.appCode ?? data?.code ?? null,
+    message: data ? e.message || null : null,
+  };
 }
 
 export function isUnauthorized(err: unknown): boolean {

@@ -17,194 +17,273 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const users = pgTable('users', {
-  id: id(),
-  name: text('name').notNull(),
-  // Stored lower-cased; the unique index is what stops a duplicate sign-up racing another.
-  email: text('email').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [uniqueIndex('users_email_uq').on(t.email)]);
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    // Stored lower-cased; the unique index is what stops a duplicate sign-up racing another.
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(t.email)],
+);
 
-export const sessions = pgTable('sessions', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  // sha256 of the bearer token: a database leak does not leak usable sessions.
-  tokenHash: text('token_hash').notNull(),
-  createdAt: createdAt(),
-  lastUsedAt: ts('last_used_at').notNull().defaultNow(),
-  expiresAt: ts('expires_at').notNull(),
-  revokedAt: ts('revoked_at'),
-  ip: text('ip'),
-  userAgent: text('user_agent'),
-}, (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)]);
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // sha256 of the bearer token: a database leak does not leak usable sessions.
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
 
-export const passwordResetTokens = pgTable('password_reset_tokens', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  tokenHash: text('token_hash').notNull(),
-  expiresAt: ts('expires_at').notNull(),
-  usedAt: ts('used_at'),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)]);
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash),
+    index('password_reset_tokens_user_idx').on(t.userId),
+  ],
+);
 
-export const apiKeys = pgTable('api_keys', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  // The first characters, kept so the user can tell keys apart; the key itself is only hashed.
-  prefix: text('prefix').notNull(),
-  keyHash: text('key_hash').notNull(),
-  createdAt: createdAt(),
-  lastUsedAt: ts('last_used_at'),
-  revokedAt: ts('revoked_at'),
-}, (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_user_idx').on(t.userId)]);
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    // The first characters, kept so the user can tell keys apart; the key itself is only hashed.
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_user_idx').on(t.userId)],
+);
 
-export const patientProfiles = pgTable('patient_profiles', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  fullName: text('full_name').notNull(),
-  age: integer('age').notNull(),
-  // Free-form clinician fields ("Allergies": "penicillin"), text keys to text values.
-  customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [index('patient_profiles_user_created_idx').on(t.userId, t.createdAt.desc(), t.id)]);
+export const patientProfiles = pgTable(
+  'patient_profiles',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fullName: text('full_name').notNull(),
+    age: integer('age').notNull(),
+    // Free-form clinician fields ("Allergies": "penicillin"), text keys to text values.
+    customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('patient_profiles_user_created_idx').on(t.userId, t.createdAt.desc(), t.id)],
+);
 
-export const storedImages = pgTable('stored_images', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
-  storageKey: text('storage_key').notNull(),
-  sha256: text('sha256').notNull(),
-  mediaType: text('media_type').notNull(),
-  bytes: integer('bytes').notNull(),
-  width: integer('width'),
-  height: integer('height'),
-  createdAt: createdAt(),
-}, (t) => [index('stored_images_user_idx').on(t.userId), index('stored_images_key_idx').on(t.storageKey)]);
+export const storedImages = pgTable(
+  'stored_images',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
+    storageKey: text('storage_key').notNull(),
+    sha256: text('sha256').notNull(),
+    mediaType: text('media_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stored_images_user_idx').on(t.userId), index('stored_images_key_idx').on(t.storageKey)],
+);
 
 export type TPatientSnapshot = { full_name: string; age: string; medical_history: string };
 
-export const chats = pgTable('chats', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  // Nullable: deleting a profile keeps its chats, which carry their own patient snapshot.
-  profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
-  title: text('title').notNull(),
-  patient: jsonb('patient').$type<TPatientSnapshot>().notNull(),
-  imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [
-  index('chats_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
-  index('chats_profile_idx').on(t.profileId),
-]);
+export const chats = pgTable(
+  'chats',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Nullable: deleting a profile keeps its chats, which carry their own patient snapshot.
+    profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    patient: jsonb('patient').$type<TPatientSnapshot>().notNull(),
+    imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('chats_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('chats_profile_idx').on(t.profileId),
+  ],
+);
 
-export const analyses = pgTable('analyses', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  chatId: uuid('chat_id').notNull().references(() => chats.id, { onDelete: 'cascade' }),
-  imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
-  status: text('status').$type<'queued' | 'processing' | 'completed' | 'refused' | 'failed'>().notNull().default('queued'),
-  stage: text('stage').notNull().default('queued'),
-  modelVersion: text('model_version'),
-  result: jsonb('result').$type<Record<string, unknown>>(),
-  heatmapImageId: uuid('heatmap_image_id').references(() => storedImages.id, { onDelete: 'set null' }),
-  error: text('error'),
-  attempts: integer('attempts').notNull().default(0),
-  timings: jsonb('timings').$type<Record<string, number>>(),
-  createdAt: createdAt(),
-  startedAt: ts('started_at'),
-  completedAt: ts('completed_at'),
-  updatedAt: updatedAt(),
-}, (t) => [
-  index('analyses_chat_idx').on(t.chatId),
-  index('analyses_status_created_idx').on(t.status, t.createdAt),
-]);
+export const analyses = pgTable(
+  'analyses',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
+    status: text('status')
+      .$type<'queued' | 'processing' | 'completed' | 'refused' | 'failed'>()
+      .notNull()
+      .default('queued'),
+    stage: text('stage').notNull().default('queued'),
+    modelVersion: text('model_version'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    heatmapImageId: uuid('heatmap_image_id').references(() => storedImages.id, { onDelete: 'set null' }),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    timings: jsonb('timings').$type<Record<string, number>>(),
+    createdAt: createdAt(),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('analyses_chat_idx').on(t.chatId), index('analyses_status_created_idx').on(t.status, t.createdAt)],
+);
 
-export const messages = pgTable('messages', {
-  id: id(),
-  chatId: uuid('chat_id').notNull().references(() => chats.id, { onDelete: 'cascade' }),
-  role: text('role').$type<'user' | 'assistant' | 'system'>().notNull(),
-  content: text('content').notNull(),
-  disease: text('disease'),
-  imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
-  // Set only on the report an analysis writes; unique so a re-run job cannot add a second one.
-  analysisId: uuid('analysis_id').references(() => analyses.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-}, (t) => [
-  index('messages_chat_created_idx').on(t.chatId, t.createdAt, t.id),
-  uniqueIndex('messages_analysis_uq').on(t.analysisId).where(sql`${t.analysisId} is not null`),
-]);
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    role: text('role').$type<'user' | 'assistant' | 'system'>().notNull(),
+    content: text('content').notNull(),
+    disease: text('disease'),
+    imageId: uuid('image_id').references(() => storedImages.id, { onDelete: 'set null' }),
+    // Set only on the report an analysis writes; unique so a re-run job cannot add a second one.
+    analysisId: uuid('analysis_id').references(() => analyses.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('messages_chat_created_idx').on(t.chatId, t.createdAt, t.id),
+    uniqueIndex('messages_analysis_uq')
+      .on(t.analysisId)
+      .where(sql`${t.analysisId} is not null`),
+  ],
+);
 
 /**
  * Append-only: a trigger refuses UPDATE and DELETE, and each row carries the hash of the one
  * before it so that tampering with the table directly is detectable (npm run audit:verify).
  * No foreign keys: entries outlive the accounts and objects they describe.
  */
-export const auditLog = pgTable('audit_log', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  at: ts('at').notNull().defaultNow(),
-  actorUserId: uuid('actor_user_id'),
-  action: text('action').notNull(),
-  objectType: text('object_type'),
-  objectId: text('object_id'),
-  outcome: text('outcome').$type<'success' | 'failure'>().notNull(),
-  ip: text('ip'),
-  requestId: text('request_id'),
-  details: jsonb('details').$type<Record<string, string | number | boolean | null>>(),
-  prevHash: text('prev_hash').notNull(),
-  hash: text('hash').notNull(),
-  /** Given when the entry is made (at request time): a redelivered entry is inserted once. */
-  entryId: uuid('entry_id'),
-}, (t) => [index('audit_log_actor_idx').on(t.actorUserId), uniqueIndex('audit_log_entry_id_idx').on(t.entryId)]);
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    actorUserId: uuid('actor_user_id'),
+    action: text('action').notNull(),
+    objectType: text('object_type'),
+    objectId: text('object_id'),
+    outcome: text('outcome').$type<'success' | 'failure'>().notNull(),
+    ip: text('ip'),
+    requestId: text('request_id'),
+    details: jsonb('details').$type<Record<string, string | number | boolean | null>>(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    /** Given when the entry is made (at request time): a redelivered entry is inserted once. */
+    entryId: uuid('entry_id'),
+  },
+  (t) => [index('audit_log_actor_idx').on(t.actorUserId), uniqueIndex('audit_log_entry_id_idx').on(t.entryId)],
+);
 
 /**
  * A clinician's reading of one finding of one analysis (issue 17): one row per author, analysis
  * and finding, edited in place. The model's probability, call and version are copied in so the
  * row still says what was judged after a model change, and so calibration needs no JSONB walk.
  */
-export const findingFeedback = pgTable('finding_feedback', {
-  id: id(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  chatId: uuid('chat_id').notNull().references(() => chats.id, { onDelete: 'cascade' }),
-  analysisId: uuid('analysis_id').notNull().references(() => analyses.id, { onDelete: 'cascade' }),
-  finding: text('finding').notNull(),
-  verdict: text('verdict').$type<'agree' | 'disagree'>().notNull(),
-  /** What the clinician reads on the film: the model's call when agreeing, the opposite otherwise. */
-  reading: text('reading').$type<'present' | 'absent'>().notNull(),
-  note: text('note'),
-  modelVersion: text('model_version').notNull(),
-  modelProbability: doublePrecision('model_probability').notNull(),
-  modelCall: text('model_call').$type<'positive' | 'negative' | 'uncertain'>().notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [
-  uniqueIndex('finding_feedback_author_uq').on(t.analysisId, t.finding, t.userId),
-  index('finding_feedback_chat_idx').on(t.chatId),
-  index('finding_feedback_created_idx').on(t.createdAt),
-]);
+export const findingFeedback = pgTable(
+  'finding_feedback',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    finding: text('finding').notNull(),
+    verdict: text('verdict').$type<'agree' | 'disagree'>().notNull(),
+    /** What the clinician reads on the film: the model's call when agreeing, the opposite otherwise. */
+    reading: text('reading').$type<'present' | 'absent'>().notNull(),
+    note: text('note'),
+    modelVersion: text('model_version').notNull(),
+    modelProbability: doublePrecision('model_probability').notNull(),
+    modelCall: text('model_call').$type<'positive' | 'negative' | 'uncertain'>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('finding_feedback_author_uq').on(t.analysisId, t.finding, t.userId),
+    index('finding_feedback_chat_idx').on(t.chatId),
+    index('finding_feedback_created_idx').on(t.createdAt),
+  ],
+);
 
 /**
  * Site operating points proposed from local labelled cases. At most one is 'applied'; it only
  * takes effect while the shipped model's sha256 equals `modelSha256` (a new model ignores it).
  */
-export const siteCalibrations = pgTable('site_calibrations', {
-  id: id(),
-  status: text('status').$type<'proposed' | 'applied' | 'superseded' | 'reverted'>().notNull().default('proposed'),
-  source: text('source').$type<'feedback' | 'csv'>().notNull(),
-  method: text('method').notNull(),
-  modelSha256: text('model_sha256').notNull(),
-  modelVersion: text('model_version').notNull(),
-  /** Per finding: site threshold, model default, case counts, sensitivity/specificity with 95 % intervals. */
-  findings: jsonb('findings').$type<Record<string, unknown>[]>().notNull(),
-  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  appliedAt: ts('applied_at'),
-  revertedAt: ts('reverted_at'),
-}, (t) => [
-  index('site_calibrations_status_idx').on(t.status),
-  uniqueIndex('site_calibrations_applied_uq').on(t.status).where(sql`${t.status} = 'applied'`),
-]);
+export const siteCalibrations = pgTable(
+  'site_calibrations',
+  {
+    id: id(),
+    status: text('status').$type<'proposed' | 'applied' | 'superseded' | 'reverted'>().notNull().default('proposed'),
+    source: text('source').$type<'feedback' | 'csv'>().notNull(),
+    method: text('method').notNull(),
+    modelSha256: text('model_sha256').notNull(),
+    modelVersion: text('model_version').notNull(),
+    /** Per finding: site threshold, model default, case counts, sensitivity/specificity with 95 % intervals. */
+    findings: jsonb('findings').$type<Record<string, unknown>[]>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    appliedAt: ts('applied_at'),
+    revertedAt: ts('reverted_at'),
+  },
+  (t) => [
+    index('site_calibrations_status_idx').on(t.status),
+    uniqueIndex('site_calibrations_applied_uq')
+      .on(t.status)
+      .where(sql`${t.status} = 'applied'`),
+  ],
+);

@@ -22,8 +22,16 @@ export const CONDITION_NOTES: Record<string, TConditionNote> = Object.fromEntrie
  */
 export const NOT_ASSESSED: { name: string; aliases: string[]; related?: string[] }[] = [
   { name: 'tuberculosis', aliases: ['tuberculosis', 'tb'] },
-  { name: 'lung cancer', aliases: ['cancer', 'tumour', 'tumor', 'malignancy', 'carcinoma', 'metastas', 'neoplasm'], related: ['mass', 'nodule'] },
-  { name: 'heart failure', aliases: ['heart failure', 'cardiac failure', 'chf'], related: ['cardiomegaly', 'edema', 'pleural_effusion'] },
+  {
+    name: 'lung cancer',
+    aliases: ['cancer', 'tumour', 'tumor', 'malignancy', 'carcinoma', 'metastas', 'neoplasm'],
+    related: ['mass', 'nodule'],
+  },
+  {
+    name: 'heart failure',
+    aliases: ['heart failure', 'cardiac failure', 'chf'],
+    related: ['cardiomegaly', 'edema', 'pleural_effusion'],
+  },
   { name: 'COPD', aliases: ['copd', 'chronic obstructive'], related: ['emphysema'] },
   { name: 'interstitial lung disease', aliases: ['interstitial', 'ild'], related: ['fibrosis'] },
   { name: 'rib or other fractures', aliases: ['fracture', 'broken rib'] },

@@ -9,7 +9,10 @@ import type { z } from 'zod';
  * cache (two readers may parse the same file with different schemas). A missing, unreadable or
  * schema-rejected file reads as null: callers then quote nothing rather than guess.
  */
-export function createModelFileReader<S extends z.ZodType>(fileName: string, schema: S): (modelDir: string) => z.output<S> | null {
+export function createModelFileReader<S extends z.ZodType>(
+  fileName: string,
+  schema: S,
+): (modelDir: string) => z.output<S> | null {
   const cache = new Map<string, { mtimeMs: number; value: z.output<S> | null }>();
   return (modelDir) => {
     const path = join(modelDir, fileName);

@@ -4,8 +4,27 @@ export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Plea
 
 // Socket errors, PostgreSQL's "connection exception" / "operator intervention" classes, and
 // image storage that is full or read-only.
-const CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
-const MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error|connection is closed|Connection is closed/i;
+const CODES = new Set([
+  'ENOSPC',
+  'EROFS',
+  'EDQUOT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|connection error|connection is closed|Connection is closed/i;
 
 /**
  * True when an error (or one of its causes) means a backing service (PostgreSQL, image storage)

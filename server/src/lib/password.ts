@@ -49,8 +49,14 @@ function semaphore(limit: number) {
   };
 }
 
-export function paramsOf(config: Pick<TConfig, 'ARGON2_MEMORY_KIB' | 'ARGON2_TIME_COST' | 'ARGON2_PARALLELISM'>): TArgon2Params {
-  return { memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, parallelism: config.ARGON2_PARALLELISM };
+export function paramsOf(
+  config: Pick<TConfig, 'ARGON2_MEMORY_KIB' | 'ARGON2_TIME_COST' | 'ARGON2_PARALLELISM'>,
+): TArgon2Params {
+  return {
+    memoryCost: config.ARGON2_MEMORY_KIB,
+    timeCost: config.ARGON2_TIME_COST,
+    parallelism: config.ARGON2_PARALLELISM,
+  };
 }
 
 export function createPasswordHasher(params: TArgon2Params, concurrency: number): PasswordHasher {
@@ -118,5 +124,9 @@ export function passwordHasherFor(config: TConfig): PasswordHasher {
 }
 
 export function isWeak(p: TArgon2Params): boolean {
-  return p.memoryCost < ARGON2_MINIMUM.memoryCost || p.timeCost < ARGON2_MINIMUM.timeCost || p.parallelism < ARGON2_MINIMUM.parallelism;
+  return (
+    p.memoryCost < ARGON2_MINIMUM.memoryCost ||
+    p.timeCost < ARGON2_MINIMUM.timeCost ||
+    p.parallelism < ARGON2_MINIMUM.parallelism
+  );
 }

@@ -17,7 +17,8 @@ export interface TCount {
 // request; a limit we cannot check is treated as exceeded (see unavailable()).
 const REDIS_TIMEOUT_MS = 1500;
 
-const UNHIT_LUA = "if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end return 0";
+const UNHIT_LUA =
+  "if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end return 0";
 
 export class RateLimiter {
   constructor(
@@ -35,9 +36,7 @@ export class RateLimiter {
 
   /** Counts one attempt and returns the new count. */
   async hit(key: string, windowMs: number): Promise<TCount> {
-    const res = await withTimeout(
-      this.redis.multi().set(key, '0', 'PX', windowMs, 'NX').incr(key).pttl(key).exec(),
-    );
+    const res = await withTimeout(this.redis.multi().set(key, '0', 'PX', windowMs, 'NX').incr(key).pttl(key).exec());
     const count = Number(res?.[1]?.[1] ?? 0);
     const ttl = Number(res?.[2]?.[1] ?? windowMs);
     return { count, resetInMs: ttl > 0 ? ttl : windowMs };

@@ -10,10 +10,7 @@ const health: FastifyPluginAsync = async (app) => {
   app.get('/healthz', UNLIMITED, async () => ({ status: 'ok' }));
   app.get('/readyz', UNLIMITED, async (_req, reply) => {
     const [database, redis] = await Promise.all([
-      Promise.race([
-        pingDb(),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 1500).unref()),
-      ]),
+      Promise.race([pingDb(), new Promise<boolean>((r) => setTimeout(() => r(false), 1500).unref())]),
       redisReachable(app.deps.redis),
     ]);
     const ready = database && redis;

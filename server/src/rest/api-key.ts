@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { API_KEY_MESSAGES, ZApiKeyIdInput, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey } from '@contracts/schemas/api-key.js';
+import {
+  API_KEY_MESSAGES,
+  ZApiKeyIdInput,
+  ZApiKeyList,
+  ZCreateApiKeyInput,
+  ZCreatedApiKey,
+} from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../services/api-key/create-api-key.js';
 import { listApiKeys } from '../services/api-key/list-api-keys.js';
 import { revokeApiKey } from '../services/api-key/revoke-api-key.js';
@@ -14,34 +20,58 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
 
   // '' rather than '/': the collection's path is /api/api-keys, without a trailing slash.
-  app.get('', {
-    config,
-    schema: { tags, summary: 'List your active API keys (never the keys themselves)', response: { 200: envelope(ZApiKeyList) } },
-  }, async (req, reply) => {
-    const keys = await listApiKeys({ db, userId: req.signedIn().userId });
-    return reply.header('cache-control', 'private, no-store').send({ success: true, data: { keys } });
-  });
-
-  app.post('', {
-    config,
-    schema: {
-      tags,
-      summary: 'Create an API key; the key is in this response only',
-      body: ZCreateApiKeyInput,
-      response: { 201: envelope(ZCreatedApiKey), 409: errorResponse(API_KEY_MESSAGES.tooMany) },
+  app.get(
+    '',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List your active API keys (never the keys themselves)',
+        response: { 200: envelope(ZApiKeyList) },
+      },
     },
-  }, async (req, reply) => {
-    const data = await createApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, name: req.body.name });
-    return reply.status(201).header('cache-control', 'private, no-store').send({ success: true, message: API_KEY_MESSAGES.created, data });
-  });
+    async (req, reply) => {
+      const keys = await listApiKeys({ db, userId: req.signedIn().userId });
+      return reply.header('cache-control', 'private, no-store').send({ success: true, data: { keys } });
+    },
+  );
 
-  app.delete('/:id', {
-    config,
-    schema: { tags, summary: 'Revoke an API key', params: ZApiKeyIdInput, response: { 200: ZOk, 404: errorResponse(API_KEY_MESSAGES.notFound) } },
-  }, async (req) => {
-    await revokeApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, id: req.params.id });
-    return { success: true as const, message: API_KEY_MESSAGES.revoked };
-  });
+  app.post(
+    '',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create an API key; the key is in this response only',
+        body: ZCreateApiKeyInput,
+        response: { 201: envelope(ZCreatedApiKey), 409: errorResponse(API_KEY_MESSAGES.tooMany) },
+      },
+    },
+    async (req, reply) => {
+      const data = await createApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, name: req.body.name });
+      return reply
+        .status(201)
+        .header('cache-control', 'private, no-store')
+        .send({ success: true, message: API_KEY_MESSAGES.created, data });
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke an API key',
+        params: ZApiKeyIdInput,
+        response: { 200: ZOk, 404: errorResponse(API_KEY_MESSAGES.notFound) },
+      },
+    },
+    async (req) => {
+      await revokeApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, id: req.params.id });
+      return { success: true as const, message: API_KEY_MESSAGES.revoked };
+    },
+  );
 };
 
 export default routes;

@@ -35,54 +35,93 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message, token, user };
   }
 
-  app.post('/check-email', {
-    config,
-    schema: { tags, summary: 'Check an email (login step 1)', body: ZCheckEmailInput, response: { 200: ZMessageResult } },
-  }, async () => ({ success: true as const, message: AUTH_MESSAGES.emailChecked }));
-
-  app.post('/login', {
-    config,
-    schema: {
-      tags,
-      summary: 'Log in; sets the session cookie and returns the token',
-      body: ZLoginInput,
-      response: { 200: ZAuthResult, 401: errorResponse(AUTH_MESSAGES.badCredentials) },
+  app.post(
+    '/check-email',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Check an email (login step 1)',
+        body: ZCheckEmailInput,
+        response: { 200: ZMessageResult },
+      },
     },
-  }, async (req, reply) => signedIn(reply, await logIn(deps, req.meta(), req.body), AUTH_MESSAGES.loggedIn));
+    async () => ({ success: true as const, message: AUTH_MESSAGES.emailChecked }),
+  );
 
-  app.post('/signup', {
-    config,
-    schema: {
-      tags,
-      summary: 'Create an account',
-      body: ZSignupInput,
-      response: { 200: ZAuthResult, 409: errorResponse(AUTH_MESSAGES.emailTaken) },
+  app.post(
+    '/login',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Log in; sets the session cookie and returns the token',
+        body: ZLoginInput,
+        response: { 200: ZAuthResult, 401: errorResponse(AUTH_MESSAGES.badCredentials) },
+      },
     },
-  }, async (req, reply) => signedIn(reply, await signUp(deps, req.meta(), req.body), AUTH_MESSAGES.signedUp));
+    async (req, reply) => signedIn(reply, await logIn(deps, req.meta(), req.body), AUTH_MESSAGES.loggedIn),
+  );
 
-  app.post('/forgot-password', {
-    config,
-    schema: { tags, summary: 'Email a password reset link', body: ZForgotPasswordInput, response: { 200: ZMessageResult } },
-  }, async (req) => {
-    await requestPasswordReset(deps, req.meta(), req.body);
-    return { success: true as const, message: AUTH_MESSAGES.resetSent };
-  });
+  app.post(
+    '/signup',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create an account',
+        body: ZSignupInput,
+        response: { 200: ZAuthResult, 409: errorResponse(AUTH_MESSAGES.emailTaken) },
+      },
+    },
+    async (req, reply) => signedIn(reply, await signUp(deps, req.meta(), req.body), AUTH_MESSAGES.signedUp),
+  );
 
-  app.post('/reset-password', {
-    config,
-    schema: { tags, summary: 'Set a new password with a reset token', body: ZResetPasswordInput, response: { 200: ZMessageResult } },
-  }, async (req) => {
-    await resetPassword(deps, req.meta(), req.body);
-    return { success: true as const, message: AUTH_MESSAGES.resetDone };
-  });
+  app.post(
+    '/forgot-password',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Email a password reset link',
+        body: ZForgotPasswordInput,
+        response: { 200: ZMessageResult },
+      },
+    },
+    async (req) => {
+      await requestPasswordReset(deps, req.meta(), req.body);
+      return { success: true as const, message: AUTH_MESSAGES.resetSent };
+    },
+  );
 
-  app.get('/me', {
-    config: { auth: 'user' },
-    schema: { tags, summary: 'The signed-in user', response: { 200: ZMeResult } },
-  }, async (req) => {
-    const auth = req.signedIn();
-    return { success: true as const, user: { id: auth.userId, name: auth.name, email: auth.email } };
-  });
+  app.post(
+    '/reset-password',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset token',
+        body: ZResetPasswordInput,
+        response: { 200: ZMessageResult },
+      },
+    },
+    async (req) => {
+      await resetPassword(deps, req.meta(), req.body);
+      return { success: true as const, message: AUTH_MESSAGES.resetDone };
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'The signed-in user', response: { 200: ZMeResult } },
+    },
+    async (req) => {
+      const auth = req.signedIn();
+      return { success: true as const, user: { id: auth.userId, name: auth.name, email: auth.email } };
+    },
+  );
 };
 
 export default routes;

@@ -21,42 +21,56 @@ const file200 = binaryResponse('The file (the JSON variant is shown)', [
  * foreign id answers like a missing one), never cached (errors included), always a download.
  */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/:file', {
-    config: { auth: 'user' },
-    schema: {
-      tags: ['export'],
-      summary: 'Download an analysed chat as PDF, DOCX, JSON or FHIR',
-      description:
-        '`{file}` is `<chatId>.pdf`, `<chatId>.docx`, `<chatId>.json` (schema chest-doctor-ai/report@3, see docs/export-schema.md) or ' +
-        '`<chatId>.fhir.json` (FHIR R4 Bundle with a DiagnosticReport). Sent as an attachment with Cache-Control: private, no-store; audited.',
-      params: z.object({ file: z.string().describe('e.g. 3f0c…e1.pdf') }),
-      response: {
-        200: { ...file200, content: { ...file200.content, 'application/json': { schema: ZExportReport } } },
-        403: errorResponse('Refused: a cross-site request'),
-        404: errorResponse(`${EXPORT_MESSAGES.chatNotFound}; another account's chat answers exactly like a missing one`),
-        409: errorResponse(EXPORT_MESSAGES.noAnalysis),
+  app.get(
+    '/:file',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['export'],
+        summary: 'Download an analysed chat as PDF, DOCX, JSON or FHIR',
+        description:
+          '`{file}` is `<chatId>.pdf`, `<chatId>.docx`, `<chatId>.json` (schema chest-doctor-ai/report@3, see docs/export-schema.md) or ' +
+          '`<chatId>.fhir.json` (FHIR R4 Bundle with a DiagnosticReport). Sent as an attachment with Cache-Control: private, no-store; audited.',
+        params: z.object({ file: z.string().describe('e.g. 3f0c…e1.pdf') }),
+        response: {
+          200: { ...file200, content: { ...file200.content, 'application/json': { schema: ZExportReport } } },
+          403: errorResponse('Refused: a cross-site request'),
+          404: errorResponse(
+            `${EXPORT_MESSAGES.chatNotFound}; another account's chat answers exactly like a missing one`,
+          ),
+          409: errorResponse(EXPORT_MESSAGES.noAnalysis),
+        },
+      },
+      // On every answer of this route, the auth hook's 401 and other errors included.
+      onSend: async (_req, reply) => {
+        reply.header('cache-control', 'private, no-store');
       },
     },
-    // On every answer of this route, the auth hook's 401 and other errors included.
-    onSend: async (_req, reply) => {
-      reply.header('cache-control', 'private, no-store');
+    async (req, reply) => {
+      if (await isCrossSiteBrowserRead(req)) {
+        throw new AppError('FORBIDDEN', 'Cross-site request refused');
+      }
+      const m = FILE.exec(req.params.file);
+      const format = m ? FORMAT_OF[m[2] ?? ''] : undefined;
+      if (!m?.[1] || !format) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.chatNotFound);
+      const file = await exportChat({
+        ...app.deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        chatId: m[1],
+        format,
+      });
+      return (
+        reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .header('x-content-type-options', 'nosniff')
+          // Bytes in every format (Fastify never re-serializes a Buffer); the type provider only
+          // knows the JSON variant's schema, which documents what those bytes are.
+          .send(file.body as never)
+      );
     },
-  }, async (req, reply) => {
-    if (await isCrossSiteBrowserRead(req)) {
-      throw new AppError('FORBIDDEN', 'Cross-site request refused');
-    }
-    const m = FILE.exec(req.params.file);
-    const format = m ? FORMAT_OF[m[2] ?? ''] : undefined;
-    if (!m?.[1] || !format) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.chatNotFound);
-    const file = await exportChat({ ...app.deps, meta: req.meta(), userId: req.signedIn().userId, chatId: m[1], format });
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.filename}"`)
-      .header('x-content-type-options', 'nosniff')
-      // Bytes in every format (Fastify never re-serializes a Buffer); the type provider only
-      // knows the JSON variant's schema, which documents what those bytes are.
-      .send(file.body as never);
-  });
+  );
 };
 
 export default routes;

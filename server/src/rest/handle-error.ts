@@ -42,7 +42,12 @@ export function handleError(error: unknown, req: FastifyRequest, reply: FastifyR
   // Fastify's and its plugins' client errors (bad JSON, 413, 415, the rate limit's 429).
   const { statusCode, message, code } = err as Partial<FastifyError>;
   if (statusCode && statusCode >= 400 && statusCode < 500) {
-    return send(reply, statusCode, FRAMEWORK_MESSAGES[statusCode] ?? message ?? 'Invalid request', code ?? 'BAD_REQUEST');
+    return send(
+      reply,
+      statusCode,
+      FRAMEWORK_MESSAGES[statusCode] ?? message ?? 'Invalid request',
+      code ?? 'BAD_REQUEST',
+    );
   }
   req.log.error({ err }, 'unhandled error');
   return send(reply, 500, req.routeOptions.config.failMessage ?? INTERNAL_MESSAGE, 'INTERNAL');

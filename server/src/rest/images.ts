@@ -16,27 +16,36 @@ const SERVABLE = ['image/jpeg', 'image/png', 'image/webp', 'application/dicom'];
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.get('/:imageId', {
-    config: { auth: 'user' },
-    schema: {
-      tags: ['history'],
-      summary: 'An X-ray or heatmap image of one of your chats',
-      params: z.object({ imageId: z.string().describe('Image id (from image_url)') }),
-      response: {
-        200: binaryResponse('The image', SERVABLE),
-        404: errorResponse(`${IMAGE_NOT_FOUND}; another account's image answers exactly like a missing one`),
+  app.get(
+    '/:imageId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['history'],
+        summary: 'An X-ray or heatmap image of one of your chats',
+        params: z.object({ imageId: z.string().describe('Image id (from image_url)') }),
+        response: {
+          200: binaryResponse('The image', SERVABLE),
+          404: errorResponse(`${IMAGE_NOT_FOUND}; another account's image answers exactly like a missing one`),
+        },
       },
     },
-  }, async (req, reply) => {
-    const { image, data } = await readOwnedImage({ ...deps, meta: req.meta(), userId: req.signedIn().userId, imageId: req.params.imageId });
-    const type = SERVABLE.includes(image.mediaType) ? image.mediaType : 'application/octet-stream';
-    return reply
-      .header('Content-Type', type)
-      .header('Content-Disposition', `inline; filename="xray-${image.id}.${extensionOf(image.mediaType)}"`)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'private, no-store')
-      .send(data);
-  });
+    async (req, reply) => {
+      const { image, data } = await readOwnedImage({
+        ...deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        imageId: req.params.imageId,
+      });
+      const type = SERVABLE.includes(image.mediaType) ? image.mediaType : 'application/octet-stream';
+      return reply
+        .header('Content-Type', type)
+        .header('Content-Disposition', `inline; filename="xray-${image.id}.${extensionOf(image.mediaType)}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-store')
+        .send(data);
+    },
+  );
 };
 
 export default routes;

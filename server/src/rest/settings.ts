@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AUTH_MESSAGES, ZAuthUser } from '@contracts/schemas/auth.js';
-import { SETTINGS_MESSAGES, ZChangeNameInput, ZChangePasswordInput, ZClearInput, ZDeleteAccountInput } from '@contracts/schemas/settings.js';
+import {
+  SETTINGS_MESSAGES,
+  ZChangeNameInput,
+  ZChangePasswordInput,
+  ZClearInput,
+  ZDeleteAccountInput,
+} from '@contracts/schemas/settings.js';
 import { logOut } from '../services/auth/log-out.js';
 import { requirePasswordSession } from '../services/auth/require-auth.js';
 import { clearSessionCookie } from '../services/auth/session-cookie.js';
@@ -28,55 +34,111 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // Public: signing out with an expired session still clears the cookie.
-  app.post('/logout', {
-    config: { auth: 'public' },
-    schema: { tags, summary: 'End this session', response: { 200: ZOk } },
-  }, async (req, reply) => {
-    await logOut(deps, req.meta(), await req.resolveAuth());
-    clearSessionCookie(reply, deps.config);
-    return { success: true as const, message: AUTH_MESSAGES.loggedOut };
-  });
+  app.post(
+    '/logout',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'End this session', response: { 200: ZOk } },
+    },
+    async (req, reply) => {
+      await logOut(deps, req.meta(), await req.resolveAuth());
+      clearSessionCookie(reply, deps.config);
+      return { success: true as const, message: AUTH_MESSAGES.loggedOut };
+    },
+  );
 
-  app.put('/change-name', {
-    config: { auth: 'user' },
-    schema: { tags, summary: 'Change the account name', body: ZChangeNameInput, response: { 200: ZOk.extend({ user: ZAuthUser }) } },
-  }, async (req) => {
-    const user = await changeName({ db: deps.db, redis: deps.redis, config: deps.config, meta: req.meta(), userId: req.signedIn().userId, input: req.body });
-    return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
-  });
+  app.put(
+    '/change-name',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Change the account name',
+        body: ZChangeNameInput,
+        response: { 200: ZOk.extend({ user: ZAuthUser }) },
+      },
+    },
+    async (req) => {
+      const user = await changeName({
+        db: deps.db,
+        redis: deps.redis,
+        config: deps.config,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        input: req.body,
+      });
+      return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
+    },
+  );
 
-  app.put('/change-password', {
-    config: passwordSession,
-    schema: { tags, summary: 'Change the password (password session only)', body: ZChangePasswordInput, response: { 200: ZOk, 403: wrongPassword } },
-  }, async (req) => {
-    await changePassword({ ...deps, meta: req.meta(), auth: requirePasswordSession(req.signedIn()), input: req.body });
-    return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
-  });
+  app.put(
+    '/change-password',
+    {
+      config: passwordSession,
+      schema: {
+        tags,
+        summary: 'Change the password (password session only)',
+        body: ZChangePasswordInput,
+        response: { 200: ZOk, 403: wrongPassword },
+      },
+    },
+    async (req) => {
+      await changePassword({
+        ...deps,
+        meta: req.meta(),
+        auth: requirePasswordSession(req.signedIn()),
+        input: req.body,
+      });
+      return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
+    },
+  );
 
-  app.post('/clear-chats', {
-    config: passwordSession,
-    schema: { tags, summary: 'Delete every chat', body: ZClearInput, response: { 200: ZOk } },
-  }, async (req) => {
-    await clearChats({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
-    return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
-  });
+  app.post(
+    '/clear-chats',
+    {
+      config: passwordSession,
+      schema: { tags, summary: 'Delete every chat', body: ZClearInput, response: { 200: ZOk } },
+    },
+    async (req) => {
+      await clearChats({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
+      return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
+    },
+  );
 
-  app.post('/clear-profiles', {
-    config: passwordSession,
-    schema: { tags, summary: 'Delete every patient profile', body: ZClearInput, response: { 200: ZOk } },
-  }, async (req) => {
-    await clearProfiles({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
-    return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
-  });
+  app.post(
+    '/clear-profiles',
+    {
+      config: passwordSession,
+      schema: { tags, summary: 'Delete every patient profile', body: ZClearInput, response: { 200: ZOk } },
+    },
+    async (req) => {
+      await clearProfiles({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
+      return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
+    },
+  );
 
-  app.post('/delete-account', {
-    config: passwordSession,
-    schema: { tags, summary: 'Delete the account (needs the password)', body: ZDeleteAccountInput, response: { 200: ZOk, 403: wrongPassword } },
-  }, async (req, reply) => {
-    await deleteAccount({ ...deps, meta: req.meta(), auth: requirePasswordSession(req.signedIn()), password: req.body.password });
-    clearSessionCookie(reply, deps.config);
-    return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
-  });
+  app.post(
+    '/delete-account',
+    {
+      config: passwordSession,
+      schema: {
+        tags,
+        summary: 'Delete the account (needs the password)',
+        body: ZDeleteAccountInput,
+        response: { 200: ZOk, 403: wrongPassword },
+      },
+    },
+    async (req, reply) => {
+      await deleteAccount({
+        ...deps,
+        meta: req.meta(),
+        auth: requirePasswordSession(req.signedIn()),
+        password: req.body.password,
+      });
+      clearSessionCookie(reply, deps.config);
+      return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
+    },
+  );
 };
 
 export default routes;

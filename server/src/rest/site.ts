@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SITE_MESSAGES, ZApplyInput, ZCalibration, ZCalibrationState, ZMonitoring, ZMonitoringInput, ZProposeInput } from '@contracts/schemas/site.js';
+import {
+  SITE_MESSAGES,
+  ZApplyInput,
+  ZCalibration,
+  ZCalibrationState,
+  ZMonitoring,
+  ZMonitoringInput,
+  ZProposeInput,
+} from '@contracts/schemas/site.js';
 import { applyCalibration, revertCalibration } from '../services/site/apply-calibration.js';
 import { getCalibration } from '../services/site/get-calibration.js';
 import { getMonitoring } from '../services/site/get-monitoring.js';
@@ -14,48 +22,90 @@ const adminsOnly = { 403: errorResponse(`${SITE_MESSAGES.adminsOnly} (SITE_ADMIN
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.get('/calibration', {
-    config,
-    schema: { tags, summary: 'The applied site thresholds and whether they hold for the shipped model', response: { 200: envelope(ZCalibrationState), ...adminsOnly } },
-  }, async (req) => ({ success: true as const, data: await getCalibration(deps, req.signedIn()) }));
-
-  app.post('/calibration/propose', {
-    config,
-    schema: {
-      tags,
-      summary: 'Propose per-finding site thresholds from clinician feedback or a labelled results CSV (not applied yet)',
-      body: ZProposeInput,
-      response: { 200: envelope(ZCalibration), ...adminsOnly },
+  app.get(
+    '/calibration',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The applied site thresholds and whether they hold for the shipped model',
+        response: { 200: envelope(ZCalibrationState), ...adminsOnly },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await proposeCalibration(deps, req.meta(), req.signedIn(), req.body) }));
+    async (req) => ({ success: true as const, data: await getCalibration(deps, req.signedIn()) }),
+  );
 
-  app.put('/calibration', {
-    config,
-    schema: {
-      tags,
-      summary: 'Apply a proposal to new analyses',
-      body: ZApplyInput,
-      response: { 200: envelope(ZCalibration), ...adminsOnly, 404: errorResponse(SITE_MESSAGES.noProposal), 409: errorResponse(SITE_MESSAGES.modelChanged) },
+  app.post(
+    '/calibration/propose',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Propose per-finding site thresholds from clinician feedback or a labelled results CSV (not applied yet)',
+        body: ZProposeInput,
+        response: { 200: envelope(ZCalibration), ...adminsOnly },
+      },
     },
-  }, async (req) => ({ success: true as const, message: SITE_MESSAGES.applied, data: await applyCalibration(deps, req.meta(), req.signedIn(), req.body.calibrationId) }));
+    async (req) => ({
+      success: true as const,
+      data: await proposeCalibration(deps, req.meta(), req.signedIn(), req.body),
+    }),
+  );
 
-  app.delete('/calibration', {
-    config,
-    schema: { tags, summary: 'Revert to the model defaults for new analyses', response: { 200: ZOk, ...adminsOnly, 404: errorResponse(SITE_MESSAGES.nothingApplied) } },
-  }, async (req) => {
-    await revertCalibration(deps, req.meta(), req.signedIn());
-    return { success: true as const, message: SITE_MESSAGES.reverted };
-  });
-
-  app.get('/monitoring', {
-    config,
-    schema: {
-      tags,
-      summary: 'Weekly aggregates: analyses, gate refusals, PSI of each finding\'s scores against the validation reference, feedback agreement',
-      querystring: ZMonitoringInput,
-      response: { 200: envelope(ZMonitoring), ...adminsOnly },
+  app.put(
+    '/calibration',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Apply a proposal to new analyses',
+        body: ZApplyInput,
+        response: {
+          200: envelope(ZCalibration),
+          ...adminsOnly,
+          404: errorResponse(SITE_MESSAGES.noProposal),
+          409: errorResponse(SITE_MESSAGES.modelChanged),
+        },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await getMonitoring(deps, req.signedIn(), req.query.weeks) }));
+    async (req) => ({
+      success: true as const,
+      message: SITE_MESSAGES.applied,
+      data: await applyCalibration(deps, req.meta(), req.signedIn(), req.body.calibrationId),
+    }),
+  );
+
+  app.delete(
+    '/calibration',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revert to the model defaults for new analyses',
+        response: { 200: ZOk, ...adminsOnly, 404: errorResponse(SITE_MESSAGES.nothingApplied) },
+      },
+    },
+    async (req) => {
+      await revertCalibration(deps, req.meta(), req.signedIn());
+      return { success: true as const, message: SITE_MESSAGES.reverted };
+    },
+  );
+
+  app.get(
+    '/monitoring',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Weekly aggregates: analyses, gate refusals, PSI of each finding's scores against the validation reference, feedback agreement",
+        querystring: ZMonitoringInput,
+        response: { 200: envelope(ZMonitoring), ...adminsOnly },
+      },
+    },
+    async (req) => ({ success: true as const, data: await getMonitoring(deps, req.signedIn(), req.query.weeks) }),
+  );
 };
 
 export default routes;

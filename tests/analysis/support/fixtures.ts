@@ -23,7 +23,9 @@ export function testRadiographs(label?: 'normal' | 'pneumonia' | 'covid19', limi
 }
 
 /** A real radiograph, upscaled to `side` pixels wide (JPEG), optionally with EXIF attached. */
-export async function radiograph(opts: { label?: 'normal' | 'pneumonia' | 'covid19'; index?: number; side?: number; exif?: boolean } = {}): Promise<Buffer> {
+export async function radiograph(
+  opts: { label?: 'normal' | 'pneumonia' | 'covid19'; index?: number; side?: number; exif?: boolean } = {},
+): Promise<Buffer> {
   const file = testRadiographs(opts.label, (opts.index ?? 0) + 1)[opts.index ?? 0];
   if (!file) throw new Error('no such radiograph fixture');
   const side = opts.side ?? 512;
@@ -37,13 +39,16 @@ export async function colourPhoto(): Promise<Buffer> {
   const w = 400;
   const h = 300;
   const raw = Buffer.alloc(w * h * 3);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = (y * w + x) * 3;
-    raw[i] = (x * 255) / w;
-    raw[i + 1] = 120 + ((x * y) % 60);
-    raw[i + 2] = (y * 255) / h;
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg().toBuffer();
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 3;
+      raw[i] = (x * 255) / w;
+      raw[i + 1] = 120 + ((x * y) % 60);
+      raw[i + 2] = (y * 255) / h;
+    }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** A multipart/form-data body for app.inject (files and text fields, in the given order). */
@@ -59,9 +64,17 @@ export function multipart(parts: { name: string; value: string | Buffer; filenam
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-export const PATIENT = { full_name: 'Ada Example', age: 34, medical_history: 'Smoker: 10 pack-years; Symptoms: cough, fever' };
+export const PATIENT = {
+  full_name: 'Ada Example',
+  age: 34,
+  medical_history: 'Smoker: 10 pack-years; Symptoms: cough, fever',
+};
 
-export function uploadBody(image: Buffer, profile: object | string = PATIENT, extra: { name: string; value: string }[] = []) {
+export function uploadBody(
+  image: Buffer,
+  profile: object | string = PATIENT,
+  extra: { name: string; value: string }[] = [],
+) {
   return multipart([
     { name: 'profile', value: typeof profile === 'string' ? profile : JSON.stringify(profile) },
     { name: 'image', value: image, filename: 'xray.jpg', type: 'image/jpeg' },
@@ -82,7 +95,13 @@ export function sampleResult(over: Partial<TStoredResult> = {}): TStoredResult {
     findings: [
       { label: 'covid19', display: 'COVID-19', probability: 0.0412, threshold: 0.35, call: 'negative' },
       { label: 'pneumonia', display: 'Pneumonia', probability: 0.8731, threshold: 0.42, call: 'positive' },
-      { label: 'pneumonia_bacterial', display: 'Bacterial pneumonia', probability: 0.5102, threshold: 0.3, call: 'positive' },
+      {
+        label: 'pneumonia_bacterial',
+        display: 'Bacterial pneumonia',
+        probability: 0.5102,
+        threshold: 0.3,
+        call: 'positive',
+      },
       { label: 'pneumonia_viral', display: 'Viral pneumonia', probability: 0.3629, threshold: 0.33, call: 'uncertain' },
       { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.9143, threshold: 0.5, call: 'positive' },
     ],
@@ -111,10 +130,22 @@ export function sampleResultV2(over: Partial<TStoredResult> = {}): TStoredResult
     gate: { accepted: true, reason: null, flags: [], code: null },
     findings: [
       { label: 'abnormal', display: 'Abnormal (not normal)', probability: 0.8812, threshold: 0.5, call: 'positive' },
-      { label: 'pneumonia', display: 'Pneumonia / lung opacity', probability: 0.2214, threshold: 0.45, call: 'negative' },
+      {
+        label: 'pneumonia',
+        display: 'Pneumonia / lung opacity',
+        probability: 0.2214,
+        threshold: 0.45,
+        call: 'negative',
+      },
       { label: 'covid19', display: 'COVID-19 pattern', probability: 0.0315, threshold: 0.4, call: 'negative' },
       { label: 'cardiomegaly', display: 'Cardiomegaly', probability: 0.7408, threshold: 0.55, call: 'positive' },
-      { label: 'pleural_effusion', display: 'Pleural effusion', probability: 0.4977, threshold: 0.5, call: 'uncertain' },
+      {
+        label: 'pleural_effusion',
+        display: 'Pleural effusion',
+        probability: 0.4977,
+        threshold: 0.5,
+        call: 'uncertain',
+      },
     ],
     anatomy: { ctr: 0.5634, ctrReference: 0.5, lungBox: [0.1, 0.12, 0.9, 0.86], contours: SAMPLE_CONTOURS, flags: [] },
     notAssessed: [
@@ -130,15 +161,32 @@ export function sampleResultV2(over: Partial<TStoredResult> = {}): TStoredResult
   };
 }
 
-export const refusedResult = (): TStoredResult => sampleResult({
-  gate: { accepted: false, reason: 'The image appears to be a colour photograph, not a radiograph.', flags: [], code: 'colour' },
-  findings: [], topFinding: null,
-});
+export const refusedResult = (): TStoredResult =>
+  sampleResult({
+    gate: {
+      accepted: false,
+      reason: 'The image appears to be a colour photograph, not a radiograph.',
+      flags: [],
+      code: 'colour',
+    },
+    findings: [],
+    topFinding: null,
+  });
 
 /** A chat with a finished analysis, made through the real upload and finalizer code. */
-export async function analysedChat(deps: AppDeps, userId: string, result: TStoredResult = sampleResult(), patient: object = PATIENT) {
+export async function analysedChat(
+  deps: AppDeps,
+  userId: string,
+  result: TStoredResult = sampleResult(),
+  patient: object = PATIENT,
+) {
   const image = await radiograph({ side: 256 });
-  const created = await createAnalysis({ ...deps, meta: META, userId, raw: { image, profileJson: JSON.stringify(patient), profileId: null } });
+  const created = await createAnalysis({
+    ...deps,
+    meta: META,
+    userId,
+    raw: { image, profileJson: JSON.stringify(patient), profileId: null },
+  });
   await finalizeAnalysis({ ...deps, job: { analysisId: created.analysisId, result, heatmap: null } });
   return created;
 }

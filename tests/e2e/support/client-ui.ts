@@ -66,7 +66,12 @@ export async function signUpViaApi(baseUrl: string, opts: { name?: string; email
 }
 
 /** A browser context signed in as that session. */
-export async function signedInContext(browser: Browser, baseUrl: string, token: string, viewport?: { width: number; height: number }) {
+export async function signedInContext(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  viewport?: { width: number; height: number },
+) {
   const context = await browser.newContext(viewport ? { viewport } : {});
   await context.addCookies([{ name: 'token', value: token, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
   return context;

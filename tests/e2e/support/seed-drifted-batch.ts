@@ -16,7 +16,11 @@ interface TReference {
   binEdges: number[];
   findings: Record<string, { counts: number[] }>;
 }
-interface TManifestFinding { label: string; display: string; threshold: number }
+interface TManifestFinding {
+  label: string;
+  display: string;
+  threshold: number;
+}
 
 export interface TSeedWeek {
   /** 0 is this week, 1 the week before, ... */
@@ -41,7 +45,12 @@ function prng(seed: number): () => number {
 }
 
 /** n scores spread over the reference's bins in its proportions (largest remainders), uniform within a bin. */
-export function referenceScores(edges: readonly number[], counts: readonly number[], n: number, rand: () => number): number[] {
+export function referenceScores(
+  edges: readonly number[],
+  counts: readonly number[],
+  n: number,
+  rand: () => number,
+): number[] {
   const total = counts.reduce((a, b) => a + b, 0);
   const exact = counts.map((c) => (n * c) / total);
   const take = exact.map(Math.floor);
@@ -63,43 +72,100 @@ function whenIn(weeksAgo: number, i: number, now: Date): Date {
 }
 
 /** Writes the weeks' analyses (and a clinician's feedback on some of them) for `userId`. */
-export async function seedDriftedBatch(db: TDb, userId: string, modelDir: string, weeks: readonly TSeedWeek[], now = new Date()): Promise<void> {
+export async function seedDriftedBatch(
+  db: TDb,
+  userId: string,
+  modelDir: string,
+  weeks: readonly TSeedWeek[],
+  now = new Date(),
+): Promise<void> {
   const ref = JSON.parse(readFileSync(join(modelDir, 'drift-reference.json'), 'utf8')) as TReference;
-  const manifest = JSON.parse(readFileSync(join(modelDir, 'manifest.json'), 'utf8')) as { findings: TManifestFinding[] };
+  const manifest = JSON.parse(readFileSync(join(modelDir, 'manifest.json'), 'utf8')) as {
+    findings: TManifestFinding[];
+  };
   const rand = prng(17);
   for (const w of weeks) {
     const byFinding = manifest.findings.map((f) => {
       const counts = ref.findings[f.label]?.counts ?? [];
-      const scores = referenceScores(ref.binEdges, counts, w.analyses, rand).map((p) => shifted(p, w.shift[f.label] ?? 0));
+      const scores = referenceScores(ref.binEdges, counts, w.analyses, rand).map((p) =>
+        shifted(p, w.shift[f.label] ?? 0),
+      );
       // Shuffled so that one film's findings are not all from the same end of their ranges.
-      return { f, scores: scores.map((s) => [rand(), s] as const).sort((a, b) => a[0] - b[0]).map(([, s]) => s) };
+      return {
+        f,
+        scores: scores
+          .map((s) => [rand(), s] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, s]) => s),
+      };
     });
     const total = w.analyses + w.refused;
-    const chatRows = await db.insert(chats).values(Array.from({ length: total }, (_, i) => ({
-      userId, title: 'Batch film', patient: { full_name: testPatientName('Batch'), age: '60', medical_history: 'None' }, createdAt: whenIn(w.weeksAgo, i, now),
-    }))).returning({ id: chats.id, createdAt: chats.createdAt });
-    const analysisRows = await db.insert(analyses).values(chatRows.map((c, i) => {
-      const refused = i >= w.analyses;
-      const findings = refused ? [] : byFinding.map(({ f, scores }) => {
-        const probability = scores[i]!;
-        return { label: f.label, display: f.display, probability, threshold: f.threshold, call: probability >= f.threshold ? 'positive' : 'negative' };
-      });
-      return {
-        userId, chatId: c.id, status: refused ? ('refused' as const) : ('completed' as const), stage: refused ? 'refused' : 'done',
-        modelVersion: ref.modelVersion, result: { modelVersion: ref.modelVersion, gate: { accepted: !refused }, findings }, createdAt: c.createdAt, completedAt: c.createdAt,
-      };
-    })).returning({ id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt, result: analyses.result });
+    const chatRows = await db
+      .insert(chats)
+      .values(
+        Array.from({ length: total }, (_, i) => ({
+          userId,
+          title: 'Batch film',
+          patient: { full_name: testPatientName('Batch'), age: '60', medical_history: 'None' },
+          createdAt: whenIn(w.weeksAgo, i, now),
+        })),
+      )
+      .returning({ id: chats.id, createdAt: chats.createdAt });
+    const analysisRows = await db
+      .insert(analyses)
+      .values(
+        chatRows.map((c, i) => {
+          const refused = i >= w.analyses;
+          const findings = refused
+            ? []
+            : byFinding.map(({ f, scores }) => {
+                const probability = scores[i]!;
+                return {
+                  label: f.label,
+                  display: f.display,
+                  probability,
+                  threshold: f.threshold,
+                  call: probability >= f.threshold ? 'positive' : 'negative',
+                };
+              });
+          return {
+            userId,
+            chatId: c.id,
+            status: refused ? ('refused' as const) : ('completed' as const),
+            stage: refused ? 'refused' : 'done',
+            modelVersion: ref.modelVersion,
+            result: { modelVersion: ref.modelVersion, gate: { accepted: !refused }, findings },
+            createdAt: c.createdAt,
+            completedAt: c.createdAt,
+          };
+        }),
+      )
+      .returning({ id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt, result: analyses.result });
     // A clinician reviews every other film, each finding; the first `agreement` share of them agrees.
-    const reviewed = analysisRows.filter((a) => a.result?.gate && (a.result.gate as { accepted: boolean }).accepted).filter((_, i) => i % 2 === 0);
-    const rows = reviewed.flatMap((a, k) => (a.result as { findings: { label: string; probability: number; call: 'positive' | 'negative' }[] }).findings.map((f) => {
-      const agree = k < Math.round(reviewed.length * (w.agreement[f.label] ?? 1));
-      const modelReads = f.call === 'positive' ? 'present' : 'absent';
-      return {
-        userId, chatId: a.chatId, analysisId: a.id, finding: f.label, verdict: agree ? ('agree' as const) : ('disagree' as const),
-        reading: agree === (modelReads === 'present') ? ('present' as const) : ('absent' as const),
-        modelVersion: ref.modelVersion, modelProbability: f.probability, modelCall: f.call, createdAt: a.createdAt, updatedAt: a.createdAt,
-      };
-    }));
+    const reviewed = analysisRows
+      .filter((a) => a.result?.gate && (a.result.gate as { accepted: boolean }).accepted)
+      .filter((_, i) => i % 2 === 0);
+    const rows = reviewed.flatMap((a, k) =>
+      (a.result as { findings: { label: string; probability: number; call: 'positive' | 'negative' }[] }).findings.map(
+        (f) => {
+          const agree = k < Math.round(reviewed.length * (w.agreement[f.label] ?? 1));
+          const modelReads = f.call === 'positive' ? 'present' : 'absent';
+          return {
+            userId,
+            chatId: a.chatId,
+            analysisId: a.id,
+            finding: f.label,
+            verdict: agree ? ('agree' as const) : ('disagree' as const),
+            reading: agree === (modelReads === 'present') ? ('present' as const) : ('absent' as const),
+            modelVersion: ref.modelVersion,
+            modelProbability: f.probability,
+            modelCall: f.call,
+            createdAt: a.createdAt,
+            updatedAt: a.createdAt,
+          };
+        },
+      ),
+    );
     if (rows.length > 0) await db.insert(findingFeedback).values(rows);
   }
 }

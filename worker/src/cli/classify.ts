@@ -31,7 +31,10 @@ Runs the analysis pipeline locally (no server) and prints one JSON line per imag
 Exit codes: 0 done, 1 failed, 2 usage error.`;
 
 async function main(): Promise<number> {
-  const { values, positionals: inputs } = parseCliArgs(process.argv.slice(2), { jsonl: { type: 'boolean' }, model: { type: 'string' } });
+  const { values, positionals: inputs } = parseCliArgs(process.argv.slice(2), {
+    jsonl: { type: 'boolean' },
+    model: { type: 'string' },
+  });
   if (inputs.length === 0) throw new CliUsageError('Give at least one image file or folder.');
   const jsonl = values.jsonl === true;
   const modelDir = values.model;
@@ -55,7 +58,9 @@ async function main(): Promise<number> {
         calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
         topFinding: r.topFinding,
         // Model 2: what the anatomy stage measured (null when refused).
-        ...(r.anatomy !== undefined ? { anatomy: r.anatomy && { ctr: r.anatomy.ctr, lungBox: r.anatomy.lungBox, flags: r.anatomy.flags } } : {}),
+        ...(r.anatomy !== undefined
+          ? { anatomy: r.anatomy && { ctr: r.anatomy.ctr, lungBox: r.anatomy.lungBox, flags: r.anatomy.flags } }
+          : {}),
         modelVersion: r.modelVersion,
         modelName: r.modelName,
         ms: r.timingsMs.total,
@@ -63,7 +68,10 @@ async function main(): Promise<number> {
       process.stdout.write(JSON.stringify(line) + '\n');
     }
   }
-  if (!jsonl) process.stderr.write(`${n} image(s), ${accepted} accepted, ${n - accepted} refused (model ${model.manifest.modelName} ${model.manifest.modelVersion})\n`);
+  if (!jsonl)
+    process.stderr.write(
+      `${n} image(s), ${accepted} accepted, ${n - accepted} refused (model ${model.manifest.modelName} ${model.manifest.modelVersion})\n`,
+    );
   return 0;
 }
 

@@ -9,7 +9,11 @@ import { contentKey } from '@contracts/image-store.js';
 import { analyseFilm, loadModel, renderOverlay, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
-export type TProcessOutcome = { status: 'completed' | 'refused'; topFinding: string | null; timingsMs: Record<string, number> };
+export type TProcessOutcome = {
+  status: 'completed' | 'refused';
+  topFinding: string | null;
+  timingsMs: Record<string, number>;
+};
 
 class TimeoutError extends Error {
   override name = 'TimeoutError';
@@ -69,9 +73,13 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     let t = lap('readMs', t0);
     const loaded = await getModel();
     await stage('analysing');
-    const { result, film } = await withTimeout(testInferenceDelay(deps).then(() => analyseFilm(image, loaded)), deps.config.ANALYSIS_TIMEOUT_MS);
+    const { result, film } = await withTimeout(
+      testInferenceDelay(deps).then(() => analyseFilm(image, loaded)),
+      deps.config.ANALYSIS_TIMEOUT_MS,
+    );
     t = lap('pipelineMs', t);
-    if (!result.gate.accepted && result.gate.code === 'undecodable') throw new UnrecoverableError('image could not be decoded');
+    if (!result.gate.accepted && result.gate.code === 'undecodable')
+      throw new UnrecoverableError('image could not be decoded');
 
     await stage('writing');
     const heatmap = result.topFinding ? result.heatmaps.find((h) => h.label === result.topFinding) : undefined;
@@ -101,11 +109,17 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
       heatmap: stored,
     });
     if (!checked.success) {
-      throw new UnrecoverableError(`result breaks the result job contract at ${checked.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+      throw new UnrecoverableError(
+        `result breaks the result job contract at ${checked.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+      );
     }
     const payload = checked.data;
     await deps.resultQueue.add('result', payload, { ...resultJobOptions, jobId: resultJobId(analysisId) });
-    return { status: result.gate.accepted ? 'completed' : 'refused', topFinding: result.topFinding, timingsMs: payload.result.timingsMs };
+    return {
+      status: result.gate.accepted ? 'completed' : 'refused',
+      topFinding: result.topFinding,
+      timingsMs: payload.result.timingsMs,
+    };
   };
 }
 

@@ -15,7 +15,12 @@ export interface AnatomyMasks {
  * verdict from its gate head and the lung and heart masks. An inverted film is run again the
  * right way round, so the masks always describe the upright film.
  */
-export async function runAnatomyNet(model: LoadedModel, planes: Float64Array[], checks: GateChecks, flags: string[]): Promise<{ gate: GateVerdict; masks: AnatomyMasks | null }> {
+export async function runAnatomyNet(
+  model: LoadedModel,
+  planes: Float64Array[],
+  checks: GateChecks,
+  flags: string[],
+): Promise<{ gate: GateVerdict; masks: AnatomyMasks | null }> {
   const spec = model.manifest.anatomy!;
   let outputs = await inferAnatomy(model, normalise(planes, spec.input));
   let gate: GateVerdict = { accepted: true, reason: null, flags, code: null };
@@ -23,14 +28,25 @@ export async function runAnatomyNet(model: LoadedModel, planes: Float64Array[], 
   const gateOut = gateSpec ? outputs[gateSpec.output] : undefined;
   if (gateSpec && gateOut) gate = modelGate(gateSpec, gateOut.data, checks, flags);
   if (!gate.accepted) return { gate, masks: null };
-  if (gate.flags.includes('inverted')) outputs = await inferAnatomy(model, normalise(planes.map((p) => p.map((v) => 255 - v)), spec.input));
+  if (gate.flags.includes('inverted'))
+    outputs = await inferAnatomy(
+      model,
+      normalise(
+        planes.map((p) => p.map((v) => 255 - v)),
+        spec.input,
+      ),
+    );
   const m = outputs[spec.masks.output];
-  if (!m || m.dims.length !== 4 || m.dims[1]! < 2) throw new Error(`anatomy output ${spec.masks.output} missing or not (1, 2, H, W)`);
+  if (!m || m.dims.length !== 4 || m.dims[1]! < 2)
+    throw new Error(`anatomy output ${spec.masks.output} missing or not (1, 2, H, W)`);
   return { gate, masks: { lung: maskFromLogits(m.data, m.dims, 0), heart: maskFromLogits(m.data, m.dims, 1) } };
 }
 
 /** Lung box, CTR, outlines and flags from the masks, with the manifest's constants. */
-export function measureAnatomy(spec: ManifestAnatomy, { lung, heart }: AnatomyMasks): { anatomy: AnatomyResult; box: Box | null } {
+export function measureAnatomy(
+  spec: ManifestAnatomy,
+  { lung, heart }: AnatomyMasks,
+): { anatomy: AnatomyResult; box: Box | null } {
   const box = lungBox(lung, spec.boxMargin, spec.minLungFraction);
   const ctr = cardiothoracicRatio(lung, heart, spec.minHeartPixels, spec.minLungFraction);
   const flags: string[] = [];

@@ -64,7 +64,12 @@ export function lungBox(lung: Mask, margin: number, minFraction: number): Box | 
   y1 += 1;
   const mx = margin * (x1 - x0);
   const my = margin * (y1 - y0);
-  return [Math.max(0, (x0 - mx) / width), Math.max(0, (y0 - my) / height), Math.min(1, (x1 + mx) / width), Math.min(1, (y1 + my) / height)];
+  return [
+    Math.max(0, (x0 - mx) / width),
+    Math.max(0, (y0 - my) / height),
+    Math.min(1, (x1 + mx) / width),
+    Math.min(1, (y1 + my) / height),
+  ];
 }
 
 /** 0..1 box -> integer pixel box on a width x height film (at least 1 x 1 pixel). */
@@ -87,7 +92,13 @@ export function cropGray(gray: Uint8Array, width: number, pb: PixelBox): Uint8Ar
 }
 
 /** Crop the native-resolution film to the box (null = whole film) and stretch it to size x size (box filter). */
-export function cropResize(gray: Uint8Array, width: number, height: number, box: Box | null, size: number): Float64Array {
+export function cropResize(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+  box: Box | null,
+  size: number,
+): Float64Array {
   if (!box) return resizeArea(gray, width, height, size, size);
   const pb = pixelBox(box, width, height);
   return resizeArea(cropGray(gray, width, pb), pb.width, pb.height, size, size);
@@ -98,7 +109,12 @@ export function cropResize(gray: Uint8Array, width: number, height: number, box:
  * Heart width: leftmost to rightmost heart pixel over the whole mask (the two borders may lie
  * on different rows). Thoracic width: the widest row of the lung fields, outer edge to outer edge.
  */
-export function cardiothoracicRatio(lung: Mask, heart: Mask, minHeartPixels: number, minLungFraction: number): number | null {
+export function cardiothoracicRatio(
+  lung: Mask,
+  heart: Mask,
+  minHeartPixels: number,
+  minLungFraction: number,
+): number | null {
   if (countOn(heart) < minHeartPixels || countOn(lung) < minLungFraction * lung.width * lung.height) return null;
   let hx0 = heart.width;
   let hx1 = -1;

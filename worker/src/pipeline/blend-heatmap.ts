@@ -80,12 +80,18 @@ export function blendHeatmap(film: GrayFilm, heatmap: Heatmap, lut: OverlayLut):
   const firstDrawn = lut.alpha.findIndex((a) => a > 0);
   if (firstDrawn < 0) return out;
   const threshold = (firstDrawn - 0.5) / 255;
-  let cx0 = hw, cx1 = -1, cy0 = heatmap.height, cy1 = -1;
+  let cx0 = hw,
+    cx1 = -1,
+    cy0 = heatmap.height,
+    cy1 = -1;
   for (let k = 0; k < heatmap.data.length; k++) {
     if (Number(heatmap.data[k]) < threshold) continue;
     const x = k % hw;
     const y = (k - x) / hw;
-    cx0 = Math.min(cx0, x); cx1 = Math.max(cx1, x); cy0 = Math.min(cy0, y); cy1 = Math.max(cy1, y);
+    cx0 = Math.min(cx0, x);
+    cx1 = Math.max(cx1, x);
+    cy0 = Math.min(cy0, y);
+    cy1 = Math.max(cy1, y);
   }
   if (cx1 < 0) return out;
 

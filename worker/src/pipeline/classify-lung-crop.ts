@@ -10,7 +10,10 @@ import type { AnalysisResult, LoadedModel } from './types.js';
 /** Records a stage's time since `since` and returns now. */
 export type Lap = (stage: string, since: number) => number;
 
-export type ModelTwoOutcome = Pick<AnalysisResult, 'gate' | 'findings' | 'topFinding' | 'heatmaps' | 'anatomy' | 'notAssessed'>;
+export type ModelTwoOutcome = Pick<
+  AnalysisResult,
+  'gate' | 'findings' | 'topFinding' | 'heatmaps' | 'anatomy' | 'notAssessed'
+>;
 
 /**
  * Model 2 after the deterministic checks: anatomy net (gate + masks) on the whole film, lung
@@ -21,29 +24,46 @@ export type ModelTwoOutcome = Pick<AnalysisResult, 'gate' | 'findings' | 'topFin
  * `gray` is the decoded film's luma at full resolution, `x255` the same stretched to the
  * anatomy input (0..255), `flags` those of the checks so far.
  */
-export async function classifyLungCrop(model: LoadedModel, img: DecodedImage, gray: Uint8Array, x255: Float64Array, flags: string[], lap: Lap): Promise<ModelTwoOutcome> {
+export async function classifyLungCrop(
+  model: LoadedModel,
+  img: DecodedImage,
+  gray: Uint8Array,
+  x255: Float64Array,
+  flags: string[],
+  lap: Lap,
+): Promise<ModelTwoOutcome> {
   const { manifest } = model;
   const spec = manifest.anatomy!;
   let t = performance.now();
   const { gate, masks } = await runAnatomyNet(model, inputPlanes(img, x255, spec.input), model.checks, flags);
   t = lap('anatomy', t);
-  if (!gate.accepted || !masks) return { gate, findings: [], topFinding: null, heatmaps: [], anatomy: null, notAssessed: [] };
+  if (!gate.accepted || !masks)
+    return { gate, findings: [], topFinding: null, heatmaps: [], anatomy: null, notAssessed: [] };
 
   const { anatomy, box } = measureAnatomy(spec, masks);
   t = lap('measure', t);
   const cropBox = manifest.input.crop === 'lung-box' ? box : null;
   const film = gate.flags.includes('inverted') ? invertGray(gray) : gray;
   const plane = cropResize(film, img.width, img.height, cropBox, manifest.input.width);
-  const input = normalise(Array.from({ length: manifest.input.channels }, () => plane), manifest.input);
+  const input = normalise(
+    Array.from({ length: manifest.input.channels }, () => plane),
+    manifest.input,
+  );
   t = lap('crop', t);
 
   const outputs = await infer(model, input);
   t = lap('classifier', t);
 
   const { findings, topFinding } = composeFindings(model, findingProbabilities(model, outputs, anatomy.ctr));
-  const crop: PixelBox = cropBox ? pixelBox(cropBox, img.width, img.height) : { left: 0, top: 0, width: img.width, height: img.height };
+  const crop: PixelBox = cropBox
+    ? pixelBox(cropBox, img.width, img.height)
+    : { left: 0, top: 0, width: img.width, height: img.height };
   const cams = manifest.cams ? outputs[manifest.cams.output] : undefined;
-  const heatmaps = lungHeatmaps(model, cams, masks.lung, box !== null, { filmWidth: img.width, filmHeight: img.height, crop });
+  const heatmaps = lungHeatmaps(model, cams, masks.lung, box !== null, {
+    filmWidth: img.width,
+    filmHeight: img.height,
+    crop,
+  });
   lap('compose', t);
   return { gate, findings, topFinding, heatmaps, anatomy, notAssessed: manifest.notAssessed ?? [] };
 }

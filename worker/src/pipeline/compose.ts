@@ -33,7 +33,11 @@ function headOutput(outputs: Record<string, OutputTensor>, head: ManifestHead): 
  * probability), then combined with the cardiothoracic ratio where the finding says so and one
  * was measured.
  */
-export function findingProbabilities(model: LoadedModel, outputs: Record<string, OutputTensor>, ctr: number | null = null): Map<string, number> {
+export function findingProbabilities(
+  model: LoadedModel,
+  outputs: Record<string, OutputTensor>,
+  ctr: number | null = null,
+): Map<string, number> {
   const heads = new Map(model.manifest.heads.map((h) => [h.name, h]));
   const probs = new Map<string, number[]>();
   for (const h of model.manifest.heads) probs.set(h.name, calibrate(h, headOutput(outputs, h)));
@@ -54,11 +58,20 @@ export function findingProbabilities(model: LoadedModel, outputs: Record<string,
   return out;
 }
 
-export function composeFindings(model: LoadedModel, probs: Map<string, number>): { findings: FindingResult[]; topFinding: string | null } {
+export function composeFindings(
+  model: LoadedModel,
+  probs: Map<string, number>,
+): { findings: FindingResult[]; topFinding: string | null } {
   const margin = model.manifest.uncertainMargin ?? 0;
   const findings = model.findings.map((f) => {
     const probability = probs.get(f.label)!;
-    return { label: f.label, display: f.display, probability, threshold: f.threshold, call: callOf(probability, f.threshold, margin) };
+    return {
+      label: f.label,
+      display: f.display,
+      probability,
+      threshold: f.threshold,
+      call: callOf(probability, f.threshold, margin),
+    };
   });
   // The top finding: the most probable positive non-summary finding, else none.
   let top: FindingResult | null = null;

@@ -55,8 +55,14 @@ export function maskSegments(mask: Mask): number[] {
       if (idx === 0 || idx === 15) continue;
       for (const [a, b] of SEGMENTS[idx]!) {
         // top, bottom: x = j + 1; right: j + 1.5; left: j + 0.5 (and likewise for y), doubled
-        out.push(a === 1 ? 2 * j + 3 : a === 3 ? 2 * j + 1 : 2 * j + 2, a === 0 ? 2 * i + 1 : a === 2 ? 2 * i + 3 : 2 * i + 2);
-        out.push(b === 1 ? 2 * j + 3 : b === 3 ? 2 * j + 1 : 2 * j + 2, b === 0 ? 2 * i + 1 : b === 2 ? 2 * i + 3 : 2 * i + 2);
+        out.push(
+          a === 1 ? 2 * j + 3 : a === 3 ? 2 * j + 1 : 2 * j + 2,
+          a === 0 ? 2 * i + 1 : a === 2 ? 2 * i + 3 : 2 * i + 2,
+        );
+        out.push(
+          b === 1 ? 2 * j + 3 : b === 3 ? 2 * j + 1 : 2 * j + 2,
+          b === 0 ? 2 * i + 1 : b === 2 ? 2 * i + 3 : 2 * i + 2,
+        );
       }
     }
   }
@@ -116,6 +122,11 @@ export function maskContour(mask: Mask): string {
   const sx = 2 * mask.width;
   const sy = 2 * mask.height;
   return loops(maskSegments(mask), sx + 1, (sx + 1) * (sy + 1))
-    .map((loop) => corners(loop).map(([x, y], k) => `${k === 0 ? 'M' : 'L'} ${fmt(x / sx)} ${fmt(y / sy)}`).join(' ') + ' Z')
+    .map(
+      (loop) =>
+        corners(loop)
+          .map(([x, y], k) => `${k === 0 ? 'M' : 'L'} ${fmt(x / sx)} ${fmt(y / sy)}`)
+          .join(' ') + ' Z',
+    )
     .join(' ');
 }

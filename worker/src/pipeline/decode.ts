@@ -37,7 +37,15 @@ export async function decodeImage(buf: Buffer): Promise<DecodeResult> {
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (!info.width || !info.height) return { ok: false, error: 'empty image' };
-    return { ok: true, image: { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data.buffer, data.byteOffset, data.length) } };
+    return {
+      ok: true,
+      image: {
+        width: info.width,
+        height: info.height,
+        channels: info.channels,
+        data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      },
+    };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }

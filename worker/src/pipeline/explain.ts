@@ -32,7 +32,9 @@ export const OVERLAY_LUT: OverlayLut = (() => {
 /** The film (8-bit luma at the stored image's size) with the heatmap blended on top, as a PNG. */
 export function renderOverlay(film: GrayFilm, heatmap: Heatmap): Promise<Buffer> {
   const rgb = blendHeatmap(film, heatmap, OVERLAY_LUT);
-  return sharp(rgb, { raw: { width: film.width, height: film.height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
+  return sharp(rgb, { raw: { width: film.width, height: film.height, channels: 3 } })
+    .png(PNG_OPTIONS)
+    .toBuffer();
 }
 
 /**

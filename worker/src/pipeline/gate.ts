@@ -81,7 +81,8 @@ export function postChecks(x255: Float64Array, checks: GateChecks): { code: Gate
 
 /** Applies the model's gate head; returns the verdict and whether polarity is inverted. */
 export function modelGate(gate: ManifestGate, logits: Float32Array, checks: GateChecks, flags: string[]): GateVerdict {
-  const p = gate.activation === 'softmax' ? softmax(Array.from(logits)) : Array.from(logits, (z) => 1 / (1 + Math.exp(-z)));
+  const p =
+    gate.activation === 'softmax' ? softmax(Array.from(logits)) : Array.from(logits, (z) => 1 / (1 + Math.exp(-z)));
   const at = (label: string | undefined): number => (label ? (p[gate.labels.indexOf(label)] ?? 0) : 0);
   if (at(gate.rejectLabel) >= gate.rejectThreshold) return refuse('not_cxr', checks, flags);
   const inverted = gate.invertedLabel !== undefined && at(gate.invertedLabel) > at(gate.acceptLabel);

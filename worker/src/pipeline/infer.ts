@@ -38,7 +38,12 @@ export function getSession(file: string): Promise<ort.InferenceSession> {
 }
 
 /** Runs one ONNX file on a batch of preprocessed images (NCHW float32) shaped by `spec`. */
-export async function runOnnx(file: string, spec: ManifestInput, input: Float32Array, batch = 1): Promise<Record<string, OutputTensor>> {
+export async function runOnnx(
+  file: string,
+  spec: ManifestInput,
+  input: Float32Array,
+  batch = 1,
+): Promise<Record<string, OutputTensor>> {
   const session = await getSession(file);
   const { channels, height, width, name } = spec;
   const feeds = { [name]: new ort.Tensor('float32', input, [batch, channels, height, width]) };

@@ -17,7 +17,11 @@ interface Taps {
 }
 
 function taps(positions: Float64Array, n: number): Taps {
-  const t = { i0: new Int32Array(positions.length), i1: new Int32Array(positions.length), a: new Float64Array(positions.length) };
+  const t = {
+    i0: new Int32Array(positions.length),
+    i1: new Int32Array(positions.length),
+    a: new Float64Array(positions.length),
+  };
   positions.forEach((pos, k) => {
     const f = Math.min(Math.max(pos - 0.5, 0), n - 1);
     const i0 = Math.floor(f);
@@ -38,7 +42,8 @@ function camTaps(grid: Mask, frame: CropFrame, camW: number, camH: number): { x:
   const x = new Float64Array(grid.width);
   const y = new Float64Array(grid.height);
   for (let j = 0; j < grid.width; j++) x[j] = ((((j + 0.5) / grid.width) * filmWidth - crop.left) / crop.width) * camW;
-  for (let i = 0; i < grid.height; i++) y[i] = ((((i + 0.5) / grid.height) * filmHeight - crop.top) / crop.height) * camH;
+  for (let i = 0; i < grid.height; i++)
+    y[i] = ((((i + 0.5) / grid.height) * filmHeight - crop.top) / crop.height) * camH;
   return { x: taps(x, camW), y: taps(y, camH) };
 }
 
@@ -48,7 +53,13 @@ function camTaps(grid: Mask, frame: CropFrame, camW: number, camH: number): { x:
  * lung mask are 0, and values are min-max scaled over the lung cells. `confine` false (no usable
  * lung field, the whole film was classified): the map covers the whole film.
  */
-export function lungHeatmaps(model: LoadedModel, cams: OutputTensor | undefined, lung: Mask, confine: boolean, frame: CropFrame): Heatmap[] {
+export function lungHeatmaps(
+  model: LoadedModel,
+  cams: OutputTensor | undefined,
+  lung: Mask,
+  confine: boolean,
+  frame: CropFrame,
+): Heatmap[] {
   const spec = model.manifest.cams;
   if (!spec || !cams || cams.dims.length !== 4) return [];
   const camH = cams.dims[2]!;
@@ -74,7 +85,9 @@ export function lungHeatmaps(model: LoadedModel, cams: OutputTensor | undefined,
         const x0 = x.i0[j]!;
         const x1 = x.i1[j]!;
         const ax = x.a[j]!;
-        const v = (cam[r0 + x0]! * (1 - ax) + cam[r0 + x1]! * ax) * (1 - ay) + (cam[r1 + x0]! * (1 - ax) + cam[r1 + x1]! * ax) * ay;
+        const v =
+          (cam[r0 + x0]! * (1 - ax) + cam[r0 + x1]! * ax) * (1 - ay) +
+          (cam[r1 + x0]! * (1 - ax) + cam[r1 + x1]! * ax) * ay;
         raw[k] = v;
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);

@@ -43,7 +43,19 @@ export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<Fi
   const empty = manifest.anatomy ? { anatomy: null, notAssessed: [] } : {};
   const refused = (gate: GateVerdict, width = 0, height = 0): FilmAnalysis => {
     lap('total', t0);
-    return { result: { ...base, gate, findings: [], ...empty, topFinding: null, heatmaps: [], image: { width, height }, timingsMs }, film: null };
+    return {
+      result: {
+        ...base,
+        gate,
+        findings: [],
+        ...empty,
+        topFinding: null,
+        heatmaps: [],
+        image: { width, height },
+        timingsMs,
+      },
+      film: null,
+    };
   };
 
   const decoded = await decodeImage(image);
@@ -87,5 +99,16 @@ export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<Fi
   const heatmaps = composeHeatmaps(model, outputs);
   lap('compose', t);
   lap('total', t0);
-  return { result: { ...base, gate, findings, topFinding, heatmaps, image: { width: img.width, height: img.height }, timingsMs }, film };
+  return {
+    result: {
+      ...base,
+      gate,
+      findings,
+      topFinding,
+      heatmaps,
+      image: { width: img.width, height: img.height },
+      timingsMs,
+    },
+    film,
+  };
 }

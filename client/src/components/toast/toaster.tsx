@@ -33,7 +33,12 @@ function ToastItem({ toast }: { toast: TToast }) {
       }}
     >
       <span className="toast-text">{toast.text}</span>
-      <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(toast.id)}>
+      <button
+        type="button"
+        className="toast-close"
+        aria-label="Dismiss notification"
+        onClick={() => dismissToast(toast.id)}
+      >
         ×
       </button>
     </div>

@@ -41,8 +41,13 @@ function str(v: unknown, fallback = ''): string {
 }
 
 function figuresOf(m: Record<string, unknown>): TFindingFigure[] {
-  const per = m.findings && typeof m.findings === 'object' && !Array.isArray(m.findings) ? (m.findings as Record<string, unknown>) : null;
-  const shipped = Array.isArray(m.findingLabels) ? m.findingLabels.filter((l): l is string => typeof l === 'string') : [];
+  const per =
+    m.findings && typeof m.findings === 'object' && !Array.isArray(m.findings)
+      ? (m.findings as Record<string, unknown>)
+      : null;
+  const shipped = Array.isArray(m.findingLabels)
+    ? m.findingLabels.filter((l): l is string => typeof l === 'string')
+    : [];
   if (!per) return [];
   const out: TFindingFigure[] = [];
   for (const label of shipped) {
@@ -50,7 +55,14 @@ function figuresOf(m: Record<string, unknown>): TFindingFigure[] {
     const auc = num(f?.auc);
     const ci = Array.isArray(f?.aucCi95) ? f.aucCi95.map(num) : [];
     if (!f || auc === null || ci.length !== 2 || ci[0] === null || ci[1] === null) continue;
-    out.push({ label, display: str(f.display, label), auc, ci95: [ci[0]!, ci[1]!], population: str(f.population), figureFrom: str(f.figureFrom) });
+    out.push({
+      label,
+      display: str(f.display, label),
+      auc,
+      ci95: [ci[0]!, ci[1]!],
+      population: str(f.population),
+      figureFrom: str(f.figureFrom),
+    });
   }
   return out;
 }

@@ -9,8 +9,15 @@ const first = <T>(files: Record<string, T>): T | undefined => Object.values(file
 
 const metrics = import.meta.glob<unknown>('../../../../models/cxr/metrics.json', { eager: true, import: 'default' });
 const manifest = import.meta.glob<unknown>('../../../../models/cxr/manifest.json', { eager: true, import: 'default' });
-const evaluation = import.meta.glob<unknown>('../../../../models/cxr/evaluation.json', { eager: true, import: 'default' });
-const cardText = import.meta.glob<string>('../../../../models/cxr/MODEL_CARD.md', { eager: true, query: '?raw', import: 'default' });
+const evaluation = import.meta.glob<unknown>('../../../../models/cxr/evaluation.json', {
+  eager: true,
+  import: 'default',
+});
+const cardText = import.meta.glob<string>('../../../../models/cxr/MODEL_CARD.md', {
+  eager: true,
+  query: '?raw',
+  import: 'default',
+});
 
 export const MODEL_CARD: TModelCard = parseModelCard({
   metrics: first(metrics),

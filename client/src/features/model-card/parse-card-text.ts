@@ -57,8 +57,10 @@ export function inlineOf(block: string): TBlock {
   const out: TBlock = [];
   for (const part of block.split(/(\*\*[^*]+\*\*|`[^`]+`)/)) {
     if (part === '') continue;
-    if (part.startsWith('**') && part.endsWith('**') && part.length > 4) out.push({ text: part.slice(2, -2), strong: true });
-    else if (part.startsWith('`') && part.endsWith('`') && part.length > 2) out.push({ text: part.slice(1, -1), code: true });
+    if (part.startsWith('**') && part.endsWith('**') && part.length > 4)
+      out.push({ text: part.slice(2, -2), strong: true });
+    else if (part.startsWith('`') && part.endsWith('`') && part.length > 2)
+      out.push({ text: part.slice(1, -1), code: true });
     else out.push({ text: part.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/(^|\W)_([^_]+)_(?=\W|$)/g, '$1$2') });
   }
   return out;
@@ -73,7 +75,10 @@ export function parseCardText(md: unknown): TCardText {
   const sections = sectionsOf(md);
   const pick = (match: RegExp) => sections.filter((s) => match.test(s.heading)).flatMap((s) => s.blocks);
   const intended = [...sections[0]!.blocks.filter((b) => !isFileNote(b)), ...pick(/^intended use/i)];
-  const limits = [...pick(/^limit/i), ...sections.filter((s) => s.heading && !/^limit/i.test(s.heading)).flatMap((s) => s.blocks.filter(isBoldLead))];
+  const limits = [
+    ...pick(/^limit/i),
+    ...sections.filter((s) => s.heading && !/^limit/i.test(s.heading)).flatMap((s) => s.blocks.filter(isBoldLead)),
+  ];
   return {
     intendedUse: intended.map(inlineOf),
     howItWorks: pick(/^(what it is|how it works)/i).map(inlineOf),

@@ -52,7 +52,13 @@ export interface TAnatomyFigures {
 
 export interface TGateFigures {
   rejectThreshold: number | null;
-  radiographs: { source: string; n: number | null; netRefused: number | null; checksRefused: number | null; invertedFlagged: number | null }[];
+  radiographs: {
+    source: string;
+    n: number | null;
+    netRefused: number | null;
+    checksRefused: number | null;
+    invertedFlagged: number | null;
+  }[];
   negatives: { kind: string; n: number | null; refused: number | null }[];
   /** The negatives' 'all' row, kept apart for the headline. */
   allNegatives: { n: number | null; refused: number | null } | null;
@@ -69,7 +75,9 @@ export interface TEvaluationTables {
 export function parseTargets(raw: unknown): TTarget[] {
   return (Array.isArray(raw) ? raw : []).filter(isObject).flatMap((t) => {
     const population = text(t.population);
-    return population ? [{ population, measured: num(t.auc), target: num(t.target), met: bool(t.met), from: text(t.from) }] : [];
+    return population
+      ? [{ population, measured: num(t.auc), target: num(t.target), met: bool(t.met), from: text(t.from) }]
+      : [];
   });
 }
 
@@ -112,12 +120,23 @@ export function parseGroups(raw: TJson | null): TGroup[] {
       const output = outputOf(k, /^(.+)Auc$/);
       return output ? [{ output, auc: num(v) }] : [];
     });
-    return { kind, name: at > 0 ? key.slice(at + 1) : key, n: num(g.n), labels: groupLabels(objectAt(g, 'labels')), aucs };
+    return {
+      kind,
+      name: at > 0 ? key.slice(at + 1) : key,
+      n: num(g.n),
+      labels: groupLabels(objectAt(g, 'labels')),
+      aucs,
+    };
   });
 }
 
 export function parseAnatomy(raw: TJson | null): TAnatomyFigures {
-  return { lungDice: num(raw?.lungDice), heartDice: num(raw?.heartDice), ctrMae: num(raw?.ctrMae), ctrImages: num(raw?.ctrImages) };
+  return {
+    lungDice: num(raw?.lungDice),
+    heartDice: num(raw?.heartDice),
+    ctrMae: num(raw?.ctrMae),
+    ctrImages: num(raw?.ctrImages),
+  };
 }
 
 export function parseGate(raw: TJson | null): TGateFigures {
@@ -128,7 +147,11 @@ export function parseGate(raw: TJson | null): TGateFigures {
     checksRefused: num(r.deterministicRefused),
     invertedFlagged: num(objectAt(r, 'invertedCopies')?.flaggedInverted),
   }));
-  const negatives = objectEntries(objectAt(raw, 'negatives')).map(([kind, r]) => ({ kind, n: num(r.n), refused: num(r.refused) }));
+  const negatives = objectEntries(objectAt(raw, 'negatives')).map(([kind, r]) => ({
+    kind,
+    n: num(r.n),
+    refused: num(r.refused),
+  }));
   const all = negatives.find((r) => r.kind === 'all');
   return {
     rejectThreshold: num(raw?.rejectThreshold),

@@ -6,7 +6,14 @@
  */
 import { parseModelScope, type TModelScope } from '../docs/model-scope.js';
 import { parseCardText, type TCardText } from './parse-card-text.js';
-import { parseAnatomy, parseGate, parseGroups, parseTargets, parseTestPopulations, type TEvaluationTables } from './parse-evaluation-tables.js';
+import {
+  parseAnatomy,
+  parseGate,
+  parseGroups,
+  parseTargets,
+  parseTestPopulations,
+  type TEvaluationTables,
+} from './parse-evaluation-tables.js';
 import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards.js';
 
 /** One candidate finding and the figure that decided whether it ships. */
@@ -61,7 +68,12 @@ function manifestEntries(manifest: unknown): Map<string, TJson> {
   return out;
 }
 
-function parseCandidates(metrics: unknown, evaluation: unknown, manifest: unknown, scope: TModelScope | null): TCandidate[] {
+function parseCandidates(
+  metrics: unknown,
+  evaluation: unknown,
+  manifest: unknown,
+  scope: TModelScope | null,
+): TCandidate[] {
   // Model 2+ writes one entry per candidate in metrics.json; evaluation.json holds the same decisions.
   const decided = objectAt(metrics, 'findings') ?? objectAt(evaluation, 'decisions');
   const named = manifestEntries(manifest);
@@ -84,7 +96,13 @@ function parseCandidates(metrics: unknown, evaluation: unknown, manifest: unknow
   for (const [label, f] of named) {
     if (out.some((c) => c.label === label)) continue;
     const blank = { auc: null, ci95: null, population: text(f.population), figureFrom: null, n: null, positives: null };
-    out.push({ label, display: text(f.display) ?? label, shipped: shippedFromScope(label), threshold: num(f.threshold), ...blank });
+    out.push({
+      label,
+      display: text(f.display) ?? label,
+      shipped: shippedFromScope(label),
+      threshold: num(f.threshold),
+      ...blank,
+    });
   }
   return [...out.filter((c) => c.shipped === true), ...out.filter((c) => c.shipped !== true)];
 }

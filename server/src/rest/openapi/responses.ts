@@ -11,7 +11,8 @@ export const ZErrorEnvelope = z.object({
 
 export const ZOk = z.object({ success: z.literal(true), message: z.string() });
 
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string().optional(), data });
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), message: z.string().optional(), data });
 
 /** An error response with its own description, for the statuses a route adds to the standard ones. */
 export const errorResponse = (description: string) => ZErrorEnvelope.describe(description);
@@ -30,7 +31,10 @@ const STANDARD = {
  * input schemas (400), a mutation (403 for a cross-site cookie request), and for all of them
  * the rate limit (429) and the generic 500/503. A route's own entries win.
  */
-export function standardResponses(route: Pick<RouteOptions, 'method' | 'schema'>, auth: TRouteAuth): Record<number, z.ZodType> {
+export function standardResponses(
+  route: Pick<RouteOptions, 'method' | 'schema'>,
+  auth: TRouteAuth,
+): Record<number, z.ZodType> {
   const schema = route.schema ?? {};
   const mutation = !['GET', 'HEAD'].includes(String(route.method));
   const statuses: (keyof typeof STANDARD)[] = [429, 500, 503];

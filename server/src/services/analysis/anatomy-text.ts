@@ -1,4 +1,9 @@
-import { NOT_ASSESSED_REASON, type TAnatomy, type TNotAssessed, type TStoredResult } from '@contracts/schemas/analysis.js';
+import {
+  NOT_ASSESSED_REASON,
+  type TAnatomy,
+  type TNotAssessed,
+  type TStoredResult,
+} from '@contracts/schemas/analysis.js';
 
 /**
  * The wording of the heart-size (CTR) and "not assessed" lines, shared by the report, the chat
@@ -33,11 +38,15 @@ export function noCtrReason(anatomy: TAnatomy): string {
 /** The caveat that goes with every CTR: the projection, and the patient's age when it is known. */
 export function ctrCaveat(age: number | null): string {
   if (age !== null && age < 18) {
-    return `Patient age ${age}: this is a pediatric film, for which the adult reference does not apply (the normal ratio is larger in children). ` +
-      'The ratio is also less reliable on AP films (supine or portable), which magnify the heart; rotation and a poor inspiration change it too.';
+    return (
+      `Patient age ${age}: this is a pediatric film, for which the adult reference does not apply (the normal ratio is larger in children). ` +
+      'The ratio is also less reliable on AP films (supine or portable), which magnify the heart; rotation and a poor inspiration change it too.'
+    );
   }
-  return 'The ratio is less reliable on AP films (supine or portable), which magnify the heart, and on pediatric films; ' +
-    'rotation and a poor inspiration also change it.';
+  return (
+    'The ratio is less reliable on AP films (supine or portable), which magnify the heart, and on pediatric films; ' +
+    'rotation and a poor inspiration also change it.'
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { ageYears, assessedNames, heartSizeLines, notAssessedLine, SUMMARY_LABEL
 
 export const DISCLAIMER =
   'This analysis is assistive only and not a substitute for professional judgement. ' +
-  'It must be reviewed by a qualified clinician together with the patient\'s history and examination.';
+  "It must be reviewed by a qualified clinician together with the patient's history and examination.";
 
 export const QUALITY_NOTES: Record<string, string> = {
   inverted: 'The film appeared inverted (bones dark, air light); it was analysed the right way round.',
@@ -22,15 +22,24 @@ export interface TReport {
 
 export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
-const CALL_WORDS: Record<TFinding['call'], string> = { positive: 'positive', negative: 'negative', uncertain: 'uncertain (near threshold)' };
+const CALL_WORDS: Record<TFinding['call'], string> = {
+  positive: 'positive',
+  negative: 'negative',
+  uncertain: 'uncertain (near threshold)',
+};
 
 /** The assistant's report for an accepted image, as markdown. Pure: same input, same text. */
-export function composeReport(result: TStoredResult, patient: TPatientSnapshot, opts: { heatmapLabel?: string | null; comparison?: TComparison | null } = {}): TReport {
+export function composeReport(
+  result: TStoredResult,
+  patient: TPatientSnapshot,
+  opts: { heatmapLabel?: string | null; comparison?: TComparison | null } = {},
+): TReport {
   if (!result.gate.accepted) return composeRefusal(result);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
   const lines: string[] = ['## Chest X-ray analysis', ''];
-  lines.push('### Findings', '', '| Finding | Probability | Threshold | Model\'s call |', '|---|---|---|---|');
-  for (const f of result.findings) lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
+  lines.push('### Findings', '', "| Finding | Probability | Threshold | Model's call |", '|---|---|---|---|');
+  for (const f of result.findings)
+    lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
   const site = siteThresholdLines(result.findings);
   if (site.length) lines.push('', ...site);
   const notAssessed = notAssessedLine(result.notAssessed);
@@ -45,7 +54,10 @@ export function composeReport(result: TStoredResult, patient: TPatientSnapshot, 
   lines.push('### Image quality', '', ...quality(result).map((s) => `- ${s}`), '');
   if (opts.heatmapLabel) {
     const f = result.findings.find((x) => x.label === opts.heatmapLabel);
-    lines.push(`The attached overlay highlights the regions that most influenced the **${f?.display ?? opts.heatmapLabel}** score. It shows where the model looked, not the extent of disease.`, '');
+    lines.push(
+      `The attached overlay highlights the regions that most influenced the **${f?.display ?? opts.heatmapLabel}** score. It shows where the model looked, not the extent of disease.`,
+      '',
+    );
   }
   lines.push('---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`);
   return { content: lines.join('\n'), disease: top?.display ?? null };
@@ -53,22 +65,32 @@ export function composeReport(result: TStoredResult, patient: TPatientSnapshot, 
 
 /** Calls decided at a site threshold (issue 17) say so, with the model's default beside it. */
 export function siteThresholdLines(findings: readonly TFinding[]): string[] {
-  return findings.filter((f) => f.modelThreshold !== undefined)
-    .map((f) => `${f.display}: called at the site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold!.toFixed(2)}.`);
+  return findings
+    .filter((f) => f.modelThreshold !== undefined)
+    .map(
+      (f) =>
+        `${f.display}: called at the site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold!.toFixed(2)}.`,
+    );
 }
 
 function impression(result: TStoredResult, top: TFinding | null): string {
   if (top) {
-    return `The model's output is consistent with **${top.display}** (probability ${pct(top.probability)}, threshold ${pct(top.threshold)}). ` +
-      'This is a screening signal for the clinician to confirm, not a diagnosis.';
+    return (
+      `The model's output is consistent with **${top.display}** (probability ${pct(top.probability)}, threshold ${pct(top.threshold)}). ` +
+      'This is a screening signal for the clinician to confirm, not a diagnosis.'
+    );
   }
   const uncertain = result.findings.filter((f) => f.call === 'uncertain');
   if (uncertain.length > 0) {
-    return `No finding was called positive, but ${uncertain.map((f) => `${f.display} (${pct(f.probability)})`).join(', ')} ` +
-      `${uncertain.length === 1 ? 'is' : 'are'} close to the threshold: the model cannot decide. Review the film.`;
+    return (
+      `No finding was called positive, but ${uncertain.map((f) => `${f.display} (${pct(f.probability)})`).join(', ')} ` +
+      `${uncertain.length === 1 ? 'is' : 'are'} close to the threshold: the model cannot decide. Review the film.`
+    );
   }
-  return `No finding among the conditions the model assesses (${assessedNames(result).join(', ')}) was called positive. ` +
-    `The model does not assess other conditions (for example ${otherExamples(result)}).`;
+  return (
+    `No finding among the conditions the model assesses (${assessedNames(result).join(', ')}) was called positive. ` +
+    `The model does not assess other conditions (for example ${otherExamples(result)}).`
+  );
 }
 
 /** A few conditions this result says nothing about: its "not assessed" list, else candidates it does not report. */
@@ -76,19 +98,29 @@ function otherExamples(result: TStoredResult): string {
   const reported = new Set(result.findings.map((f) => f.label));
   const names = result.notAssessed?.length
     ? result.notAssessed.map((n) => n.display.toLowerCase())
-    : Object.values(CONDITION_NOTES).filter((n) => !reported.has(n.label) && n.label !== SUMMARY_LABEL).map((n) => n.name.toLowerCase());
+    : Object.values(CONDITION_NOTES)
+        .filter((n) => !reported.has(n.label) && n.label !== SUMMARY_LABEL)
+        .map((n) => n.name.toLowerCase());
   return [...names.slice(0, 3), 'fractures'].join(', ').replace(/, ([^,]*)$/, ' or $1');
 }
 
 function nextSteps(result: TStoredResult, top: TFinding | null): string[] {
   if (top) {
     const note = CONDITION_NOTES[top.label];
-    return note ? [...note.nextSteps, `watch for red flags: ${note.redFlags.join('; ')}`] : ['clinical correlation and review of the film by a clinician'];
+    return note
+      ? [...note.nextSteps, `watch for red flags: ${note.redFlags.join('; ')}`]
+      : ['clinical correlation and review of the film by a clinician'];
   }
   if (result.findings.some((f) => f.call === 'uncertain')) {
-    return ['review the film in full and correlate with the clinical picture', 'consider a repeat or lateral view if the question remains open'];
+    return [
+      'review the film in full and correlate with the clinical picture',
+      'consider a repeat or lateral view if the question remains open',
+    ];
   }
-  return ['correlate with the clinical picture; a negative result does not exclude disease', 'if symptoms persist or worsen, reassess and consider repeat imaging'];
+  return [
+    'correlate with the clinical picture; a negative result does not exclude disease',
+    'if symptoms persist or worsen, reassess and consider repeat imaging',
+  ];
 }
 
 function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
@@ -98,18 +130,25 @@ function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
   if (result.notAssessed !== undefined) {
     out.push(...multiSourceAgeRemarks(patient, calls));
   } else if (!patient.age || !Number.isFinite(age)) {
-    out.push('No age was given: the model\'s reliability differs between children and adults (see below).');
+    out.push("No age was given: the model's reliability differs between children and adults (see below).");
   } else if (age < 18) {
-    out.push(`Patient age ${age}: pediatric. The pneumonia output was trained on children aged 1-5; outside that range treat it with more caution.`);
-    if (calls.has('covid19')) out.push('The model has never seen COVID-19 in children: a COVID-19 signal in a child is especially uncertain.');
+    out.push(
+      `Patient age ${age}: pediatric. The pneumonia output was trained on children aged 1-5; outside that range treat it with more caution.`,
+    );
+    if (calls.has('covid19'))
+      out.push('The model has never seen COVID-19 in children: a COVID-19 signal in a child is especially uncertain.');
   } else {
     out.push(`Patient age ${age}: adult.`);
     if ([...calls].some((l) => l.startsWith('pneumonia'))) {
-      out.push('The model learned pneumonia only from pediatric films; its pneumonia output in adults has not been validated.');
+      out.push(
+        'The model learned pneumonia only from pediatric films; its pneumonia output in adults has not been validated.',
+      );
     }
   }
   if (patient.medical_history && patient.medical_history !== 'None') {
-    out.push(`Medical history on record: ${patient.medical_history}. The model does not use it; weigh it when interpreting these findings.`);
+    out.push(
+      `Medical history on record: ${patient.medical_history}. The model does not use it; weigh it when interpreting these findings.`,
+    );
   } else {
     out.push('No medical history was given.');
   }
@@ -120,15 +159,23 @@ function remarks(result: TStoredResult, patient: TPatientSnapshot): string[] {
 /** Age remarks for a model trained on adult and pediatric sources (model 2+: results with `notAssessed`). */
 function multiSourceAgeRemarks(patient: TPatientSnapshot, calls: Set<string>): string[] {
   const age = ageYears(patient.age);
-  if (age === null) return ['No age was given: the model\'s reliability differs between children and adults (see below).'];
+  if (age === null)
+    return ["No age was given: the model's reliability differs between children and adults (see below)."];
   if (age < 18) {
-    const out = [`Patient age ${age}: pediatric. Most finding labels were learned from adult films; apart from the pediatric pneumonia hints, treat the output with more caution.`];
-    if (calls.has('covid19')) out.push('The COVID-19 training films come from adults or from patients of unknown age: a COVID-19 signal in a child is especially uncertain.');
+    const out = [
+      `Patient age ${age}: pediatric. Most finding labels were learned from adult films; apart from the pediatric pneumonia hints, treat the output with more caution.`,
+    ];
+    if (calls.has('covid19'))
+      out.push(
+        'The COVID-19 training films come from adults or from patients of unknown age: a COVID-19 signal in a child is especially uncertain.',
+      );
     return out;
   }
   const out = [`Patient age ${age}: adult.`];
   if (calls.has('pneumonia_bacterial') || calls.has('pneumonia_viral')) {
-    out.push('The bacterial/viral hints were learned only from films of young children; in adults they have not been validated.');
+    out.push(
+      'The bacterial/viral hints were learned only from films of young children; in adults they have not been validated.',
+    );
   }
   return out;
 }
@@ -145,9 +192,16 @@ export function composeRefusal(result: Pick<TStoredResult, 'gate' | 'modelName' 
   const reason = result.gate.reason ?? 'The image does not look like a chest radiograph.';
   return {
     content: [
-      '## Image not analysed', '', reason, '',
-      'Please upload a frontal (PA or AP) chest radiograph as JPEG, PNG or WebP. No findings were produced for this image.', '',
-      '---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`,
+      '## Image not analysed',
+      '',
+      reason,
+      '',
+      'Please upload a frontal (PA or AP) chest radiograph as JPEG, PNG or WebP. No findings were produced for this image.',
+      '',
+      '---',
+      `Model: ${result.modelName} (version ${result.modelVersion})`,
+      '',
+      `*${DISCLAIMER}*`,
     ].join('\n'),
     disease: null,
   };
@@ -156,7 +210,8 @@ export function composeRefusal(result: Pick<TStoredResult, 'gate' | 'modelName' 
 /** The message an analysis ends with when every attempt failed. */
 export function composeFailure(): TReport {
   return {
-    content: 'Failed to analyze image. Please try again.\n\nThe analysis could not be completed (the image could not be read, or the analysis service failed). No findings were produced.',
+    content:
+      'Failed to analyze image. Please try again.\n\nThe analysis could not be completed (the image could not be read, or the analysis service failed). No findings were produced.',
     disease: null,
   };
 }

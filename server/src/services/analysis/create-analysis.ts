@@ -26,7 +26,11 @@ export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
  * caller gets 503 within about a second.
  */
 export async function createAnalysis(
-  opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & { meta: RequestMeta; userId: string; raw: TRawUpload },
+  opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & {
+    meta: RequestMeta;
+    userId: string;
+    raw: TRawUpload;
+  },
 ): Promise<TUploadOutput> {
   const { db, redis, analysisQueue, images, log, meta, userId, raw } = opts;
   if (!raw.image) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
@@ -44,41 +48,81 @@ export async function createAnalysis(
     work: async (tx) => {
       let profileId: string | null = null;
       if (raw.profileId) {
-        const p = await findOwned({ db: tx, table: patientProfiles, id: raw.profileId, userId, columns: { id: patientProfiles.id }, notFound: PROFILE_NOT_FOUND });
+        const p = await findOwned({
+          db: tx,
+          table: patientProfiles,
+          id: raw.profileId,
+          userId,
+          columns: { id: patientProfiles.id },
+          notFound: PROFILE_NOT_FOUND,
+        });
         profileId = p.id;
       }
       // Under the key's lock: a concurrent delete of the last row naming this key cannot remove
       // the file between this check and our insert.
       if (!(await images.exists(storageKey))) await images.put(storageKey, decoded.data, decoded.mediaType);
-      const [image] = await tx.insert(storedImages).values({
-        userId, kind: 'upload', storageKey, sha256, mediaType: decoded.mediaType,
-        bytes: decoded.data.length, width: decoded.width, height: decoded.height,
-      }).returning({ id: storedImages.id });
+      const [image] = await tx
+        .insert(storedImages)
+        .values({
+          userId,
+          kind: 'upload',
+          storageKey,
+          sha256,
+          mediaType: decoded.mediaType,
+          bytes: decoded.data.length,
+          width: decoded.width,
+          height: decoded.height,
+        })
+        .returning({ id: storedImages.id });
       const imageId = image!.id;
-      const [chat] = await tx.insert(chats).values({
-        userId, profileId, title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`, patient, imageId,
-      }).returning({ id: chats.id });
+      const [chat] = await tx
+        .insert(chats)
+        .values({
+          userId,
+          profileId,
+          title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`,
+          patient,
+          imageId,
+        })
+        .returning({ id: chats.id });
       const chatId = chat!.id;
       await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
-      const [analysis] = await tx.insert(analyses).values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
+      const [analysis] = await tx
+        .insert(analyses)
+        .values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
         .returning({ id: analyses.id });
       return { chatId, analysisId: analysis!.id, imageId };
     },
   });
 
   try {
-    await enqueueAnalysis({ analysisQueue, redis, job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType } });
+    await enqueueAnalysis({
+      analysisQueue,
+      redis,
+      job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType },
+    });
   } catch (err) {
     log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
     await db.delete(chats).where(eq(chats.id, created.chatId));
     await deleteUnreferencedImages({ db, images, log, imageIds: [created.imageId] });
 
-    await recordAudit(db, meta, { actorUserId: userId, action: 'analysis.create', objectType: 'analysis', objectId: created.analysisId, outcome: 'failure', details: { code: 'UNAVAILABLE' } });
+    await recordAudit(db, meta, {
+      actorUserId: userId,
+      action: 'analysis.create',
+      objectType: 'analysis',
+      objectId: created.analysisId,
+      outcome: 'failure',
+      details: { code: 'UNAVAILABLE' },
+    });
     throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
   }
   await recordAudit(db, meta, {
-    actorUserId: userId, action: 'analysis.create', objectType: 'analysis', objectId: created.analysisId,
-    outcome: 'success', details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
+    actorUserId: userId,
+    action: 'analysis.create',
+    objectType: 'analysis',
+    objectId: created.analysisId,
+    outcome: 'success',
+    details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
   });
   return { chatId: created.chatId, analysisId: created.analysisId, status: 'queued' };
 }
@@ -93,8 +137,10 @@ function parsePatient(json: string | null) {
       throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
   const parsed = ZAnalysisPatient.safeParse(value);
-  if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? ANALYSIS_MESSAGES.invalidProfile);
+  if (!parsed.success)
+    throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? ANALYSIS_MESSAGES.invalidProfile);
   return parsed.data;
 }

@@ -21,8 +21,10 @@ export type TUploadFormat = 'jpeg' | 'png' | 'webp';
 /** The format named by the first bytes, whatever the file name or the client's content type say. */
 export function sniffFormat(buf: Buffer): TUploadFormat | null {
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
-  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
+  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
   return null;
 }
 
@@ -57,9 +59,10 @@ export async function decodeUpload(buf: Buffer): Promise<TDecodedUpload> {
   try {
     // rotate() bakes the EXIF orientation into the pixels before the metadata is dropped.
     const pipeline = input().rotate();
-    const out = format === 'jpeg'
-      ? pipeline.jpeg({ quality: 95, chromaSubsampling: '4:4:4', optimiseCoding: false })
-      : pipeline.png({ compressionLevel: 4 });
+    const out =
+      format === 'jpeg'
+        ? pipeline.jpeg({ quality: 95, chromaSubsampling: '4:4:4', optimiseCoding: false })
+        : pipeline.png({ compressionLevel: 4 });
     const { data, info } = await out.toBuffer({ resolveWithObject: true });
     return { data, mediaType: format === 'jpeg' ? 'image/jpeg' : 'image/png', width: info.width, height: info.height };
   } catch (err) {
@@ -68,6 +71,7 @@ export async function decodeUpload(buf: Buffer): Promise<TDecodedUpload> {
 }
 
 function refusalOf(err: unknown): AppError {
-  if (err instanceof Error && /pixel limit/i.test(err.message)) return new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
+  if (err instanceof Error && /pixel limit/i.test(err.message))
+    return new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
   return new AppError('UNSUPPORTED_MEDIA', ANALYSIS_MESSAGES.invalidType);
 }

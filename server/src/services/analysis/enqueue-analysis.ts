@@ -13,7 +13,9 @@ export function queueReady(deps: Pick<AppDeps, 'redis'>): boolean {
  * Adds the analysis job. The job id is the analysis id, so enqueuing twice (the reconciler, a
  * retry) can never run one analysis as two jobs.
  */
-export async function enqueueAnalysis(opts: Pick<AppDeps, 'analysisQueue' | 'redis'> & { job: TAnalysisJob }): Promise<void> {
+export async function enqueueAnalysis(
+  opts: Pick<AppDeps, 'analysisQueue' | 'redis'> & { job: TAnalysisJob },
+): Promise<void> {
   const data = ZAnalysisJob.parse(opts.job);
   if (!queueReady(opts)) throw new Error('redis not ready');
   let timer: NodeJS.Timeout | undefined;
@@ -21,8 +23,10 @@ export async function enqueueAnalysis(opts: Pick<AppDeps, 'analysisQueue' | 'red
     timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS);
   });
   try {
-    await Promise.race([opts.analysisQueue.add(
-'analyse', data, { ...analysisJobOptions, jobId: data.analysisId }), timeout]);
+    await Promise.race([
+      opts.analysisQueue.add('analyse', data, { ...analysisJobOptions, jobId: data.analysisId }),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -28,35 +28,76 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const result = await applySiteThresholds({ db, modelDir: config.MODEL_DIR, result: ZStoredResult.parse(job.result) });
   const [row] = await db
     .select({
-      id: analyses.id, userId: analyses.userId, chatId: analyses.chatId, status: analyses.status, createdAt: analyses.createdAt,
-      patient: chats.patient, profileId: chats.profileId,
+      id: analyses.id,
+      userId: analyses.userId,
+      chatId: analyses.chatId,
+      status: analyses.status,
+      createdAt: analyses.createdAt,
+      patient: chats.patient,
+      profileId: chats.profileId,
     })
-    .from(analyses).innerJoin(chats, eq(chats.id, analyses.chatId))
-    .where(eq(analyses.id, job.analysisId)).limit(1);
+    .from(analyses)
+    .innerJoin(chats, eq(chats.id, analyses.chatId))
+    .where(eq(analyses.id, job.analysisId))
+    .limit(1);
   if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
   const status = result.gate.accepted ? 'completed' : 'refused';
-  const heatmapLabel = job.heatmap ? result.heatmaps[0]?.label ?? result.topFinding : null;
-  const comparison = await compareWithPrior({ db, config, userId: row.userId, profileId: row.profileId, analysisId: row.id, createdAt: row.createdAt, result });
+  const heatmapLabel = job.heatmap ? (result.heatmaps[0]?.label ?? result.topFinding) : null;
+  const comparison = await compareWithPrior({
+    db,
+    config,
+    userId: row.userId,
+    profileId: row.profileId,
+    analysisId: row.id,
+    createdAt: row.createdAt,
+    result,
+  });
   const report = composeReport(result, patientOf(row), { heatmapLabel, comparison });
 
   const work = async (tx: typeof db): Promise<boolean> => {
-    const [updated] = await tx.update(analyses).set({
-      status, stage: status === 'completed' ? 'done' : 'refused', modelVersion: result.modelVersion,
-      result: result as unknown as Record<string, unknown>, timings: result.timingsMs, error: null,
-      completedAt: new Date(), updatedAt: new Date(),
-    }).where(and(eq(analyses.id, row.id), inArray(analyses.status, [...OPEN]))).returning({ id: analyses.id });
+    const [updated] = await tx
+      .update(analyses)
+      .set({
+        status,
+        stage: status === 'completed' ? 'done' : 'refused',
+        modelVersion: result.modelVersion,
+        result: result as unknown as Record<string, unknown>,
+        timings: result.timingsMs,
+        error: null,
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(analyses.id, row.id), inArray(analyses.status, [...OPEN])))
+      .returning({ id: analyses.id });
     if (!updated) return false;
     let heatmapImageId: string | null = null;
     if (job.heatmap) {
-      const [img] = await tx.insert(storedImages).values({
-        userId: row.userId, kind: 'heatmap', storageKey: job.heatmap.storageKey, sha256: job.heatmap.sha256,
-        mediaType: 'image/png', bytes: job.heatmap.bytes, width: job.heatmap.width, height: job.heatmap.height,
-      }).returning({ id: storedImages.id });
+      const [img] = await tx
+        .insert(storedImages)
+        .values({
+          userId: row.userId,
+          kind: 'heatmap',
+          storageKey: job.heatmap.storageKey,
+          sha256: job.heatmap.sha256,
+          mediaType: 'image/png',
+          bytes: job.heatmap.bytes,
+          width: job.heatmap.width,
+          height: job.heatmap.height,
+        })
+        .returning({ id: storedImages.id });
       heatmapImageId = img!.id;
       await tx.update(analyses).set({ heatmapImageId }).where(eq(analyses.id, row.id));
     }
-    await tx.insert(messages)
-      .values({ chatId: row.chatId, role: 'assistant', content: report.content, disease: report.disease, imageId: heatmapImageId, analysisId: row.id })
+    await tx
+      .insert(messages)
+      .values({
+        chatId: row.chatId,
+        role: 'assistant',
+        content: report.content,
+        disease: report.disease,
+        imageId: heatmapImageId,
+        analysisId: row.id,
+      })
       .onConflictDoNothing();
     await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, row.chatId));
     return true;
@@ -68,7 +109,10 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   if (!done) return 'skipped';
   const message = analysisErrorOf(status, result);
   await publishAnalysisEvent(redis, config.QUEUE_PREFIX, {
-    analysisId: row.id, chatId: row.chatId, stage: status === 'completed' ? 'done' : 'refused', ...(message ? { message } : {}),
+    analysisId: row.id,
+    chatId: row.chatId,
+    stage: status === 'completed' ? 'done' : 'refused',
+    ...(message ? { message } : {}),
   }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
   return status;
 }
@@ -81,17 +125,30 @@ export async function failAnalysis(opts: TFinalizeDeps & { analysisId: string; r
   const { db, redis, config, log, analysisId, reason } = opts;
   const report = composeFailure();
   const chatId = await db.transaction(async (tx) => {
-    const [updated] = await tx.update(analyses)
-      .set({ status: 'failed', stage: 'failed', error: reason.slice(0, 500), completedAt: new Date(), updatedAt: new Date() })
+    const [updated] = await tx
+      .update(analyses)
+      .set({
+        status: 'failed',
+        stage: 'failed',
+        error: reason.slice(0, 500),
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
       .where(and(eq(analyses.id, analysisId), inArray(analyses.status, [...OPEN])))
       .returning({ chatId: analyses.chatId });
     if (!updated) return null;
-    await tx.insert(messages).values({ chatId: updated.chatId, role: 'assistant', content: report.content, analysisId }).onConflictDoNothing();
+    await tx
+      .insert(messages)
+      .values({ chatId: updated.chatId, role: 'assistant', content: report.content, analysisId })
+      .onConflictDoNothing();
     return updated.chatId;
   });
   if (!chatId) return false;
-  await publishAnalysisEvent(redis, config.QUEUE_PREFIX, { analysisId, chatId, stage: 'failed', message: analysisErrorOf('failed', null)! })
-    .catch((err: Error) => log.warn(
-{ err: err.message }, 'could not publish analysis event'));
+  await publishAnalysisEvent(redis, config.QUEUE_PREFIX, {
+    analysisId,
+    chatId,
+    stage: 'failed',
+    message: analysisErrorOf('failed', null)!,
+  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
   return true;
 }

@@ -1,25 +1,44 @@
 import type { AppDeps } from '../../deps.js';
 import { AnalysisStage } from '@contracts/analysis-stage.js';
 import type { TAnalysisEvent } from '@contracts/queues.js';
-import { TERMINAL_STATUSES, type TAnalysisStatus, type TAnalysisView, type TProgressEvent } from '@contracts/schemas/analysis.js';
+import {
+  TERMINAL_STATUSES,
+  type TAnalysisStatus,
+  type TAnalysisView,
+  type TProgressEvent,
+} from '@contracts/schemas/analysis.js';
 import { analysisEventHub } from './analysis-event-hub.js';
 import { getOwnedAnalysis } from './get-analysis.js';
 
 type TFollowDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
 const statusOfStage = (stage: TAnalysisEvent['stage']): TAnalysisStatus =>
-  stage === 'done' ? 'completed' : stage === 'refused' ? 'refused' : stage === 'failed' ? 'failed' : stage === 'queued' ? 'queued' : 'processing';
+  stage === 'done'
+    ? 'completed'
+    : stage === 'refused'
+      ? 'refused'
+      : stage === 'failed'
+        ? 'failed'
+        : stage === 'queued'
+          ? 'queued'
+          : 'processing';
 
 const rank = (stage: TProgressEvent['stage']) => AnalysisStage.indexOf(stage);
 
 const stageOf = (stage: string): TProgressEvent['stage'] => AnalysisStage.find((s) => s === stage) ?? 'queued';
 
 const fromEvent = (e: TAnalysisEvent): TProgressEvent => ({
-  analysisId: e.analysisId, stage: e.stage, status: statusOfStage(e.stage), ...(e.message ? { message: e.message } : {}),
+  analysisId: e.analysisId,
+  stage: e.stage,
+  status: statusOfStage(e.stage),
+  ...(e.message ? { message: e.message } : {}),
 });
 
 const fromView = (v: TAnalysisView): TProgressEvent => ({
-  analysisId: v.id, stage: stageOf(v.stage), status: v.status, ...(v.error ? { message: v.error } : {}),
+  analysisId: v.id,
+  stage: stageOf(v.stage),
+  status: v.status,
+  ...(v.error ? { message: v.error } : {}),
 });
 
 /**
@@ -40,10 +59,15 @@ export async function* followAnalysis(
     wake?.();
   };
   const reread = () => {
-    getOwnedAnalysis({ db, userId, analysisId }).then((v) => push(fromView(v)), () => undefined);
+    getOwnedAnalysis({ db, userId, analysisId }).then(
+      (v) => push(fromView(v)),
+      () => undefined,
+    );
   };
-  const stop = await analysisEventHub(redis, config.QUEUE_PREFIX)
-    .listen(analysisId, { onEvent: (e) => push(fromEvent(e)), onResync: reread });
+  const stop = await analysisEventHub(redis, config.QUEUE_PREFIX).listen(analysisId, {
+    onEvent: (e) => push(fromEvent(e)),
+    onResync: reread,
+  });
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
@@ -81,7 +105,6 @@ export async function waitForAnalysis(
   let status: TAnalysisStatus = 'queued';
   try {
     for await (const e of followAnalysis({ ...opts, signal: abort.signal })) status = e.status;
-
   } finally {
     clearTimeout(timer);
   }

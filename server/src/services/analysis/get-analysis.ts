@@ -2,7 +2,13 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { ANALYSIS_MESSAGES, ZStoredResult, type TAnalysisStatus, type TAnalysisView, type TStoredResult } from '@contracts/schemas/analysis.js';
+import {
+  ANALYSIS_MESSAGES,
+  ZStoredResult,
+  type TAnalysisStatus,
+  type TAnalysisView,
+  type TStoredResult,
+} from '@contracts/schemas/analysis.js';
 import { findOwned } from '../data-access/find-owned.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { imageUrlOf } from '../images/image-url.js';
@@ -53,17 +59,28 @@ function toView(row: TRow): TAnalysisView {
 
 /** One analysis of userId's; missing, malformed and foreign ids answer the same NOT_FOUND. */
 export async function getOwnedAnalysis(opts: { db: TDb; userId: string; analysisId: string }): Promise<TAnalysisView> {
-  return toView(await findOwned({ db: opts.db, table: analyses, id: opts.analysisId, userId: opts.userId, columns, notFound: ANALYSIS_MESSAGES.analysisNotFound }));
+  return toView(
+    await findOwned({
+      db: opts.db,
+      table: analyses,
+      id: opts.analysisId,
+      userId: opts.userId,
+      columns,
+      notFound: ANALYSIS_MESSAGES.analysisNotFound,
+    }),
+  );
 }
 
 /** The newest analysis of one of userId's chats, or NOT_FOUND (also for a foreign chat). */
 export async function getChatAnalysis(opts: { db: TDb; userId: string; chatId: string }): Promise<TAnalysisView> {
   const { db, userId, chatId } = opts;
-  if (!isUuid(chatId))
- throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
-  const [row] = await db.select(columns).from(analyses)
+  if (!isUuid(chatId)) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
+  const [row] = await db
+    .select(columns)
+    .from(analyses)
     .where(and(eq(analyses.chatId, chatId), eq(analyses.userId, userId)))
-    .orderBy(desc(analyses.createdAt)).limit(1);
+    .orderBy(desc(analyses.createdAt))
+    .limit(1);
   if (!row) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
   return toView(row);
 }

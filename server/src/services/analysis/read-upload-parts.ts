@@ -36,22 +36,28 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
         for await (const chunk of part.file as AsyncIterable<Buffer>) {
           size += chunk.length;
           chunks.push(chunk);
-          if (!cap && size >= 132) cap = isDicomBytes(Buffer.concat(chunks)) ? { bytes: MAX_DICOM_BYTES, message: DICOM_TOO_LARGE } : { bytes: MAX_IMAGE_BYTES, message: ANALYSIS_MESSAGES.tooLarge };
-          if (size >= (cap?.bytes ?? MAX_IMAGE_BYTES) || part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', cap?.message ?? ANALYSIS_MESSAGES.tooLarge);
+          if (!cap && size >= 132)
+            cap = isDicomBytes(Buffer.concat(chunks))
+              ? { bytes: MAX_DICOM_BYTES, message: DICOM_TOO_LARGE }
+              : { bytes: MAX_IMAGE_BYTES, message: ANALYSIS_MESSAGES.tooLarge };
+          if (size >= (cap?.bytes ?? MAX_IMAGE_BYTES) || part.file.truncated)
+            throw new AppError('PAYLOAD_TOO_LARGE', cap?.message ?? ANALYSIS_MESSAGES.tooLarge);
         }
         if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
         out.image = Buffer.concat(chunks, size);
         continue;
       }
       const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value ?? '');
-      if (value.length > FIELD_MAX || part.valueTruncated) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+      if (value.length > FIELD_MAX || part.valueTruncated)
+        throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
       if (part.fieldname === 'profile') out.profileJson = value;
       else if (part.fieldname === 'profile_id' || part.fieldname === 'profileId') out.profileId = value.trim() || null;
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
     const e = err as { statusCode?: number; code?: string };
-    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
+    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
     // Anything else here is the multipart parser rejecting a malformed body ('Unexpected end of
     // form', a bad boundary): the client's fault, not ours.
     throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired, { cause: err });

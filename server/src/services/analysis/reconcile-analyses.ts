@@ -34,7 +34,8 @@ export async function reconcileAnalyses(opts: AppDeps & { resultQueue: Queue; no
     const state = await deps.analysisQueue.getJobState(a.id);
     if (state === 'failed') {
       const job = await deps.analysisQueue.getJob(a.id);
-      if (await failAnalysis({ ...deps, analysisId: a.id, reason: job?.failedReason ?? 'analysis failed' })) report.failed++;
+      if (await failAnalysis({ ...deps, analysisId: a.id, reason: job?.failedReason ?? 'analysis failed' }))
+        report.failed++;
       continue;
     }
     if (state === 'completed' && (await resultQueue.getJobState(resultJobId(a.id))) === 'unknown') {
@@ -49,7 +50,10 @@ export async function reconcileAnalyses(opts: AppDeps & { resultQueue: Queue; no
     }
     await enqueueAnalysis({ ...deps, job: { analysisId: a.id, storageKey: a.storageKey, mediaType: a.mediaType } });
 
-    await deps.db.update(analyses).set({ updatedAt: new Date(), attempts: sql`${analyses.attempts} + 1` }).where(eq(analyses.id, a.id));
+    await deps.db
+      .update(analyses)
+      .set({ updatedAt: new Date(), attempts: sql`${analyses.attempts} + 1` })
+      .where(eq(analyses.id, a.id));
     deps.log.info({ analysisId: a.id }, 'analysis re-enqueued by the reconciler');
     report.requeued++;
   }

@@ -43,7 +43,9 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     { connection: deps.redis, prefix, concurrency: 2 },
   );
   resultWorker.on('error', (err) => log.warn({ err: err.message }, 'result worker connection error'));
-  resultWorker.on('failed', (job, err) => log.error({ jobId: job?.id, ...safeErr(err) }, 'finalizing an analysis failed'));
+  resultWorker.on('failed', (job, err) =>
+    log.error({ jobId: job?.id, ...safeErr(err) }, 'finalizing an analysis failed'),
+  );
 
   // A job that failed its last attempt (or hit UnrecoverableError) ends the analysis as failed.
   const events = new QueueEvents(QueueName.Analysis, { connection: deps.redis, prefix });
@@ -63,8 +65,14 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
   const stopTracking = hub.listenAll({
     onEvent: (e) => {
       if (!RUNNING_STAGES.has(e.stage)) return;
-      void deps.db.update(analyses)
-        .set({ status: 'processing', stage: e.stage, startedAt: sql`coalesce(${analyses.startedAt}, now())`, updatedAt: new Date() })
+      void deps.db
+        .update(analyses)
+        .set({
+          status: 'processing',
+          stage: e.stage,
+          startedAt: sql`coalesce(${analyses.startedAt}, now())`,
+          updatedAt: new Date(),
+        })
         .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
         .catch((err: Error) => log.warn(safeErr(err), 'could not record an analysis stage'));
     },
@@ -90,7 +98,9 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     close: async () => {
       clearInterval(timer);
       (await stopTracking.catch(() => () => undefined))();
-      await Promise.all([resultWorker.close(), events.close(), resultQueue.close()].map((p) => p.catch(() => undefined)));
+      await Promise.all(
+        [resultWorker.close(), events.close(), resultQueue.close()].map((p) => p.catch(() => undefined)),
+      );
     },
   };
 }

@@ -10,6 +10,18 @@ export const apiKeyColumns = {
   lastUsedAt: apiKeys.lastUsedAt,
 };
 
-export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null }): TApiKey {
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+export function apiKeyView(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}): TApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
 }

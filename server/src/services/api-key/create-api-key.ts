@@ -13,7 +13,12 @@ import { API_KEY_PREFIX } from './resolve-api-key.js';
 const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 
 /** Creates a key and returns it once; only its sha256 is stored. */
-export async function createApiKey(opts: { db: TDb; meta: RequestMeta | null; userId: string; name: string }): Promise<TCreatedApiKey> {
+export async function createApiKey(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  name: string;
+}): Promise<TCreatedApiKey> {
   const { db, userId } = opts;
   const [active] = await db
     .select({ n: count() })
@@ -26,6 +31,12 @@ export async function createApiKey(opts: { db: TDb; meta: RequestMeta | null; us
     .values({ userId, name: opts.name, prefix: key.slice(0, VISIBLE_PREFIX_LENGTH), keyHash: hashToken(key) })
     .returning(apiKeyColumns);
   if (!row) throw new Error('api key insert returned no row');
-  await recordAudit(db, opts.meta, { actorUserId: userId, action: 'api_key.create', objectType: 'api_key', objectId: row.id, outcome: 'success' });
+  await recordAudit(db, opts.meta, {
+    actorUserId: userId,
+    action: 'api_key.create',
+    objectType: 'api_key',
+    objectId: row.id,
+    outcome: 'success',
+  });
   return { apiKey: apiKeyView(row), key };
 }

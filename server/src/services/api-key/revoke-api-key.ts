@@ -13,7 +13,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * already revoked ids all answer NOT_FOUND (and are audited as failures), so nobody learns
  * another account's key ids.
  */
-export async function revokeApiKey(opts: { db: TDb; meta: RequestMeta | null; userId: string; id: string }): Promise<{ id: string }> {
+export async function revokeApiKey(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  id: string;
+}): Promise<{ id: string }> {
   const { db, userId, id } = opts;
   const [row] = UUID.test(id)
     ? await db

@@ -68,16 +68,22 @@ export function authLimits(deps: Pick<AppDeps, 'redis' | 'config'>) {
     },
     /** Every sign-up attempt counts, successful or not, so probing for taken emails is capped. */
     async countSignup(email: string, ip: string): Promise<void> {
-      await countOrRefuse([
-        { key: rl.key('signup-ip', ip), limit: config.SIGNUPS_PER_IP_PER_HOUR },
-        { key: rl.key('signup-email', email), limit: config.SIGNUPS_PER_EMAIL_PER_HOUR },
-      ], LIMIT_MESSAGES.signup);
+      await countOrRefuse(
+        [
+          { key: rl.key('signup-ip', ip), limit: config.SIGNUPS_PER_IP_PER_HOUR },
+          { key: rl.key('signup-email', email), limit: config.SIGNUPS_PER_EMAIL_PER_HOUR },
+        ],
+        LIMIT_MESSAGES.signup,
+      );
     },
     async countResetRequest(email: string, ip: string): Promise<void> {
-      await countOrRefuse([
-        { key: rl.key('reset-ip', ip), limit: config.RESET_REQUESTS_PER_IP_PER_HOUR },
-        { key: rl.key('reset-email', email), limit: config.RESET_REQUESTS_PER_EMAIL_PER_HOUR },
-      ], LIMIT_MESSAGES.reset);
+      await countOrRefuse(
+        [
+          { key: rl.key('reset-ip', ip), limit: config.RESET_REQUESTS_PER_IP_PER_HOUR },
+          { key: rl.key('reset-email', email), limit: config.RESET_REQUESTS_PER_EMAIL_PER_HOUR },
+        ],
+        LIMIT_MESSAGES.reset,
+      );
     },
   };
 }

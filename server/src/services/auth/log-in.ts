@@ -17,7 +17,11 @@ type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * attempt counted for that email and IP (counted up front, taken back on success), and the same
  * 401 body.
  */
-export async function logIn(deps: TLoginDeps, meta: RequestMeta, input: TLoginInput): Promise<{ token: string; user: TAuthUser }> {
+export async function logIn(
+  deps: TLoginDeps,
+  meta: RequestMeta,
+  input: TLoginInput,
+): Promise<{ token: string; user: TAuthUser }> {
   const { db, config } = deps;
   const limits = authLimits(deps);
   const hasher = passwordHasherFor(config);
@@ -33,9 +37,13 @@ export async function logIn(deps: TLoginDeps, meta: RequestMeta, input: TLoginIn
   }
 
   const user = await findUserByEmail(db, input.email);
-  const ok = user ? await hasher.verify(user.passwordHash, input.password) : (await hasher.verifyDummy(input.password), false);
+  const ok = user
+    ? await hasher.verify(user.passwordHash, input.password)
+    : (await hasher.verifyDummy(input.password), false);
   if (!user || !ok) {
-    await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', { reason: user ? 'wrong_password' : 'unknown_account' });
+    await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', {
+      reason: user ? 'wrong_password' : 'unknown_account',
+    });
     throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.badCredentials);
   }
 

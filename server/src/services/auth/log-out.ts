@@ -9,7 +9,11 @@ import { announceSessionsEnded } from './session-cache.js';
  * Without a session there is nothing to revoke and logging out still succeeds: the spec's client
  * clears its state whatever the answer.
  */
-export async function logOut(deps: Pick<AppDeps, 'db' | 'redis' | 'config'>, meta: RequestMeta, auth: TAuth | null): Promise<void> {
+export async function logOut(
+  deps: Pick<AppDeps, 'db' | 'redis' | 'config'>,
+  meta: RequestMeta,
+  auth: TAuth | null,
+): Promise<void> {
   if (!auth?.sessionId) return;
   await revokeSession(deps.db, auth.sessionId);
   await announceSessionsEnded(deps, { sessionId: auth.sessionId });

@@ -7,7 +7,11 @@ import type { AppDeps } from '../../deps.js';
  * Deletes sessions and reset links that can never be used again. They hold an IP address and a
  * user agent, which we keep no longer than they serve a purpose; the audit log keeps the history.
  */
-export async function purgeExpiredAuth(db: TDb, idleHours: number, now = new Date()): Promise<{ sessions: number; resetTokens: number }> {
+export async function purgeExpiredAuth(
+  db: TDb,
+  idleHours: number,
+  now = new Date(),
+): Promise<{ sessions: number; resetTokens: number }> {
   const idleCutoff = new Date(now.getTime() - idleHours * 3600_000);
   const goneSessions = await db
     .delete(sessions)

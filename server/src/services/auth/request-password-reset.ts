@@ -17,7 +17,11 @@ type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * whether or not it does, and the mail goes out after the answer (delivery time would otherwise
  * tell an attacker which emails exist). The request is counted per IP and per email first.
  */
-export async function requestPasswordReset(deps: TResetDeps, meta: RequestMeta, input: TForgotPasswordInput): Promise<void> {
+export async function requestPasswordReset(
+  deps: TResetDeps,
+  meta: RequestMeta,
+  input: TForgotPasswordInput,
+): Promise<void> {
   const { db, config, log } = deps;
   await authLimits(deps).countResetRequest(input.email, meta.ip);
   const user = await findUserByEmail(db, input.email);
@@ -38,6 +42,9 @@ export async function requestPasswordReset(deps: TResetDeps, meta: RequestMeta, 
   sendMail(deps, mail).catch((err: unknown) => {
     // Not the error itself: SMTP errors quote the rejected recipient address.
     const e = err as { code?: unknown; responseCode?: unknown; command?: unknown };
-    log.error({ userId: user.id, code: e.code, responseCode: e.responseCode, command: e.command }, 'password reset email could not be sent');
+    log.error(
+      { userId: user.id, code: e.code, responseCode: e.responseCode, command: e.command },
+      'password reset email could not be sent',
+    );
   });
 }

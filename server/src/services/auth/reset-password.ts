@@ -27,11 +27,13 @@ export async function resetPassword(deps: TResetDeps, meta: RequestMeta, input: 
     const [token] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(and(
-        eq(passwordResetTokens.tokenHash, hashToken(input.token)),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
       .returning({ userId: passwordResetTokens.userId });
     if (!token) return null;
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, token.userId));

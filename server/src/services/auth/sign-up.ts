@@ -18,7 +18,11 @@ type TSignupDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
  * every attempt counts against the per-IP and per-email signup limits before anything is looked
  * up, so nobody can test addresses faster than SIGNUPS_PER_IP_PER_HOUR.
  */
-export async function signUp(deps: TSignupDeps, meta: RequestMeta, input: TSignupInput): Promise<{ token: string; user: TAuthUser }> {
+export async function signUp(
+  deps: TSignupDeps,
+  meta: RequestMeta,
+  input: TSignupInput,
+): Promise<{ token: string; user: TAuthUser }> {
   const { db, config } = deps;
   await authLimits(deps).countSignup(input.email, meta.ip);
   const passwordHash = await passwordHasherFor(config).hash(input.password);

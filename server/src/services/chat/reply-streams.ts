@@ -35,21 +35,32 @@ const streams = new Map<string, TStream>();
  * for /trpc (documented in ARCHITECTURE.md).
  */
 export async function startReplyStream(
-  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; chatId: string; query: string; responder?: Responder },
+  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & {
+    meta: RequestMeta | null;
+    userId: string;
+    chatId: string;
+    query: string;
+    responder?: Responder;
+  },
 ): Promise<{ streamId: string }> {
   const { userId } = opts;
   // Loaded before answering, so ownership and readiness errors reach the mutation; loaded once.
   const context = await loadChatContext(opts);
   const streamId = randomUUID();
   const s: TStream = {
-    userId, chunks: [], error: null, finished: false, events: new EventEmitter(),
-    followers: 0, abort: new AbortController(), abandonTimer: null,
+    userId,
+    chunks: [],
+    error: null,
+    finished: false,
+    events: new EventEmitter(),
+    followers: 0,
+    abort: new AbortController(),
+    abandonTimer: null,
   };
   streams.set(streamId, s);
   void (async () => {
     try {
       for await (const chunk of replyToChat({ ...opts, context, signal: s.abort.signal })) {
-
         s.chunks.push(chunk);
         s.events.emit('change');
       }
@@ -66,7 +77,11 @@ export async function startReplyStream(
 }
 
 /** The chunks of one of userId's streams from the start; another user's id reads as unknown. */
-export async function* followReplyStream(userId: string, streamId: string, signal?: AbortSignal): AsyncGenerator<TReplyChunk> {
+export async function* followReplyStream(
+  userId: string,
+  streamId: string,
+  signal?: AbortSignal,
+): AsyncGenerator<TReplyChunk> {
   const s = streams.get(streamId);
   if (!s || s.userId !== userId) throw new AppError('NOT_FOUND', CHAT_MESSAGES.failed);
   s.followers++;

@@ -29,18 +29,40 @@ export async function loadChatContext(
 ): Promise<TResponderContext & { chatId: string }> {
   const { db, config, userId, query } = opts;
   const chat = await getOwnedChat({ db, userId, chatId: opts.chatId });
-  const [analysis] = await db.select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt }).from(analyses)
-    .where(eq(analyses.chatId, chat.id)).orderBy(desc(analyses.createdAt)).limit(1);
+  const [analysis] = await db
+    .select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt })
+    .from(analyses)
+    .where(eq(analyses.chatId, chat.id))
+    .orderBy(desc(analyses.createdAt))
+    .limit(1);
   const parsed = analysis?.status === 'completed' ? ZStoredResult.safeParse(analysis.result) : null;
   if (!parsed?.success) throw new AppError('CONFLICT', CHAT_MESSAGES.notReady);
-  const rows = await db.select({ role: messages.role, content: messages.content }).from(messages)
-    .where(eq(messages.chatId, chat.id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(HISTORY_LIMIT);
+  const rows = await db
+    .select({ role: messages.role, content: messages.content })
+    .from(messages)
+    .where(eq(messages.chatId, chat.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_LIMIT);
   const metrics = metricsForResult(config.MODEL_DIR, parsed.data);
   // The patient's previous analysis, for "what changed since last time?": stored results only.
   const comparison = await compareWithPrior({
-    db, config, userId, profileId: chat.profileId, analysisId: analysis!.id, createdAt: analysis!.createdAt, result: parsed.data,
+    db,
+    config,
+    userId,
+    profileId: chat.profileId,
+    analysisId: analysis!.id,
+    createdAt: analysis!.createdAt,
+    result: parsed.data,
   });
-  return { chatId: chat.id, result: parsed.data, patient: patientOf(chat), history: rows.reverse(), query, metrics, comparison };
+  return {
+    chatId: chat.id,
+    result: parsed.data,
+    patient: patientOf(chat),
+    history: rows.reverse(),
+    query,
+    metrics,
+    comparison,
+  };
 }
 
 /**
@@ -48,12 +70,16 @@ export async function loadChatContext(
  * the answer are both stored (together, so a failed reply leaves no unanswered question).
  * Any responder failure becomes the spec's 'Failed to send message. Please try again.'.
  */
-export async function* streamChatReply(opts: TReplyOpts & { chatId: string; query: string }): AsyncGenerator<TReplyChunk> {
+export async function* streamChatReply(
+  opts: TReplyOpts & { chatId: string; query: string },
+): AsyncGenerator<TReplyChunk> {
   yield* replyToChat({ ...opts, context: await loadChatContext(opts) });
 }
 
 /** streamChatReply for a context already loaded (and so already checked) by the caller. */
-export async function* replyToChat(opts: TReplyOpts & { context: TResponderContext & { chatId: string } }): AsyncGenerator<TReplyChunk> {
+export async function* replyToChat(
+  opts: TReplyOpts & { context: TResponderContext & { chatId: string } },
+): AsyncGenerator<TReplyChunk> {
   const { db, config, log, meta, userId, context: ctx } = opts;
   const askedAt = new Date();
   const responder = opts.responder ?? selectResponder(config);
@@ -67,16 +93,39 @@ export async function* replyToChat(opts: TReplyOpts & { context: TResponderConte
   } catch (err) {
     if (isAppError(err)) throw err;
     log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
-    await recordAudit(db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'failure', details: { responder: responder.name } });
+    await recordAudit(db, meta, {
+      actorUserId: userId,
+      action: 'chat.message',
+      objectType: 'chat',
+      objectId: ctx.chatId,
+      outcome: 'failure',
+      details: { responder: responder.name },
+    });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
   const [asked, answered] = await db.transaction(async (tx) => {
-    const [q] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'user', content: ctx.query, createdAt: askedAt }).returning({ id: messages.id });
-    const [a] = await tx.insert(messages).values({ chatId: ctx.chatId, role: 'assistant', content: text }).returning({ id: messages.id });
-    await tx.update(chats).set({ updatedAt: new Date() }).where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
+    const [q] = await tx
+      .insert(messages)
+      .values({ chatId: ctx.chatId, role: 'user', content: ctx.query, createdAt: askedAt })
+      .returning({ id: messages.id });
+    const [a] = await tx
+      .insert(messages)
+      .values({ chatId: ctx.chatId, role: 'assistant', content: text })
+      .returning({ id: messages.id });
+    await tx
+      .update(chats)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
   });
-  await recordAudit(db, meta, { actorUserId: userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId, outcome: 'success', details: { responder: responder.name, messageId: answered.id } });
+  await recordAudit(db, meta, {
+    actorUserId: userId,
+    action: 'chat.message',
+    objectType: 'chat',
+    objectId: ctx.chatId,
+    outcome: 'success',
+    details: { responder: responder.name, messageId: answered.id },
+  });
   yield { type: 'done', messageId: asked.id, replyId: answered.id };
 }
 
@@ -86,7 +135,6 @@ export async function sendChatMessage(
 ): Promise<{ messageId: string; replyId: string; response: string }> {
   let response = '';
   for await (const chunk of streamChatReply(opts)) {
-
     if (chunk.type === 'token') response += chunk.text;
     else return { messageId: chunk.messageId, replyId: chunk.replyId, response };
   }

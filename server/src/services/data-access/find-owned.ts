@@ -34,7 +34,11 @@ export async function findOwned<TColumns extends SelectedFields>(opts: {
   const { db, table, columns, notFound } = opts;
   const where = ownedRow(table, opts.id, opts.userId, notFound);
   // A generic table defeats drizzle's inference; the row has exactly the selected columns.
-  const rows = (await db.select(columns).from(table as PgTable).where(where).limit(1)) as SelectResultFields<TColumns>[];
+  const rows = (await db
+    .select(columns)
+    .from(table as PgTable)
+    .where(where)
+    .limit(1)) as SelectResultFields<TColumns>[];
   const row = rows[0];
   if (!row) throw new AppError('NOT_FOUND', notFound);
 

@@ -20,5 +20,8 @@ export async function keysetPage<TRow extends { id: string; cursorTs: string }>(
   const rows = await fetch(decodeCursor(cursor), limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null };
+  return {
+    rows: page,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null,
+  };
 }

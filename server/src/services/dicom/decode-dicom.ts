@@ -45,9 +45,14 @@ function layoutOf(ds: DataSet): TPixelLayout {
   const bitsAllocated = ds.uint16(TAG.bitsAllocated) ?? 0;
   const bitsStored = ds.uint16(TAG.bitsStored) ?? bitsAllocated;
   const pixelRepresentation = ds.uint16(TAG.pixelRepresentation) ?? 0;
-  if (!rows || !columns || rows > MAX_SIDE || columns > MAX_SIDE) throw bad('The DICOM image size is missing or out of range');
+  if (!rows || !columns || rows > MAX_SIDE || columns > MAX_SIDE)
+    throw bad('The DICOM image size is missing or out of range');
   if (rows * columns > MAX_PIXELS) throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooManyPixels);
-  if (bitsAllocated !== 8 && bitsAllocated !== 16) throw new AppError('UNSUPPORTED_MEDIA', `DICOM images with ${bitsAllocated} bits allocated per pixel are not supported (8 or 16 are)`);
+  if (bitsAllocated !== 8 && bitsAllocated !== 16)
+    throw new AppError(
+      'UNSUPPORTED_MEDIA',
+      `DICOM images with ${bitsAllocated} bits allocated per pixel are not supported (8 or 16 are)`,
+    );
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw bad('The DICOM Bits Stored value is invalid');
   return { rows, columns, bitsAllocated, bitsStored, pixelRepresentation };
 }
@@ -75,7 +80,11 @@ async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
 
   const tsUid = (textTag(ds, TAG.transferSyntax) ?? '').replace(/\0/g, '');
   const syntax = findTransferSyntax(tsUid);
-  if (!syntax) throw new AppError('UNSUPPORTED_MEDIA', `DICOM ${describeTransferSyntax(tsUid)} compression is not supported. Please export the image uncompressed or as JPEG.`);
+  if (!syntax)
+    throw new AppError(
+      'UNSUPPORTED_MEDIA',
+      `DICOM ${describeTransferSyntax(tsUid)} compression is not supported. Please export the image uncompressed or as JPEG.`,
+    );
   const photometric = textTag(ds, TAG.photometric) ?? 'MONOCHROME2';
   if ((ds.uint16(TAG.samplesPerPixel) ?? 1) !== 1 || (photometric !== 'MONOCHROME1' && photometric !== 'MONOCHROME2')) {
     throw new AppError('UNSUPPORTED_MEDIA', 'Only grayscale DICOM images (MONOCHROME1 or MONOCHROME2) can be analysed');
@@ -93,7 +102,10 @@ async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
   });
   const png = await sharp(Buffer.from(gray.buffer, gray.byteOffset, gray.length), {
     raw: { width: layout.columns, height: layout.rows, channels: 1 },
-  }).toColourspace('b-w').png().toBuffer();
+  })
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
   return {
     png,
     width: layout.columns,

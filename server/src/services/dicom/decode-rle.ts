@@ -30,7 +30,7 @@ export function decodeRle(frame: Uint8Array, pixels: number, bitsAllocated: numb
 function unpackBits(src: Uint8Array, length: number): Uint8Array | null {
   const out = new Uint8Array(length);
   let o = 0;
-  for (let i = 0; i < src.length && o < length; ) {
+  for (let i = 0; i < src.length && o < length;) {
     const n = ((src[i++] ?? 0) << 24) >> 24; // signed byte
     if (n >= 0) {
       const count = Math.min(n + 1, length - o, src.length - i);

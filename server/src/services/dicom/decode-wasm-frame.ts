@@ -24,7 +24,15 @@ function readHeader(codec: TCodec, frame: Uint8Array): { stream: Uint8Array; inf
   if (codec === 'jpeg-ls') {
     const sof = indexOf(frame, [0xff, 0xf7], 4096);
     if (sof < 0) return null;
-    return { stream: frame, info: { bitsPerSample: frame[sof + 4] ?? 0, height: u16(frame, sof + 5), width: u16(frame, sof + 7), componentCount: frame[sof + 9] ?? 0 } };
+    return {
+      stream: frame,
+      info: {
+        bitsPerSample: frame[sof + 4] ?? 0,
+        height: u16(frame, sof + 5),
+        width: u16(frame, sof + 7),
+        componentCount: frame[sof + 9] ?? 0,
+      },
+    };
   }
   const soc = indexOf(frame, [0xff, 0x4f, 0xff, 0x51], 4096);
   if (soc < 0) return null;
@@ -43,29 +51,47 @@ function readHeader(codec: TCodec, frame: Uint8Array): { stream: Uint8Array; inf
 }
 
 function matches(info: TFrameInfo, layout: TPixelLayout): boolean {
-  return info.width === layout.columns && info.height === layout.rows && info.componentCount === 1 && info.bitsPerSample >= 1 && info.bitsPerSample <= 16;
+  return (
+    info.width === layout.columns &&
+    info.height === layout.rows &&
+    info.componentCount === 1 &&
+    info.bitsPerSample >= 1 &&
+    info.bitsPerSample <= 16
+  );
 }
 
 /** Copies the samples out of the WebAssembly heap (the decoder's view dies with it). */
-function samplesOf(decoded: Uint8Array, info: TFrameInfo, n: number): Uint8Array | Int8Array | Uint16Array | Int16Array {
+function samplesOf(
+  decoded: Uint8Array,
+  info: TFrameInfo,
+  n: number,
+): Uint8Array | Int8Array | Uint16Array | Int16Array {
   const bytes = decoded.slice(0, n * (info.bitsPerSample > 8 ? 2 : 1));
-  if (info.bitsPerSample > 8) return info.isSigned ? new Int16Array(bytes.buffer, 0, n) : new Uint16Array(bytes.buffer, 0, n);
+  if (info.bitsPerSample > 8)
+    return info.isSigned ? new Int16Array(bytes.buffer, 0, n) : new Uint16Array(bytes.buffer, 0, n);
   return info.isSigned ? new Int8Array(bytes.buffer, 0, n) : bytes;
 }
 
 /** Frame 1 of a JPEG 2000, HTJ2K or JPEG-LS DICOM: raw samples, one per pixel, row-major. */
-export async function decodeWasmFrame(codec: TCodec, frame: Uint8Array, layout: TPixelLayout): Promise<ArrayLike<number>> {
+export async function decodeWasmFrame(
+  codec: TCodec,
+  frame: Uint8Array,
+  layout: TPixelLayout,
+): Promise<ArrayLike<number>> {
   const header = readHeader(codec, frame);
-  if (!header || !matches(header.info, layout)) throw refuse(`The embedded ${NAMES[codec]} image does not match the DICOM image (grayscale, the same size)`);
+  if (!header || !matches(header.info, layout))
+    throw refuse(`The embedded ${NAMES[codec]} image does not match the DICOM image (grayscale, the same size)`);
   const decoder = await createDecoder(codec);
   try {
     decoder.getEncodedBuffer(header.stream.length).set(header.stream);
     decoder.decode();
     const info = decoder.getFrameInfo();
-    if (!matches(info, layout)) throw refuse(`The embedded ${NAMES[codec]} image does not match the DICOM image (grayscale, the same size)`);
+    if (!matches(info, layout))
+      throw refuse(`The embedded ${NAMES[codec]} image does not match the DICOM image (grayscale, the same size)`);
     const n = layout.rows * layout.columns;
     const decoded = decoder.getDecodedBuffer();
-    if (decoded.length < n * (info.bitsPerSample > 8 ? 2 : 1)) throw new AppError('BAD_REQUEST', `The ${NAMES[codec]} pixel data is damaged`);
+    if (decoded.length < n * (info.bitsPerSample > 8 ? 2 : 1))
+      throw new AppError('BAD_REQUEST', `The ${NAMES[codec]} pixel data is damaged`);
     return samplesOf(decoded, { ...info, isSigned: info.isSigned ?? header.info.isSigned ?? false }, n);
   } catch (err) {
     if (!(err instanceof AppError)) discardCodec(codec);

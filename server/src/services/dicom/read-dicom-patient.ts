@@ -13,7 +13,9 @@ export interface TDicomPatient {
 /** 'DOE^JOHN^Q^DR' → 'DR JOHN Q DOE'. Only the first (alphabetic) component group is used. */
 export function formatPersonName(pn: string | null): string | null {
   if (!pn) return null;
-  const [family = '', given = '', middle = '', prefix = '', suffix = ''] = (pn.split('=')[0] ?? '').split('^').map((p) => p.trim());
+  const [family = '', given = '', middle = '', prefix = '', suffix = ''] = (pn.split('=')[0] ?? '')
+    .split('^')
+    .map((p) => p.trim());
   const name = [prefix, given, middle, family, suffix].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
   return name || null;
 }
@@ -45,7 +47,10 @@ export function ageAtStudy(birth: string | null, study: string | null): number |
 
 export function patientOfDataSet(ds: DataSet): TDicomPatient {
   const studyDate =
-    textTag(ds, TAG.studyDate) ?? textTag(ds, TAG.seriesDate) ?? textTag(ds, TAG.acquisitionDate) ?? textTag(ds, TAG.contentDate);
+    textTag(ds, TAG.studyDate) ??
+    textTag(ds, TAG.seriesDate) ??
+    textTag(ds, TAG.acquisitionDate) ??
+    textTag(ds, TAG.contentDate);
   const age = parseAgeString(textTag(ds, TAG.patientAge)) ?? ageAtStudy(textTag(ds, TAG.patientBirthDate), studyDate);
   return { name: formatPersonName(textTag(ds, TAG.patientName)), age };
 }

@@ -19,7 +19,8 @@ const refuse = (message: string) => new AppError('UNSUPPORTED_MEDIA', message);
 
 /** The first frame's compressed bytes (multi-frame files: only frame 1 is analysed). */
 function encapsulatedFrame(ds: DataSet, el: Element): Uint8Array {
-  if (!el.encapsulatedPixelData || !el.fragments?.length) throw refuse('The DICOM pixel data is not encapsulated as its transfer syntax requires');
+  if (!el.encapsulatedPixelData || !el.fragments?.length)
+    throw refuse('The DICOM pixel data is not encapsulated as its transfer syntax requires');
   const frames = Number(ds.intString(TAG.numberOfFrames) ?? 1);
   if (frames <= 1) return dicomParser.readEncapsulatedPixelDataFromFragments(ds, el, 0, el.fragments.length);
   const table = el.basicOffsetTable?.length ? el.basicOffsetTable : dicomParser.createJPEGBasicOffsetTable(ds, el);
@@ -51,7 +52,8 @@ function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: 
   const start = bytes.byteOffset + el.dataOffset;
   if (bytesPer === 1) return toStored(new Uint8Array(bytes.buffer, start, n), layout, n);
   // A typed view when the bytes are in host order and aligned; otherwise one copying pass.
-  if (!bigEndian && hostIsLittleEndian && start % 2 === 0) return toStored(new Uint16Array(bytes.buffer, start, n), layout, n);
+  if (!bigEndian && hostIsLittleEndian && start % 2 === 0)
+    return toStored(new Uint16Array(bytes.buffer, start, n), layout, n);
   const view = new DataView(bytes.buffer, start, n * 2);
   const words = new Uint16Array(n);
   for (let i = 0; i < n; i++) words[i] = view.getUint16(i * 2, !bigEndian);
@@ -60,8 +62,12 @@ function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: 
 
 async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<Int32Array> {
   const jpeg = Buffer.from(encapsulatedFrame(ds, el));
-  const { data, info } = await sharp(jpeg, { failOn: 'error', limitInputPixels: layout.rows * layout.columns }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== 1 || info.width !== layout.columns || info.height !== layout.rows) throw refuse('The embedded JPEG does not match the DICOM image size');
+  const { data, info } = await sharp(jpeg, { failOn: 'error', limitInputPixels: layout.rows * layout.columns })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1 || info.width !== layout.columns || info.height !== layout.rows)
+    throw refuse('The embedded JPEG does not match the DICOM image size');
   return Int32Array.from(data.subarray(0, info.width * info.height));
 }
 
@@ -69,7 +75,10 @@ async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout)
 function losslessSize(frame: Uint8Array): { height: number; width: number } | null {
   for (let i = 0; i + 8 < frame.length; i++) {
     if (frame[i] === 0xff && frame[i + 1] === 0xc3) {
-      return { height: ((frame[i + 5] ?? 0) << 8) | (frame[i + 6] ?? 0), width: ((frame[i + 7] ?? 0) << 8) | (frame[i + 8] ?? 0) };
+      return {
+        height: ((frame[i + 5] ?? 0) << 8) | (frame[i + 6] ?? 0),
+        width: ((frame[i + 7] ?? 0) << 8) | (frame[i + 8] ?? 0),
+      };
     }
   }
   return null;
@@ -78,7 +87,8 @@ function losslessSize(frame: Uint8Array): { height: number; width: number } | nu
 function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int32Array {
   const frame = encapsulatedFrame(ds, el);
   const size = losslessSize(frame);
-  if (!size || size.width !== layout.columns || size.height !== layout.rows) throw refuse('The embedded lossless JPEG does not match the DICOM image');
+  if (!size || size.width !== layout.columns || size.height !== layout.rows)
+    throw refuse('The embedded lossless JPEG does not match the DICOM image');
   const decoder = new Decoder();
   const buffer = frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.length) as ArrayBuffer;
   const decoded = decoder.decompress(buffer, 0, frame.length);
@@ -112,7 +122,11 @@ export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: T
       case 'jpeg2000':
       case 'htj2k':
       case 'jpeg-ls':
-        return toStored(await decodeWasmFrame(encoding, encapsulatedFrame(ds, el), layout), layout, layout.rows * layout.columns);
+        return toStored(
+          await decodeWasmFrame(encoding, encapsulatedFrame(ds, el), layout),
+          layout,
+          layout.rows * layout.columns,
+        );
     }
   } catch (err) {
     if (err instanceof AppError) throw err;

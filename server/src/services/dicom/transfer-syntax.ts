@@ -1,5 +1,6 @@
 /** How the pixel data of a transfer syntax is stored, and therefore which decoder reads it. */
-export type TPixelEncoding = 'native-le' | 'native-be' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000' | 'htj2k' | 'jpeg-ls';
+export type TPixelEncoding =
+  'native-le' | 'native-be' | 'jpeg-baseline' | 'jpeg-lossless' | 'rle' | 'jpeg2000' | 'htj2k' | 'jpeg-ls';
 
 export interface TTransferSyntax {
   uid: string;
@@ -16,7 +17,11 @@ export const SUPPORTED_TRANSFER_SYNTAXES: readonly TTransferSyntax[] = [
   { uid: '1.2.840.10008.1.2.2', name: 'Explicit VR Big Endian (retired)', encoding: 'native-be' },
   { uid: '1.2.840.10008.1.2.4.50', name: 'JPEG Baseline (Process 1)', encoding: 'jpeg-baseline' },
   { uid: '1.2.840.10008.1.2.4.57', name: 'JPEG Lossless, Non-Hierarchical (Process 14)', encoding: 'jpeg-lossless' },
-  { uid: '1.2.840.10008.1.2.4.70', name: 'JPEG Lossless, Non-Hierarchical, First-Order Prediction', encoding: 'jpeg-lossless' },
+  {
+    uid: '1.2.840.10008.1.2.4.70',
+    name: 'JPEG Lossless, Non-Hierarchical, First-Order Prediction',
+    encoding: 'jpeg-lossless',
+  },
   { uid: '1.2.840.10008.1.2.5', name: 'RLE Lossless', encoding: 'rle' },
   // Through the WebAssembly codecs in wasm-codecs.ts (OpenJPEG, OpenJPH, CharLS).
   { uid: '1.2.840.10008.1.2.4.80', name: 'JPEG-LS Lossless', encoding: 'jpeg-ls' },

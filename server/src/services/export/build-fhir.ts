@@ -43,12 +43,20 @@ function observation(f: TExportFinding, r: TExportReport, patient: TResource, de
   const snomed = SNOMED_OF[f.label];
   return {
     ...observationBase(r, patient, device, {
-      coding: [{ system: FINDING_SYSTEM, code: f.label, display: f.display }, ...(snomed ? [{ system: SNOMED, ...snomed }] : [])],
+      coding: [
+        { system: FINDING_SYSTEM, code: f.label, display: f.display },
+        ...(snomed ? [{ system: SNOMED, ...snomed }] : []),
+      ],
       text: f.display,
     }),
     valueQuantity: { value: f.probability, unit: 'probability', system: UCUM, code: '1' },
     interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_OF[f.call] }], text: CALL_TEXT[f.call] }],
-    referenceRange: [{ low: { value: f.threshold, system: UCUM, code: '1' }, text: `Called positive at or above the operating threshold ${pct(f.threshold)}` }],
+    referenceRange: [
+      {
+        low: { value: f.threshold, system: UCUM, code: '1' },
+        text: `Called positive at or above the operating threshold ${pct(f.threshold)}`,
+      },
+    ],
     ...(findingNotes(f).length ? { note: findingNotes(f).map((text) => ({ text })) } : {}),
   };
 }
@@ -56,19 +64,34 @@ function observation(f: TExportFinding, r: TExportReport, patient: TResource, de
 /** Issue 17: a call decided at a site threshold says so; the clinician's reading sits beside the model's. */
 function findingNotes(f: TExportFinding): string[] {
   const notes: string[] = [];
-  if (f.modelThreshold !== undefined) notes.push(`Site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold.toFixed(2)}`);
+  if (f.modelThreshold !== undefined)
+    notes.push(`Site threshold ${f.threshold.toFixed(2)}, model default ${f.modelThreshold.toFixed(2)}`);
   const c = f.clinicianAssessment;
-  if (c) notes.push(`Clinician's assessment: ${c.verdict === 'agree' ? 'agrees with the model' : 'disagrees with the model'}, reads ${c.reading}${c.note ? ` (${c.note})` : ''}`);
+  if (c)
+    notes.push(
+      `Clinician's assessment: ${c.verdict === 'agree' ? 'agrees with the model' : 'disagrees with the model'}, reads ${c.reading}${c.note ? ` (${c.note})` : ''}`,
+    );
   return notes;
 }
 
 /** The common head of every Observation of the report. */
-function observationBase(r: TExportReport, patient: TResource, device: TResource, code: Record<string, unknown>): TResource {
+function observationBase(
+  r: TExportReport,
+  patient: TResource,
+  device: TResource,
+  code: Record<string, unknown>,
+): TResource {
   return {
     resourceType: 'Observation',
     id: randomUUID(),
     status: 'preliminary',
-    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging', display: 'Imaging' }] }],
+    category: [
+      {
+        coding: [
+          { system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'imaging', display: 'Imaging' },
+        ],
+      },
+    ],
     code,
     subject: ref(patient),
     effectiveDateTime: r.analysis.createdAt,
@@ -84,20 +107,39 @@ function ctrObservation(r: TExportReport, anatomy: TAnatomy, patient: TResource,
     text: 'Cardiothoracic ratio',
   });
   if (anatomy.ctr === null) {
-    return { ...base, dataAbsentReason: { coding: [{ system: DATA_ABSENT, code: 'unknown', display: 'Unknown' }], text: `Not measured: ${noCtrReason(anatomy)}` } };
+    return {
+      ...base,
+      dataAbsentReason: {
+        coding: [{ system: DATA_ABSENT, code: 'unknown', display: 'Unknown' }],
+        text: `Not measured: ${noCtrReason(anatomy)}`,
+      },
+    };
   }
   return {
     ...base,
     valueQuantity: { value: anatomy.ctr, unit: '1', system: UCUM, code: '1' },
-    referenceRange: [{ high: { value: anatomy.ctrReference, unit: '1', system: UCUM, code: '1' }, text: 'Usual upper reference on an adult PA film' }],
+    referenceRange: [
+      {
+        high: { value: anatomy.ctrReference, unit: '1', system: UCUM, code: '1' },
+        text: 'Usual upper reference on an adult PA film',
+      },
+    ],
     note: [{ text: ctrCaveat(r.patient.age) }],
   };
 }
 
 /** A candidate finding this model version does not assess: named, with no value. */
-function notAssessedObservation(r: TExportReport, n: TExportReport['notAssessed'][number], patient: TResource, device: TResource): TResource {
+function notAssessedObservation(
+  r: TExportReport,
+  n: TExportReport['notAssessed'][number],
+  patient: TResource,
+  device: TResource,
+): TResource {
   return {
-    ...observationBase(r, patient, device, { coding: [{ system: FINDING_SYSTEM, code: n.label, display: n.display }], text: n.display }),
+    ...observationBase(r, patient, device, {
+      coding: [{ system: FINDING_SYSTEM, code: n.label, display: n.display }],
+      text: n.display,
+    }),
     dataAbsentReason: {
       coding: [{ system: DATA_ABSENT, code: 'not-performed', display: 'Not Performed' }],
       text: 'Not assessed: this model version cannot back this finding on held-out data',
@@ -110,7 +152,8 @@ function notAssessedObservation(r: TExportReport, n: TExportReport['notAssessed'
  * prior study; R5's DiagnosticReport.supportingInfo has one, carried here as its cross-version
  * extension. The earlier report is not in this bundle, so the reference is by its identifier.
  */
-export const SUPPORTING_INFO_EXTENSION = 'http://hl7.org/fhir/5.0/StructureDefinition/extension-DiagnosticReport.supportingInfo';
+export const SUPPORTING_INFO_EXTENSION =
+  'http://hl7.org/fhir/5.0/StructureDefinition/extension-DiagnosticReport.supportingInfo';
 
 function priorExtension(prior: { analysisId: string; createdAt: string }): Record<string, unknown> {
   return {
@@ -129,7 +172,9 @@ function priorExtension(prior: { analysisId: string; createdAt: string }): Recor
   };
 }
 
-export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: string; createdAt: string } | null }): Record<string, unknown> {
+export function buildFhirBundle(
+  r: TExportReport & { prior?: { analysisId: string; createdAt: string } | null },
+): Record<string, unknown> {
   const patient: TResource = { resourceType: 'Patient', id: randomUUID(), name: [{ text: r.patient.name }] };
   const device: TResource = {
     resourceType: 'Device',
@@ -141,7 +186,9 @@ export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: strin
   const extra: TResource[] = [];
   if (r.patient.age !== null) {
     extra.push({
-      resourceType: 'Observation', id: randomUUID(), status: 'final',
+      resourceType: 'Observation',
+      id: randomUUID(),
+      status: 'final',
       code: { coding: [{ system: LOINC, code: '30525-0', display: 'Age' }], text: 'Age' },
       subject: ref(patient),
       valueQuantity: { value: r.patient.age, unit: 'years', system: UCUM, code: 'a' },
@@ -149,8 +196,13 @@ export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: strin
   }
   if (r.patient.medicalHistory.length) {
     extra.push({
-      resourceType: 'Observation', id: randomUUID(), status: 'final',
-      code: { coding: [{ system: LOINC, code: '11329-0', display: 'History of General health Narrative' }], text: 'Medical history' },
+      resourceType: 'Observation',
+      id: randomUUID(),
+      status: 'final',
+      code: {
+        coding: [{ system: LOINC, code: '11329-0', display: 'History of General health Narrative' }],
+        text: 'Medical history',
+      },
       subject: ref(patient),
       valueString: r.patient.medicalHistory.join('; '),
     });
@@ -161,23 +213,45 @@ export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: strin
     ...(r.gate.accepted ? r.notAssessed.map((n) => notAssessedObservation(r, n, patient, device)) : []),
   ];
   const media: TResource | null = r.heatmap
-    ? { resourceType: 'Media', id: randomUUID(), status: 'completed', subject: ref(patient), device: ref(device), content: { contentType: r.heatmap.mediaType, data: r.heatmap.dataBase64, title: 'Explanation overlay (heatmap)' } }
+    ? {
+        resourceType: 'Media',
+        id: randomUUID(),
+        status: 'completed',
+        subject: ref(patient),
+        device: ref(device),
+        content: {
+          contentType: r.heatmap.mediaType,
+          data: r.heatmap.dataBase64,
+          title: 'Explanation overlay (heatmap)',
+        },
+      }
     : null;
   const conclusion = [
     r.gate.accepted
-      ? r.topFinding ? `AI output consistent with ${r.topFinding.display}; requires clinician review.` : 'No finding called positive by the AI model.'
+      ? r.topFinding
+        ? `AI output consistent with ${r.topFinding.display}; requires clinician review.`
+        : 'No finding called positive by the AI model.'
       : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`,
-    ...(r.gate.accepted && r.anatomy ? [`${ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`] : []),
+    ...(r.gate.accepted && r.anatomy
+      ? [`${ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`]
+      : []),
     notAssessedText(r) ?? '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const report: TResource = {
     resourceType: 'DiagnosticReport',
     id: randomUUID(),
     ...(r.prior ? { extension: [priorExtension(r.prior)] } : {}),
-    text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXml(conclusion)}</p><p>${escapeXml(r.disclaimer)}</p></div>` },
+    text: {
+      status: 'generated',
+      div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXml(conclusion)}</p><p>${escapeXml(r.disclaimer)}</p></div>`,
+    },
     identifier: [{ system: 'urn:chest-doctor-ai:analysis', value: r.analysis.id }],
     status: 'preliminary',
-    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'RAD', display: 'Radiology' }] }],
+    category: [
+      { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'RAD', display: 'Radiology' }] },
+    ],
     code: { coding: [{ system: LOINC, code: '36643-5', display: 'XR Chest 2V' }], text: 'Chest X-ray AI analysis' },
     subject: ref(patient),
     effectiveDateTime: r.analysis.createdAt,
@@ -185,7 +259,14 @@ export function buildFhirBundle(r: TExportReport & { prior?: { analysisId: strin
     result: findings.map(ref),
     ...(media ? { media: [{ comment: 'Explanation overlay', link: ref(media) }] } : {}),
     conclusion: `${conclusion} ${r.disclaimer}`,
-    presentedForm: [{ contentType: 'text/markdown', language: 'en', title: 'AI report', data: Buffer.from(r.report.text, 'utf8').toString('base64') }],
+    presentedForm: [
+      {
+        contentType: 'text/markdown',
+        language: 'en',
+        title: 'AI report',
+        data: Buffer.from(r.report.text, 'utf8').toString('base64'),
+      },
+    ],
   };
   const entries = [report, patient, device, ...findings, ...extra, ...(media ? [media] : [])];
   return {

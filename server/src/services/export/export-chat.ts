@@ -16,7 +16,12 @@ export interface TExportedFile {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const EXPORT_EXTENSIONS: Record<TExportFormat, string> = { pdf: 'pdf', docx: 'docx', json: 'json', fhir: 'fhir.json' };
+export const EXPORT_EXTENSIONS: Record<TExportFormat, string> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  json: 'json',
+  fhir: 'fhir.json',
+};
 
 const CONTENT_TYPES: Record<TExportFormat, string> = {
   pdf: 'application/pdf',
@@ -44,17 +49,33 @@ async function render(format: TExportFormat, report: Awaited<ReturnType<typeof l
  * missing chat fails exactly like getOwnedChat does (NOT_FOUND) and is audited as a failure.
  */
 export async function exportChat(
-  opts: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; chatId: string; format: TExportFormat },
+  opts: Pick<AppDeps, 'db' | 'images' | 'config' | 'log'> & {
+    meta: RequestMeta | null;
+    userId: string;
+    chatId: string;
+    format: TExportFormat;
+  },
 ): Promise<TExportedFile> {
   const { db, images, config, log, meta, userId, chatId, format } = opts;
   const audit = (outcome: 'success' | 'failure', details: Record<string, string | number>) =>
-    recordAudit(db, meta, { actorUserId: userId, action: `export.${format}`, objectType: 'chat', objectId: UUID.test(chatId) ? chatId : null, outcome, details });
+    recordAudit(db, meta, {
+      actorUserId: userId,
+      action: `export.${format}`,
+      objectType: 'chat',
+      objectId: UUID.test(chatId) ? chatId : null,
+      outcome,
+      details,
+    });
   try {
     const report = await loadExportReport({ db, images, config, log, userId, chatId });
 
     const body = await render(format, report);
     await audit('success', { analysisId: report.analysis.id, bytes: body.length });
-    return { filename: `chest-xray-report-${report.chat.id.slice(0, 8)}.${EXPORT_EXTENSIONS[format]}`, contentType: CONTENT_TYPES[format], body };
+    return {
+      filename: `chest-xray-report-${report.chat.id.slice(0, 8)}.${EXPORT_EXTENSIONS[format]}`,
+      contentType: CONTENT_TYPES[format],
+      body,
+    };
   } catch (err) {
     if (isAppError(err)) await audit('failure', { code: err.code });
     throw err;

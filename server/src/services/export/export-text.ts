@@ -39,7 +39,7 @@ export function findingRow(f: TExportFinding): string[] {
 
 /** The CTR with its reference and caveat (or why there is none); empty without an anatomy stage. */
 export function heartSizeText(r: TExportReport): string[] {
-  return r.gate.accepted ? heartSizeLines(r.anatomy, r.patient.age) ?? [] : [];
+  return r.gate.accepted ? (heartSizeLines(r.anatomy, r.patient.age) ?? []) : [];
 }
 
 /** 'Not assessed: A, B (this model version cannot back these findings on held-out data).', or null. */

@@ -5,7 +5,13 @@ import { withClinicianAssessments } from '../feedback/with-clinician-assessments
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { ZAnatomy, ZNotAssessed } from '@contracts/schemas/analysis.js';
-import { EXPORT_DISCLAIMER, EXPORT_MESSAGES, EXPORT_SCHEMA_ID, ZExportFinding, type TExportReport } from '@contracts/schemas/export.js';
+import {
+  EXPORT_DISCLAIMER,
+  EXPORT_MESSAGES,
+  EXPORT_SCHEMA_ID,
+  ZExportFinding,
+  type TExportReport,
+} from '@contracts/schemas/export.js';
 import { ownedRow } from '../data-access/find-owned.js';
 import { IMAGE_NOT_FOUND } from '../images/get-owned-image.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
@@ -24,7 +30,11 @@ export type TLoadedExport = TExportReport & { prior: { analysisId: string; creat
 const ZResultForExport = z.object({
   modelName: z.string(),
   modelVersion: z.string(),
-  gate: z.object({ accepted: z.boolean(), reason: z.string().nullable().default(null), flags: z.array(z.string()).default([]) }),
+  gate: z.object({
+    accepted: z.boolean(),
+    reason: z.string().nullable().default(null),
+    flags: z.array(z.string()).default([]),
+  }),
   findings: z.array(ZExportFinding).default([]),
   notAssessed: z.array(ZNotAssessed).default([]),
   // As in the stored result: a malformed anatomy is left out, the findings still export.
@@ -44,7 +54,10 @@ function ageOf(text: string): number | null {
 /** 'Allergies: penicillin; Smoker: yes' → ['Allergies: penicillin', 'Smoker: yes']; 'None' → []. */
 function historyEntries(text: string): string[] {
   if (text.trim() === '' || text.trim() === NO_MEDICAL_HISTORY) return [];
-  return text.split(';').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -59,7 +72,13 @@ export async function loadExportReport(
   const [analysis] = await db
     .select()
     .from(analyses)
-    .where(and(eq(analyses.chatId, chat.id), eq(analyses.userId, userId), inArray(analyses.status, ['completed', 'refused'])))
+    .where(
+      and(
+        eq(analyses.chatId, chat.id),
+        eq(analyses.userId, userId),
+        inArray(analyses.status, ['completed', 'refused']),
+      ),
+    )
     .orderBy(desc(analyses.createdAt))
     .limit(1);
   const parsed = ZResultForExport.safeParse(analysis?.result);
@@ -72,9 +91,16 @@ export async function loadExportReport(
     .where(and(eq(messages.chatId, chat.id), eq(messages.analysisId, analysis.id)))
     .limit(1);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
-  const prior = chat.profileId && analysis.status === 'completed'
-    ? await findPriorAnalysis({ db, userId, profileId: chat.profileId, analysisId: analysis.id, createdAt: analysis.createdAt })
-    : null;
+  const prior =
+    chat.profileId && analysis.status === 'completed'
+      ? await findPriorAnalysis({
+          db,
+          userId,
+          profileId: chat.profileId,
+          analysisId: analysis.id,
+          createdAt: analysis.createdAt,
+        })
+      : null;
   return {
     schema: EXPORT_SCHEMA_ID,
     generatedAt: new Date().toISOString(),
@@ -90,7 +116,11 @@ export async function loadExportReport(
       age: ageOf(chat.patient.age),
       medicalHistory: historyEntries(chat.patient.medical_history),
     },
-    model: { name: result.modelName, version: analysis.modelVersion ?? result.modelVersion, cardUrl: modelCardUrl(opts.config.PUBLIC_URL) },
+    model: {
+      name: result.modelName,
+      version: analysis.modelVersion ?? result.modelVersion,
+      cardUrl: modelCardUrl(opts.config.PUBLIC_URL),
+    },
     gate: result.gate,
     findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: result.findings }),
     notAssessed: result.notAssessed,
@@ -104,7 +134,11 @@ export async function loadExportReport(
   };
 }
 
-async function loadHeatmap(deps: Pick<AppDeps, 'db' | 'images' | 'log'>, userId: string, imageId: string | null): Promise<TExportReport['heatmap']> {
+async function loadHeatmap(
+  deps: Pick<AppDeps, 'db' | 'images' | 'log'>,
+  userId: string,
+  imageId: string | null,
+): Promise<TExportReport['heatmap']> {
   if (!imageId) return null;
   const [row] = await deps.db
     .select({ storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })

@@ -14,11 +14,20 @@ import {
 } from 'docx';
 import sharp from 'sharp';
 import type { TExportReport } from '@contracts/schemas/export.js';
-import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
+import {
+  analysisLines,
+  FINDINGS_HEADER,
+  findingRow,
+  heartSizeText,
+  notAssessedText,
+  patientLines,
+  REPORT_TITLE,
+} from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_2 });
-const pair = ([k, v]: [string, string]) => new Paragraph({ children: [new TextRun({ text: `${k}: `, bold: true }), new TextRun(v)] });
+const pair = ([k, v]: [string, string]) =>
+  new Paragraph({ children: [new TextRun({ text: `${k}: `, bold: true }), new TextRun(v)] });
 const disclaimer = (text: string) => new Paragraph({ children: [new TextRun({ text, bold: true, color: '8A1C1C' })] });
 
 function table(rows: string[][], headerRow: boolean): Table {
@@ -28,7 +37,12 @@ function table(rows: string[][], headerRow: boolean): Table {
       (cells, i) =>
         new TableRow({
           tableHeader: headerRow && i === 0,
-          children: cells.map((c) => new TableCell({ children: [new Paragraph({ children: [new TextRun({ text: c, bold: headerRow && i === 0 })] })] })),
+          children: cells.map(
+            (c) =>
+              new TableCell({
+                children: [new Paragraph({ children: [new TextRun({ text: c, bold: headerRow && i === 0 })] })],
+              }),
+          ),
         }),
     ),
   });
@@ -43,9 +57,17 @@ async function overlay(r: TExportReport): Promise<Paragraph[]> {
     heading('Explanation overlay'),
     new Paragraph({
       alignment: AlignmentType.LEFT,
-      children: [new ImageRun({ type: 'png', data: png.data, transformation: { width: Math.round(png.info.width * scale), height: Math.round(png.info.height * scale) } })],
+      children: [
+        new ImageRun({
+          type: 'png',
+          data: png.data,
+          transformation: { width: Math.round(png.info.width * scale), height: Math.round(png.info.height * scale) },
+        }),
+      ],
     }),
-    new Paragraph('Regions that most influenced the top score. It shows where the model looked, not the extent of disease.'),
+    new Paragraph(
+      'Regions that most influenced the top score. It shows where the model looked, not the extent of disease.',
+    ),
   ];
 }
 
@@ -94,11 +116,16 @@ export async function renderDocx(r: TExportReport): Promise<Buffer> {
           new Paragraph({
             children: [
               new TextRun({ text: 'Model card: ', bold: true }),
-              new ExternalHyperlink({ link: r.model.cardUrl, children: [new TextRun({ text: r.model.cardUrl, style: 'Hyperlink' })] }),
+              new ExternalHyperlink({
+                link: r.model.cardUrl,
+                children: [new TextRun({ text: r.model.cardUrl, style: 'Hyperlink' })],
+              }),
             ],
           }),
           heading('Findings'),
-          r.findings.length ? table([FINDINGS_HEADER, ...r.findings.map(findingRow)], true) : new Paragraph('No findings: the image was not analysed.'),
+          r.findings.length
+            ? table([FINDINGS_HEADER, ...r.findings.map(findingRow)], true)
+            : new Paragraph('No findings: the image was not analysed.'),
           ...anatomyParagraphs(r),
           ...(await overlay(r)),
           heading('Report'),

@@ -2,7 +2,15 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { TExportReport } from '@contracts/schemas/export.js';
-import { analysisLines, FINDINGS_HEADER, findingRow, heartSizeText, notAssessedText, patientLines, REPORT_TITLE } from './export-text.js';
+import {
+  analysisLines,
+  FINDINGS_HEADER,
+  findingRow,
+  heartSizeText,
+  notAssessedText,
+  patientLines,
+  REPORT_TITLE,
+} from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 
 const require = createRequire(import.meta.url);
@@ -48,7 +56,14 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   pairs(patientLines(r));
   section('Analysis');
   pairs(analysisLines(r));
-  doc.font('bold').fontSize(10).text('Model card: ', { continued: true }).font('body').fillColor('#1a4fa0').text(r.model.cardUrl, { link: r.model.cardUrl, underline: true }).fillColor('black');
+  doc
+    .font('bold')
+    .fontSize(10)
+    .text('Model card: ', { continued: true })
+    .font('body')
+    .fillColor('#1a4fa0')
+    .text(r.model.cardUrl, { link: r.model.cardUrl, underline: true })
+    .fillColor('black');
 
   section('Findings');
   const cols = [width * 0.4, width * 0.18, width * 0.18, width * 0.24];
@@ -77,7 +92,13 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   if (overlay) {
     section('Explanation overlay');
     doc.image(overlay, { fit: [260, 260] });
-    doc.moveDown(0.3).font('body').fontSize(8).text('Regions that most influenced the top score. It shows where the model looked, not the extent of disease.', { width });
+    doc
+      .moveDown(0.3)
+      .font('body')
+      .fontSize(8)
+      .text('Regions that most influenced the top score. It shows where the model looked, not the extent of disease.', {
+        width,
+      });
   }
 
   section('Report');
@@ -85,7 +106,8 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
     if (b.kind === 'heading') doc.moveDown(0.3).font('bold').fontSize(11).text(b.text);
     else if (b.kind === 'paragraph') doc.font('body').fontSize(10).text(b.text, { width });
     else if (b.kind === 'bullet') doc.font('body').fontSize(10).text(`•  ${b.text}`, { width, indent: 10 });
-    else if (b.kind === 'table') for (const cells of b.rows) doc.font('body').fontSize(10).text(cells.join('   |   '), { width });
+    else if (b.kind === 'table')
+      for (const cells of b.rows) doc.font('body').fontSize(10).text(cells.join('   |   '), { width });
     else doc.moveDown(0.5);
   }
   doc.moveDown().font('bold').fontSize(9).fillColor('#8a1c1c').text(r.disclaimer, { width }).fillColor('black');

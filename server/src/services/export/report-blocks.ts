@@ -20,7 +20,12 @@ export function inlineText(md: string): string {
     .trim();
 }
 
-const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => inlineText(c));
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => inlineText(c));
 
 export function reportBlocks(markdown: string): TBlock[] {
   const blocks: TBlock[] = [];
@@ -31,12 +36,27 @@ export function reportBlocks(markdown: string): TBlock[] {
   };
   for (const raw of markdown.split(/\r?\n/)) {
     const line = raw.trim();
-    if (!line) { flush(); continue; }
+    if (!line) {
+      flush();
+      continue;
+    }
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
-    if (heading) { flush(); blocks.push({ kind: 'heading', text: inlineText(heading[1] ?? '') }); continue; }
-    if (/^(-{3,}|\*{3,})$/.test(line)) { flush(); blocks.push({ kind: 'rule' }); continue; }
+    if (heading) {
+      flush();
+      blocks.push({ kind: 'heading', text: inlineText(heading[1] ?? '') });
+      continue;
+    }
+    if (/^(-{3,}|\*{3,})$/.test(line)) {
+      flush();
+      blocks.push({ kind: 'rule' });
+      continue;
+    }
     const bullet = /^[-*+]\s+(.*)$/.exec(line) ?? /^\d+[.)]\s+(.*)$/.exec(line);
-    if (bullet) { flush(); blocks.push({ kind: 'bullet', text: inlineText(bullet[1] ?? '') }); continue; }
+    if (bullet) {
+      flush();
+      blocks.push({ kind: 'bullet', text: inlineText(bullet[1] ?? '') });
+      continue;
+    }
     if (line.startsWith('|')) {
       flush();
       if (/^\|?\s*:?-{2,}/.test(line)) continue; // the header separator row

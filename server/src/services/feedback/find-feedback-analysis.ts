@@ -17,7 +17,11 @@ export interface TFeedbackAnalysis {
  * The chat's newest completed analysis (the one the findings panel shows), or null. The caller
  * has already checked that the chat is the user's; userId is repeated here as a second guard.
  */
-export async function findFeedbackAnalysis(opts: { db: TDb; userId: string; chatId: string }): Promise<TFeedbackAnalysis | null> {
+export async function findFeedbackAnalysis(opts: {
+  db: TDb;
+  userId: string;
+  chatId: string;
+}): Promise<TFeedbackAnalysis | null> {
   const { db, userId, chatId } = opts;
   const [row] = await db
 

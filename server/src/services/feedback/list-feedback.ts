@@ -8,22 +8,37 @@ import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
 
 /** The caller's feedback on the chat's newest analysis (the one the findings panel shows). */
-export async function listFeedback(opts: { db: TDb; meta: RequestMeta | null; userId: string; chatId: string }): Promise<TFeedbackList> {
+export async function listFeedback(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  chatId: string;
+}): Promise<TFeedbackList> {
   const { db, meta, userId, chatId } = opts;
 
-  return auditedAccess({ db, meta, userId }, { action: 'feedback.read', objectType: 'chat', objectId: chatId }, async () => {
-    const chat = await getOwnedChat({ db, userId, chatId });
-    const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
-    if (!analysis) return { analysisId: null, feedback: [] };
-    const rows = await db
-      .select({
-        finding: findingFeedback.finding, verdict: findingFeedback.verdict, reading: findingFeedback.reading, note: findingFeedback.note,
-        modelVersion: findingFeedback.modelVersion, modelProbability: findingFeedback.modelProbability, modelCall: findingFeedback.modelCall,
-        updatedAt: findingFeedback.updatedAt,
-      })
-      .from(findingFeedback)
-      .where(and(eq(findingFeedback.analysisId, analysis.id), eq(findingFeedback.userId, userId)))
-      .orderBy(asc(findingFeedback.finding));
-    return { analysisId: analysis.id, feedback: rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })) };
-  }, (r) => ({ entries: r.feedback.length }));
+  return auditedAccess(
+    { db, meta, userId },
+    { action: 'feedback.read', objectType: 'chat', objectId: chatId },
+    async () => {
+      const chat = await getOwnedChat({ db, userId, chatId });
+      const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
+      if (!analysis) return { analysisId: null, feedback: [] };
+      const rows = await db
+        .select({
+          finding: findingFeedback.finding,
+          verdict: findingFeedback.verdict,
+          reading: findingFeedback.reading,
+          note: findingFeedback.note,
+          modelVersion: findingFeedback.modelVersion,
+          modelProbability: findingFeedback.modelProbability,
+          modelCall: findingFeedback.modelCall,
+          updatedAt: findingFeedback.updatedAt,
+        })
+        .from(findingFeedback)
+        .where(and(eq(findingFeedback.analysisId, analysis.id), eq(findingFeedback.userId, userId)))
+        .orderBy(asc(findingFeedback.finding));
+      return { analysisId: analysis.id, feedback: rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })) };
+    },
+    (r) => ({ entries: r.feedback.length }),
+  );
 }

@@ -15,7 +15,11 @@ type TCall = 'positive' | 'negative' | 'uncertain';
  * negative or uncertain one, "absent" (an uncertain call is not a positive one). A disagreement
  * without an explicit reading means the opposite of that.
  */
-export function readingOf(verdict: TFeedbackInput['verdict'], call: TCall, reading?: 'present' | 'absent'): 'present' | 'absent' {
+export function readingOf(
+  verdict: TFeedbackInput['verdict'],
+  call: TCall,
+  reading?: 'present' | 'absent',
+): 'present' | 'absent' {
   const modelReads = call === 'positive' ? 'present' : 'absent';
   if (verdict === 'agree') return modelReads;
   return reading ?? (modelReads === 'present' ? 'absent' : 'present');
@@ -26,29 +30,40 @@ export function readingOf(verdict: TFeedbackInput['verdict'], call: TCall, readi
  * model's probability, call and version at that moment. A foreign chat answers like a missing
  * one; every attempt is audited with ids only (never the note).
  */
-export async function saveFeedback(opts: { db: TDb; meta: RequestMeta | null; userId: string; input: TFeedbackInput }): Promise<void> {
+export async function saveFeedback(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  input: TFeedbackInput;
+}): Promise<void> {
   const { db, meta, userId, input } = opts;
 
-  await auditedAccess({ db, meta, userId }, { action: 'feedback.save', objectType: 'chat', objectId: input.chatId }, async () => {
-    const chat = await getOwnedChat({ db, userId, chatId: input.chatId });
-    const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
-    if (!analysis) throw new AppError('CONFLICT', FEEDBACK_MESSAGES.noAnalysis);
-    const finding = analysis.findings.find((f) => f.label === input.finding);
-    if (!finding) throw new AppError('BAD_REQUEST', FEEDBACK_MESSAGES.unknownFinding);
-    const values = {
-      verdict: input.verdict,
-      reading: readingOf(input.verdict, finding.call, input.reading),
-      note: input.note ? input.note : null,
-      modelVersion: analysis.modelVersion,
-      modelProbability: finding.probability,
-      modelCall: finding.call,
-    };
-    await db.insert(findingFeedback)
-      .values({ userId, chatId: chat.id, analysisId: analysis.id, finding: finding.label, ...values })
-      .onConflictDoUpdate({
-        target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
-        set: { ...values, updatedAt: sql`now()` },
-      });
-    return { finding: finding.label, verdict: input.verdict };
-  }, (r) => ({ finding: r.finding, verdict: r.verdict }));
+  await auditedAccess(
+    { db, meta, userId },
+    { action: 'feedback.save', objectType: 'chat', objectId: input.chatId },
+    async () => {
+      const chat = await getOwnedChat({ db, userId, chatId: input.chatId });
+      const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
+      if (!analysis) throw new AppError('CONFLICT', FEEDBACK_MESSAGES.noAnalysis);
+      const finding = analysis.findings.find((f) => f.label === input.finding);
+      if (!finding) throw new AppError('BAD_REQUEST', FEEDBACK_MESSAGES.unknownFinding);
+      const values = {
+        verdict: input.verdict,
+        reading: readingOf(input.verdict, finding.call, input.reading),
+        note: input.note ? input.note : null,
+        modelVersion: analysis.modelVersion,
+        modelProbability: finding.probability,
+        modelCall: finding.call,
+      };
+      await db
+        .insert(findingFeedback)
+        .values({ userId, chatId: chat.id, analysisId: analysis.id, finding: finding.label, ...values })
+        .onConflictDoUpdate({
+          target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
+          set: { ...values, updatedAt: sql`now()` },
+        });
+      return { finding: finding.label, verdict: input.verdict };
+    },
+    (r) => ({ finding: r.finding, verdict: r.verdict }),
+  );
 }

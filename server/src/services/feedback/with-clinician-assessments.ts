@@ -17,12 +17,28 @@ export async function withClinicianAssessments(opts: {
   if (findings.length === 0) return findings;
 
   const rows = await db
-    .select({ finding: findingFeedback.finding, verdict: findingFeedback.verdict, reading: findingFeedback.reading, note: findingFeedback.note, updatedAt: findingFeedback.updatedAt })
+    .select({
+      finding: findingFeedback.finding,
+      verdict: findingFeedback.verdict,
+      reading: findingFeedback.reading,
+      note: findingFeedback.note,
+      updatedAt: findingFeedback.updatedAt,
+    })
     .from(findingFeedback)
     .where(and(eq(findingFeedback.analysisId, analysisId), eq(findingFeedback.userId, userId)));
   const by = new Map(rows.map((r) => [r.finding, r]));
   return findings.map((f) => {
     const r = by.get(f.label);
-    return r ? { ...f, clinicianAssessment: { verdict: r.verdict, reading: r.reading, note: r.note, updatedAt: r.updatedAt.toISOString() } } : f;
+    return r
+      ? {
+          ...f,
+          clinicianAssessment: {
+            verdict: r.verdict,
+            reading: r.reading,
+            note: r.note,
+            updatedAt: r.updatedAt.toISOString(),
+          },
+        }
+      : f;
   });
 }

@@ -23,7 +23,11 @@ export async function deleteUnreferencedFiles(
         db,
         storageKey: key,
         work: async (tx) => {
-          const [still] = await tx.select({ id: storedImages.id }).from(storedImages).where(eq(storedImages.storageKey, key)).limit(1);
+          const [still] = await tx
+            .select({ id: storedImages.id })
+            .from(storedImages)
+            .where(eq(storedImages.storageKey, key))
+            .limit(1);
           if (still) return false;
           await images.delete(key);
           return true;
@@ -34,8 +38,7 @@ export async function deleteUnreferencedFiles(
     } catch (err) {
       failed++;
       // The key is a content hash: it says nothing about the patient.
-      log.warn(
-{ err, storageKey: key }, 'could not delete an image file; it is left orphaned');
+      log.warn({ err, storageKey: key }, 'could not delete an image file; it is left orphaned');
     }
   }
   return { deleted, kept, failed };

@@ -10,7 +10,9 @@ import { deleteUnreferencedFiles } from './delete-unreferenced-files.js';
  * names. Returns how many rows were removed. File deletion failures are logged, not thrown: the
  * chat is already gone and a leftover file holds no reference to anyone.
  */
-export async function deleteUnreferencedImages(opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { imageIds: readonly string[] }): Promise<number> {
+export async function deleteUnreferencedImages(
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { imageIds: readonly string[] },
+): Promise<number> {
   const { db, images, log } = opts;
   const ids = [...new Set(opts.imageIds)];
   if (ids.length === 0) return 0;

@@ -13,7 +13,18 @@ export interface TOwnedImage {
 
 /** The stored_images row if userId owns it; missing, malformed and foreign ids look the same. */
 export async function getOwnedImage(opts: { db: TDb; userId: string; imageId: string }): Promise<TOwnedImage> {
-  const columns = { id: storedImages.id, storageKey: storedImages.storageKey, mediaType: storedImages.mediaType, bytes: storedImages.bytes };
-  return findOwned({ db: opts.db, table: storedImages, id: opts.imageId, userId: opts.userId, columns, notFound: IMAGE_NOT_FOUND });
-
+  const columns = {
+    id: storedImages.id,
+    storageKey: storedImages.storageKey,
+    mediaType: storedImages.mediaType,
+    bytes: storedImages.bytes,
+  };
+  return findOwned({
+    db: opts.db,
+    table: storedImages,
+    id: opts.imageId,
+    userId: opts.userId,
+    columns,
+    notFound: IMAGE_NOT_FOUND,
+  });
 }

@@ -11,14 +11,17 @@ export function readOwnedImage(
   opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta | null; userId: string; imageId: string },
 ): Promise<{ image: TOwnedImage; data: Buffer }> {
   const { db, images, log, meta, userId, imageId } = opts;
-  return auditedAccess({ db, meta, userId }, { action: 'image.read', objectType: 'stored_image', objectId: imageId }, async () => {
-    const image = await getOwnedImage({ db, userId, imageId });
-    try {
-      return { image, data: await images.get(image.storageKey) };
-    } catch (err) {
-      log.warn(
-{ err, imageId }, 'stored image file is missing');
-      throw new AppError('NOT_FOUND', IMAGE_NOT_FOUND);
-    }
-  });
+  return auditedAccess(
+    { db, meta, userId },
+    { action: 'image.read', objectType: 'stored_image', objectId: imageId },
+    async () => {
+      const image = await getOwnedImage({ db, userId, imageId });
+      try {
+        return { image, data: await images.get(image.storageKey) };
+      } catch (err) {
+        log.warn({ err, imageId }, 'stored image file is missing');
+        throw new AppError('NOT_FOUND', IMAGE_NOT_FOUND);
+      }
+    },
+  );
 }

@@ -9,7 +9,12 @@ export function resetLink(config: Pick<TConfig, 'PUBLIC_URL'>, token: string): s
   return `${config.PUBLIC_URL.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
-export function passwordResetMail(config: Pick<TConfig, 'PUBLIC_URL'>, to: string, token: string, validMinutes: number): TMail {
+export function passwordResetMail(
+  config: Pick<TConfig, 'PUBLIC_URL'>,
+  to: string,
+  token: string,
+  validMinutes: number,
+): TMail {
   const link = resetLink(config, token);
   const text = [
     'Someone (hopefully you) asked to reset the password of your Chest Doctor AI account.',

@@ -19,7 +19,12 @@ export async function createProfile(opts: {
     async () => {
       const [row] = await db
         .insert(patientProfiles)
-        .values({ userId, fullName: values.patientName, age: values.age, customFields: rowsToCustomFields(values.additionalFields) })
+        .values({
+          userId,
+          fullName: values.patientName,
+          age: values.age,
+          customFields: rowsToCustomFields(values.additionalFields),
+        })
         .returning(profileColumns);
       if (!row) throw new Error('insert returned no row');
       return row;

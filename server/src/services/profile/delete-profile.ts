@@ -10,13 +10,22 @@ import { PROFILE_NOT_FOUND } from './get-owned-profile.js';
  * Deletes one of userId's profiles. Its chats stay (profile_id becomes null through the foreign
  * key) with the patient snapshot they were created with.
  */
-export async function deleteProfile(opts: { db: TDb; meta: RequestMeta | null; userId: string; profileId: string }): Promise<void> {
+export async function deleteProfile(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  profileId: string;
+}): Promise<void> {
   const { db, userId, profileId } = opts;
-  await auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.delete', objectType: 'patient_profile', objectId: profileId }, async () => {
-    const deleted = await db
-      .delete(patientProfiles)
-      .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
-      .returning({ id: patientProfiles.id });
-    if (deleted.length === 0) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
-  });
+  await auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'profile.delete', objectType: 'patient_profile', objectId: profileId },
+    async () => {
+      const deleted = await db
+        .delete(patientProfiles)
+        .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
+        .returning({ id: patientProfiles.id });
+      if (deleted.length === 0) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
+    },
+  );
 }

@@ -10,6 +10,12 @@ export const PROFILE_NOT_FOUND = 'Profile not found';
  * throw the same NOT_FOUND, so nobody can learn that someone else's profile exists.
  */
 export async function getOwnedProfile(opts: { db: TDb; userId: string; profileId: string }): Promise<TProfileRow> {
-  return findOwned({ db: opts.db, table: patientProfiles, id: opts.profileId, userId: opts.userId, columns: profileColumns, notFound: PROFILE_NOT_FOUND });
-
+  return findOwned({
+    db: opts.db,
+    table: patientProfiles,
+    id: opts.profileId,
+    userId: opts.userId,
+    columns: profileColumns,
+    notFound: PROFILE_NOT_FOUND,
+  });
 }

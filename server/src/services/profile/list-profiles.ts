@@ -27,20 +27,22 @@ export async function listProfiles(opts: {
     { db, meta: opts.meta, userId },
     { action: 'profile.list', objectType: 'patient_profile' },
     async () => {
-      const page = await keysetPage(opts.cursor, limit, (after, take) => db
-        .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
-        .from(patientProfiles)
-        .where(
-          and(
-            eq(patientProfiles.userId, userId),
-            after
-              ? sql`(${patientProfiles.createdAt} < ${after.createdAt}::timestamptz or (${patientProfiles.createdAt} = ${after.createdAt}::timestamptz and ${patientProfiles.id} > ${after.id}::uuid))`
-              : undefined,
-          ),
-        )
-        // NULLS LAST as the index stores it (a plain DESC means NULLS FIRST and would need a sort).
-        .orderBy(sql`${patientProfiles.createdAt} desc nulls last`, patientProfiles.id)
-        .limit(take));
+      const page = await keysetPage(opts.cursor, limit, (after, take) =>
+        db
+          .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
+          .from(patientProfiles)
+          .where(
+            and(
+              eq(patientProfiles.userId, userId),
+              after
+                ? sql`(${patientProfiles.createdAt} < ${after.createdAt}::timestamptz or (${patientProfiles.createdAt} = ${after.createdAt}::timestamptz and ${patientProfiles.id} > ${after.id}::uuid))`
+                : undefined,
+            ),
+          )
+          // NULLS LAST as the index stores it (a plain DESC means NULLS FIRST and would need a sort).
+          .orderBy(sql`${patientProfiles.createdAt} desc nulls last`, patientProfiles.id)
+          .limit(take),
+      );
       return { rows: page.rows.map(({ cursorTs: _c, ...row }) => row), nextCursor: page.nextCursor };
     },
     (page) => ({ count: page.rows.length }),

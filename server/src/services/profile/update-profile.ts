@@ -21,13 +21,22 @@ export async function updateProfile(opts: {
   values: TProfileValues;
 }): Promise<TProfileRow> {
   const { db, userId, profileId, values } = opts;
-  return auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.update', objectType: 'patient_profile', objectId: profileId }, async () => {
-    const [row] = await db
-      .update(patientProfiles)
-      .set({ fullName: values.patientName, age: values.age, customFields: rowsToCustomFields(values.additionalFields), updatedAt: new Date() })
-      .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
-      .returning(profileColumns);
-    if (!row) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
-    return row;
-  });
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'profile.update', objectType: 'patient_profile', objectId: profileId },
+    async () => {
+      const [row] = await db
+        .update(patientProfiles)
+        .set({
+          fullName: values.patientName,
+          age: values.age,
+          customFields: rowsToCustomFields(values.additionalFields),
+          updatedAt: new Date(),
+        })
+        .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
+        .returning(profileColumns);
+      if (!row) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
+      return row;
+    },
+  );
 }

@@ -17,11 +17,19 @@ const ACTION = 'settings.change_password';
  * password change is what people do when they fear someone else is signed in); this one stays.
  */
 export async function changePassword(
-  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & { meta: RequestMeta; auth: TAuth & { sessionId: string }; input: TChangePasswordInput },
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & {
+    meta: RequestMeta;
+    auth: TAuth & { sessionId: string };
+    input: TChangePasswordInput;
+  },
 ): Promise<{ otherSessionsEnded: number }> {
   const { db, redis, config, meta, auth, input } = opts;
   const user = await confirmPassword({
-    db, redis, config, meta, auth,
+    db,
+    redis,
+    config,
+    meta,
+    auth,
     password: input.current_password,
     action: ACTION,
     wrongMessage: SETTINGS_MESSAGES.wrongCurrentPassword,

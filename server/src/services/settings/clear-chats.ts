@@ -14,10 +14,22 @@ export async function clearChats(
   const { db, meta, userId } = opts;
   const userChats = db.select({ id: chats.id }).from(chats).where(eq(chats.userId, userId));
   const imageIds = [
-    db.select({ id: chats.imageId }).from(chats).where(and(eq(chats.userId, userId), isNotNull(chats.imageId))),
-    db.select({ id: messages.imageId }).from(messages).where(and(inArray(messages.chatId, userChats), isNotNull(messages.imageId))),
-    db.select({ id: analyses.imageId }).from(analyses).where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.imageId))),
-    db.select({ id: analyses.heatmapImageId }).from(analyses).where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.heatmapImageId))),
+    db
+      .select({ id: chats.imageId })
+      .from(chats)
+      .where(and(eq(chats.userId, userId), isNotNull(chats.imageId))),
+    db
+      .select({ id: messages.imageId })
+      .from(messages)
+      .where(and(inArray(messages.chatId, userChats), isNotNull(messages.imageId))),
+    db
+      .select({ id: analyses.imageId })
+      .from(analyses)
+      .where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.imageId))),
+    db
+      .select({ id: analyses.heatmapImageId })
+      .from(analyses)
+      .where(and(inArray(analyses.chatId, userChats), isNotNull(analyses.heatmapImageId))),
   ];
   const { keys, chatCount } = await db.transaction(async (tx) => {
     // Images first, while the chats that point at them still exist to be found.

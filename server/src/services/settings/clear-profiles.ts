@@ -10,10 +10,17 @@ import { recordAudit } from '../audit/record-audit.js';
  * own patient snapshot; the foreign key sets their profile_id to null). Profiles have no image
  * files of their own, so there is nothing to remove from storage.
  */
-export async function clearProfiles(opts: { db: TDb; meta: RequestMeta; userId: string }): Promise<{ profiles: number }> {
+export async function clearProfiles(opts: {
+  db: TDb;
+  meta: RequestMeta;
+  userId: string;
+}): Promise<{ profiles: number }> {
   const { meta, userId } = opts;
   return opts.db.transaction(async (tx) => {
-    const deleted = await tx.delete(patientProfiles).where(eq(patientProfiles.userId, userId)).returning({ id: patientProfiles.id });
+    const deleted = await tx
+      .delete(patientProfiles)
+      .where(eq(patientProfiles.userId, userId))
+      .returning({ id: patientProfiles.id });
     await recordAudit(tx, meta, {
       actorUserId: userId,
       action: 'settings.clear_profiles',

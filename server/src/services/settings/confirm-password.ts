@@ -13,7 +13,13 @@ import type { TAuth } from '../auth/resolve-session.js';
  * a stolen session cannot be used to guess the password faster than the login form allows.
  */
 export async function confirmPassword(
-  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & { meta: RequestMeta; auth: TAuth; password: string; action: string; wrongMessage: string },
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & {
+    meta: RequestMeta;
+    auth: TAuth;
+    password: string;
+    action: string;
+    wrongMessage: string;
+  },
 ): Promise<TUserWithHash> {
   const { db, redis, config, meta, auth } = opts;
   const limits = authLimits({ redis, config });
@@ -22,8 +28,7 @@ export async function confirmPassword(
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   if (!(await passwordHasherFor(config).verify(user.passwordHash, opts.password))) {
     await limits.recordLoginFailure(user.email, meta.ip);
-    await auditAccount(db, meta,
- opts.action, user.id, 'failure', { reason: 'wrong_password' });
+    await auditAccount(db, meta, opts.action, user.id, 'failure', { reason: 'wrong_password' });
     throw new AppError('WRONG_PASSWORD', opts.wrongMessage);
   }
   return user;

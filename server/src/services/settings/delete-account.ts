@@ -16,12 +16,28 @@ const ACTION = 'account.delete';
  * What remains is the audit entry, which holds ids and counts only.
  */
 export async function deleteAccount(
-  opts: Pick<AppDeps, 'db' | 'redis' | 'config' | 'images' | 'log'> & { meta: RequestMeta; auth: TAuth; password: string },
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config' | 'images' | 'log'> & {
+    meta: RequestMeta;
+    auth: TAuth;
+    password: string;
+  },
 ): Promise<void> {
   const { db, redis, config, images, log, meta, auth } = opts;
-  const user = await confirmPassword({ db, redis, config, meta, auth, password: opts.password, action: ACTION, wrongMessage: SETTINGS_MESSAGES.wrongPassword });
+  const user = await confirmPassword({
+    db,
+    redis,
+    config,
+    meta,
+    auth,
+    password: opts.password,
+    action: ACTION,
+    wrongMessage: SETTINGS_MESSAGES.wrongPassword,
+  });
   const keys = await db.transaction(async (tx) => {
-    const images = await tx.delete(storedImages).where(eq(storedImages.userId, user.id)).returning({ key: storedImages.storageKey });
+    const images = await tx
+      .delete(storedImages)
+      .where(eq(storedImages.userId, user.id))
+      .returning({ key: storedImages.storageKey });
     await tx.delete(users).where(eq(users.id, user.id));
     // In the same transaction: the deletion and its record commit together or not at all.
     await recordAudit(tx, meta, {
@@ -36,5 +52,4 @@ export async function deleteAccount(
   });
   await announceSessionsEnded({ redis, config }, { userId: user.id });
   await deleteUnreferencedFiles({ db, images, log, keys });
-
 }

@@ -14,7 +14,12 @@ import { requireSiteAdmin } from './require-site-admin.js';
  * Makes a proposal the site's applied calibration (the previous one is superseded), in one
  * transaction with its audit entry. A proposal made for another model is refused.
  */
-export async function applyCalibration(deps: Pick<AppDeps, 'db' | 'config'>, meta: RequestMeta | null, auth: TAuth, calibrationId: string): Promise<TCalibration> {
+export async function applyCalibration(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  meta: RequestMeta | null,
+  auth: TAuth,
+  calibrationId: string,
+): Promise<TCalibration> {
   requireSiteAdmin(deps.config, auth);
   if (!isUuid(calibrationId)) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);
   const model = readModelIdentity(deps.config.MODEL_DIR);
@@ -22,12 +27,21 @@ export async function applyCalibration(deps: Pick<AppDeps, 'db' | 'config'>, met
     const [row] = await tx.select().from(siteCalibrations).where(eq(siteCalibrations.id, calibrationId)).limit(1);
     if (!row) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);
     if (!model || row.modelSha256 !== model.sha256) throw new AppError('CONFLICT', SITE_MESSAGES.modelChanged);
-    await tx.update(siteCalibrations).set({ status: 'superseded' })
+    await tx
+      .update(siteCalibrations)
+      .set({ status: 'superseded' })
       .where(and(eq(siteCalibrations.status, 'applied'), ne(siteCalibrations.id, row.id)));
-    const [applied] = await tx.update(siteCalibrations).set({ status: 'applied', appliedAt: new Date(), revertedAt: null })
-      .where(eq(siteCalibrations.id, row.id)).returning();
+    const [applied] = await tx
+      .update(siteCalibrations)
+      .set({ status: 'applied', appliedAt: new Date(), revertedAt: null })
+      .where(eq(siteCalibrations.id, row.id))
+      .returning();
     await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: auth.userId, action: 'site.calibration.apply', objectType: 'site_calibration', objectId: row.id, outcome: 'success',
+      actorUserId: auth.userId,
+      action: 'site.calibration.apply',
+      objectType: 'site_calibration',
+      objectId: row.id,
+      outcome: 'success',
       details: { modelVersion: row.modelVersion },
     });
     return calibrationView(applied!);
@@ -35,14 +49,25 @@ export async function applyCalibration(deps: Pick<AppDeps, 'db' | 'config'>, met
 }
 
 /** Back to the model's default thresholds for new analyses. */
-export async function revertCalibration(deps: Pick<AppDeps, 'db' | 'config'>, meta: RequestMeta | null, auth: TAuth): Promise<void> {
+export async function revertCalibration(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  meta: RequestMeta | null,
+  auth: TAuth,
+): Promise<void> {
   requireSiteAdmin(deps.config, auth);
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx.update(siteCalibrations).set({ status: 'reverted', revertedAt: new Date() })
-      .where(eq(siteCalibrations.status, 'applied')).returning({ id: siteCalibrations.id });
+    const [row] = await tx
+      .update(siteCalibrations)
+      .set({ status: 'reverted', revertedAt: new Date() })
+      .where(eq(siteCalibrations.status, 'applied'))
+      .returning({ id: siteCalibrations.id });
     if (!row) throw new AppError('NOT_FOUND', SITE_MESSAGES.nothingApplied);
     await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: auth.userId, action: 'site.calibration.revert', objectType: 'site_calibration', objectId: row.id, outcome: 'success',
+      actorUserId: auth.userId,
+      action: 'site.calibration.revert',
+      objectType: 'site_calibration',
+      objectId: row.id,
+      outcome: 'success',
     });
   });
 }

@@ -17,7 +17,11 @@ export function callOf(p: number, threshold: number, margin: number): TFinding['
 }
 
 /** Re-decides the calls of a result at the site's thresholds; pure. */
-export function withSiteThresholds(result: TStoredResult, model: TModelIdentity, thresholds: ReadonlyMap<string, number>): TStoredResult {
+export function withSiteThresholds(
+  result: TStoredResult,
+  model: TModelIdentity,
+  thresholds: ReadonlyMap<string, number>,
+): TStoredResult {
   const margin = model.uncertainMargin ?? 0;
   const findings = result.findings.map((f) => {
     const site = thresholds.get(f.label);
@@ -27,7 +31,8 @@ export function withSiteThresholds(result: TStoredResult, model: TModelIdentity,
   // As the worker picks it: the most probable positive finding that is not a summary label.
   const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
   let top: TFinding | null = null;
-  for (const f of findings) if (!summary.has(f.label) && f.call === 'positive' && (!top || f.probability > top.probability)) top = f;
+  for (const f of findings)
+    if (!summary.has(f.label) && f.call === 'positive' && (!top || f.probability > top.probability)) top = f;
   return { ...result, findings, topFinding: top?.label ?? null };
 }
 
@@ -36,7 +41,11 @@ export function withSiteThresholds(result: TStoredResult, model: TModelIdentity,
  * the model that produced it (same sha256 as the shipped manifest and the same version as the
  * result), else unchanged. A calibration for another model is ignored (the Site tab warns).
  */
-export async function applySiteThresholds(opts: { db: TDb; modelDir: string; result: TStoredResult }): Promise<TStoredResult> {
+export async function applySiteThresholds(opts: {
+  db: TDb;
+  modelDir: string;
+  result: TStoredResult;
+}): Promise<TStoredResult> {
   const { result } = opts;
   if (!result.gate.accepted || result.findings.length === 0) return result;
   const row = await appliedCalibrationRow(opts.db);

@@ -5,7 +5,12 @@ import type { TCasesByFinding } from './collect-cases.js';
 /** Fewer than this many cases of either reading gives intervals too wide to act on. */
 export const MIN_PER_CLASS = 5;
 
-export interface TSkipped { finding: string; cases: number; positives: number; reason: string }
+export interface TSkipped {
+  finding: string;
+  cases: number;
+  positives: number;
+  reason: string;
+}
 
 /**
  * Per shipped finding: its site threshold by the chosen method, with the counts and the
@@ -25,18 +30,30 @@ export function buildProposal(
     const positives = list.filter((c) => c.present).length;
     const negatives = list.length - positives;
     if (list.length < minCases || positives < MIN_PER_CLASS || negatives < MIN_PER_CLASS) {
-      skipped.push({ finding: f.label, cases: list.length, positives,
-        reason: `${list.length} cases (${positives} present, ${negatives} absent); needs ${minCases}, with ${MIN_PER_CLASS} of each` });
+      skipped.push({
+        finding: f.label,
+        cases: list.length,
+        positives,
+        reason: `${list.length} cases (${positives} present, ${negatives} absent); needs ${minCases}, with ${MIN_PER_CLASS} of each`,
+      });
       continue;
     }
     const p = method.kind === 'youden' ? youdenThreshold(list) : thresholdForSensitivity(list, method.sensitivity);
     const d = operatingPoint(list, f.threshold);
     out.push({
-      finding: f.label, display: f.display, threshold: p.threshold, defaultThreshold: f.threshold,
-      cases: list.length, positives, negatives,
-      sensitivity: p.sensitivity, sensitivityCi95: wilson(p.tp, p.tp + p.fn),
-      specificity: p.specificity, specificityCi95: wilson(p.tn, p.tn + p.fp),
-      defaultSensitivity: d.sensitivity, defaultSpecificity: d.specificity,
+      finding: f.label,
+      display: f.display,
+      threshold: p.threshold,
+      defaultThreshold: f.threshold,
+      cases: list.length,
+      positives,
+      negatives,
+      sensitivity: p.sensitivity,
+      sensitivityCi95: wilson(p.tp, p.tp + p.fn),
+      specificity: p.specificity,
+      specificityCi95: wilson(p.tn, p.tn + p.fp),
+      defaultSensitivity: d.sensitivity,
+      defaultSpecificity: d.specificity,
     });
   }
   return { findings: out, skipped };

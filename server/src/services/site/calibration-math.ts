@@ -32,7 +32,10 @@ export interface TOperatingPoint {
 }
 
 export function operatingPoint(cases: readonly TCase[], threshold: number): TOperatingPoint {
-  let tp = 0, fn = 0, tn = 0, fp = 0;
+  let tp = 0,
+    fn = 0,
+    tn = 0,
+    fp = 0;
   for (const c of cases) {
     const called = c.score >= threshold;
     if (c.present && called) tp++;
@@ -40,7 +43,15 @@ export function operatingPoint(cases: readonly TCase[], threshold: number): TOpe
     else if (called) fp++;
     else tn++;
   }
-  return { threshold, tp, fn, tn, fp, sensitivity: tp + fn ? tp / (tp + fn) : 0, specificity: tn + fp ? tn / (tn + fp) : 0 };
+  return {
+    threshold,
+    tp,
+    fn,
+    tn,
+    fp,
+    sensitivity: tp + fn ? tp / (tp + fn) : 0,
+    specificity: tn + fp ? tn / (tn + fp) : 0,
+  };
 }
 
 /**

@@ -17,7 +17,11 @@ export async function feedbackCases(opts: { db: TDb; modelVersion: string }): Pr
   const { db, modelVersion } = opts;
 
   const rows = await db
-    .select({ finding: findingFeedback.finding, score: findingFeedback.modelProbability, reading: findingFeedback.reading })
+    .select({
+      finding: findingFeedback.finding,
+      score: findingFeedback.modelProbability,
+      reading: findingFeedback.reading,
+    })
     .from(findingFeedback)
     .where(eq(findingFeedback.modelVersion, modelVersion));
   const out: TCasesByFinding = new Map();
@@ -37,18 +41,29 @@ export async function feedbackCases(opts: { db: TDb; modelVersion: string }): Pr
 export function csvCases(text: string, modelVersion: string): TCasesByFinding {
   let rows: Record<string, string>[];
   try {
-    rows = parse(text, { bom: true, columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, relax_column_count: false });
+    rows = parse(text, {
+      bom: true,
+      columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
+      skip_empty_lines: true,
+      relax_column_count: false,
+    });
   } catch {
     throw new AppError('BAD_REQUEST', SITE_MESSAGES.csvInvalid);
   }
   const header = rows[0] ? Object.keys(rows[0]) : [];
   const findings = header.filter((h) => h.startsWith('p_')).map((h) => h.slice(2));
-  if (!header.includes('label') || !header.includes('status') || findings.length === 0) throw new AppError('BAD_REQUEST', SITE_MESSAGES.csvInvalid);
+  if (!header.includes('label') || !header.includes('status') || findings.length === 0)
+    throw new AppError('BAD_REQUEST', SITE_MESSAGES.csvInvalid);
   const out: TCasesByFinding = new Map(findings.map((f) => [f, []]));
   for (const row of rows) {
     if (row.status !== 'completed' || row.accepted === 'false') continue;
     if (row.model_version && row.model_version !== modelVersion) continue;
-    const truth = new Set((row.label ?? '').split(';').map((s) => s.trim().toLowerCase()).filter(Boolean));
+    const truth = new Set(
+      (row.label ?? '')
+        .split(';')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    );
     for (const f of findings) {
       const score = Number(row[`p_${f}`]);
       if (row[`p_${f}`] === '' || !Number.isFinite(score)) continue;

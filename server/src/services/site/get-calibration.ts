@@ -23,10 +23,11 @@ export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>, auth:
     model: model ? { version: model.modelVersion, sha256: model.sha256 } : null,
     applied: row ? calibrationView(row) : null,
     active,
-    warning: row && !active
-      ? `The applied site thresholds were made for model ${row.modelVersion} (sha256 ${row.modelSha256.slice(0, 12)}…) and are ignored: ` +
-        `new analyses use the model defaults. ${SITE_MESSAGES.modelChanged}.`
-      : null,
+    warning:
+      row && !active
+        ? `The applied site thresholds were made for model ${row.modelVersion} (sha256 ${row.modelSha256.slice(0, 12)}…) and are ignored: ` +
+          `new analyses use the model defaults. ${SITE_MESSAGES.modelChanged}.`
+        : null,
     minCases: deps.config.SITE_CALIBRATION_MIN_CASES,
   };
 }

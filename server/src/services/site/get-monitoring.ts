@@ -14,7 +14,9 @@ const week = (col: SQLWrapper) => sql<string>`to_char(date_trunc('week', ${col} 
 export function lastMondays(n: number, now = new Date()): string[] {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return Array.from({ length: n }, (_, i) => new Date(d.getTime() - (n - 1 - i) * 7 * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: n }, (_, i) =>
+    new Date(d.getTime() - (n - 1 - i) * 7 * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 /**
@@ -24,7 +26,12 @@ export function lastMondays(n: number, now = new Date()): string[] {
  * clinicians' agreement rate. Counts only: nothing about a patient, a chat or an account leaves
  * this function.
  */
-export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: TAuth, weeks: number, now = new Date()): Promise<TMonitoring> {
+export async function getMonitoring(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  auth: TAuth,
+  weeks: number,
+  now = new Date(),
+): Promise<TMonitoring> {
   requireSiteAdmin(deps.config, auth);
   const mondays = lastMondays(weeks, now);
   const since = new Date(`${mondays[0]}T00:00:00Z`);
@@ -34,20 +41,39 @@ export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: 
   const bins = ref ? ref.binEdges.length - 1 : 0;
 
   const rows = await deps.db
-    .select({ week: week(analyses.createdAt), status: analyses.status, modelVersion: analyses.modelVersion, findings: sql<unknown>`${analyses.result}->'findings'` })
-    .from(analyses).where(gte(analyses.createdAt, since));
+    .select({
+      week: week(analyses.createdAt),
+      status: analyses.status,
+      modelVersion: analyses.modelVersion,
+      findings: sql<unknown>`${analyses.result}->'findings'`,
+    })
+    .from(analyses)
+    .where(gte(analyses.createdAt, since));
   const fb = await deps.db
-    .select({ week: week(findingFeedback.updatedAt), finding: findingFeedback.finding, agree: sql<number>`count(*) filter (where ${findingFeedback.verdict} = 'agree')::int`, n: sql<number>`count(*)::int` })
-    .from(findingFeedback).where(and(gte(findingFeedback.updatedAt, since), model ? eq(findingFeedback.modelVersion, model.modelVersion) : sql`true`))
+    .select({
+      week: week(findingFeedback.updatedAt),
+      finding: findingFeedback.finding,
+      agree: sql<number>`count(*) filter (where ${findingFeedback.verdict} = 'agree')::int`,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(findingFeedback)
+    .where(
+      and(
+        gte(findingFeedback.updatedAt, since),
+        model ? eq(findingFeedback.modelVersion, model.modelVersion) : sql`true`,
+      ),
+    )
     .groupBy(sql`1`, findingFeedback.finding);
 
   const out: TMonitoringWeek[] = mondays.map((w) => {
     const inWeek = rows.filter((r) => r.week === w);
     const scores = new Map<string, number[]>();
     for (const r of inWeek) {
-      if (r.status !== 'completed' || !ref || r.modelVersion !== ref.modelVersion || !Array.isArray(r.findings)) continue;
+      if (r.status !== 'completed' || !ref || r.modelVersion !== ref.modelVersion || !Array.isArray(r.findings))
+        continue;
       for (const f of r.findings as { label?: unknown; probability?: unknown }[]) {
-        if (typeof f.label === 'string' && typeof f.probability === 'number') scores.set(f.label, [...(scores.get(f.label) ?? []), f.probability]);
+        if (typeof f.label === 'string' && typeof f.probability === 'number')
+          scores.set(f.label, [...(scores.get(f.label) ?? []), f.probability]);
       }
     }
     const psiOf: Record<string, number | null> = {};
@@ -61,20 +87,43 @@ export async function getMonitoring(deps: Pick<AppDeps, 'db' | 'config'>, auth: 
       agreement[label] = f && f.n > 0 ? f.agree / f.n : null;
       feedback[label] = f?.n ?? 0;
     }
-    return { week: w, analyses: inWeek.length, refused: inWeek.filter((r) => r.status === 'refused').length, psi: psiOf, agreement, feedback };
+    return {
+      week: w,
+      analyses: inWeek.length,
+      refused: inWeek.filter((r) => r.status === 'refused').length,
+      psi: psiOf,
+      agreement,
+      feedback,
+    };
   });
 
   const floor = deps.config.SITE_AGREEMENT_FLOOR;
   const alerts: string[] = [];
   for (const { label, display } of findings) {
     const high = out.filter((w) => (w.psi[label] ?? 0) > PSI_ALERT);
-    if (high.length) alerts.push(`${display}: score distribution shifted from validation (PSI above ${PSI_ALERT}) in the week of ${high.map((w) => w.week).join(', ')}`);
+    if (high.length)
+      alerts.push(
+        `${display}: score distribution shifted from validation (PSI above ${PSI_ALERT}) in the week of ${high.map((w) => w.week).join(', ')}`,
+      );
     const low = out.filter((w) => w.agreement[label] != null && w.agreement[label]! < floor);
-    if (low.length) alerts.push(`${display}: clinician agreement below ${Math.round(floor * 100)} % in the week of ${low.map((w) => w.week).join(', ')}`);
+    if (low.length)
+      alerts.push(
+        `${display}: clinician agreement below ${Math.round(floor * 100)} % in the week of ${low.map((w) => w.week).join(', ')}`,
+      );
   }
   return {
     weeks: out,
-    reference: ref ? { modelVersion: ref.modelVersion, films: ref.films, splits: ref.splits.map((s) => `${s.dataset} ${s.split} (${s.used})`).join(', ') } : null,
-    findings, psiAlert: PSI_ALERT, psiMinScores: PSI_MIN_SCORES, agreementFloor: floor, alerts,
+    reference: ref
+      ? {
+          modelVersion: ref.modelVersion,
+          films: ref.films,
+          splits: ref.splits.map((s) => `${s.dataset} ${s.split} (${s.used})`).join(', '),
+        }
+      : null,
+    findings,
+    psiAlert: PSI_ALERT,
+    psiMinScores: PSI_MIN_SCORES,
+    agreementFloor: floor,
+    alerts,
   };
 }

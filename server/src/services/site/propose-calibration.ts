@@ -15,23 +15,47 @@ import { requireSiteAdmin } from './require-site-admin.js';
  * proposal (not yet applied) pinned to that model's sha256. Refuses when no finding has enough
  * cases.
  */
-export async function proposeCalibration(deps: Pick<AppDeps, 'db' | 'config'>, meta: RequestMeta | null, auth: TAuth, input: TProposeInput): Promise<TCalibration> {
+export async function proposeCalibration(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  meta: RequestMeta | null,
+  auth: TAuth,
+  input: TProposeInput,
+): Promise<TCalibration> {
   requireSiteAdmin(deps.config, auth);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   if (!model) throw new AppError('UNAVAILABLE', 'The model manifest cannot be read');
-  const cases = input.source === 'feedback' ? await feedbackCases({ db: deps.db, modelVersion: model.modelVersion }) : csvCases(input.csv ?? '', model.modelVersion);
+  const cases =
+    input.source === 'feedback'
+      ? await feedbackCases({ db: deps.db, modelVersion: model.modelVersion })
+      : csvCases(input.csv ?? '', model.modelVersion);
   const minCases = deps.config.SITE_CALIBRATION_MIN_CASES;
   const proposal = buildProposal(model.findings, cases, input.method, minCases);
   if (proposal.findings.length === 0) {
-    await recordAudit(deps.db, meta, { actorUserId: auth.userId, action: 'site.calibration.propose', outcome: 'failure', details: { code: 'NOT_ENOUGH_CASES', source: input.source } });
+    await recordAudit(deps.db, meta, {
+      actorUserId: auth.userId,
+      action: 'site.calibration.propose',
+      outcome: 'failure',
+      details: { code: 'NOT_ENOUGH_CASES', source: input.source },
+    });
     throw new AppError('BAD_REQUEST', SITE_MESSAGES.notEnoughCases(minCases));
   }
-  const [row] = await deps.db.insert(siteCalibrations).values({
-    source: input.source, method: methodName(input.method), modelSha256: model.sha256, modelVersion: model.modelVersion,
-    findings: [...proposal.findings, ...proposal.skipped] as unknown as Record<string, unknown>[], createdBy: auth.userId,
-  }).returning();
+  const [row] = await deps.db
+    .insert(siteCalibrations)
+    .values({
+      source: input.source,
+      method: methodName(input.method),
+      modelSha256: model.sha256,
+      modelVersion: model.modelVersion,
+      findings: [...proposal.findings, ...proposal.skipped] as unknown as Record<string, unknown>[],
+      createdBy: auth.userId,
+    })
+    .returning();
   await recordAudit(deps.db, meta, {
-    actorUserId: auth.userId, action: 'site.calibration.propose', objectType: 'site_calibration', objectId: row!.id, outcome: 'success',
+    actorUserId: auth.userId,
+    action: 'site.calibration.propose',
+    objectType: 'site_calibration',
+    objectId: row!.id,
+    outcome: 'success',
     details: { source: input.source, findings: proposal.findings.length, skipped: proposal.skipped.length },
   });
   return calibrationView(row!);

@@ -10,7 +10,9 @@ const ZManifest = z.object({
   modelVersion: z.string(),
   sha256: z.string(),
   uncertainMargin: z.number().optional(),
-  findings: z.array(z.object({ label: z.string(), display: z.string(), threshold: z.number(), summary: z.boolean().optional() })),
+  findings: z.array(
+    z.object({ label: z.string(), display: z.string(), threshold: z.number(), summary: z.boolean().optional() }),
+  ),
 });
 export type TModelIdentity = z.infer<typeof ZManifest>;
 

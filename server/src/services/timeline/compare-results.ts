@@ -17,7 +17,8 @@ const logit = (p: number): number => {
 };
 
 /** How far a probability sits above (+) or below (-) its own threshold, in log-odds. */
-export const distanceFromThreshold = (f: Pick<TFinding, 'probability' | 'threshold'>): number => logit(f.probability) - logit(f.threshold);
+export const distanceFromThreshold = (f: Pick<TFinding, 'probability' | 'threshold'>): number =>
+  logit(f.probability) - logit(f.threshold);
 
 /**
  * The change rule (docs/patient-timeline.md). `margin` is the manifest's `uncertainMargin`: the
@@ -51,7 +52,8 @@ const QUALITY_WORDS: Record<string, string> = {
 };
 const qualityFlags = (r: TStoredResult): string[] =>
   [...new Set([...r.gate.flags, ...(r.anatomy?.flags ?? [])])].sort();
-const flagText = (flags: string[]): string => (flags.length ? flags.map((f) => QUALITY_WORDS[f] ?? f.replace(/_/g, ' ')).join(', ') : 'no flags');
+const flagText = (flags: string[]): string =>
+  flags.length ? flags.map((f) => QUALITY_WORDS[f] ?? f.replace(/_/g, ' ')).join(', ') : 'no flags';
 
 /** Why the two results may not be comparable, from what they record. */
 function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared: boolean): string[] {
@@ -59,16 +61,20 @@ function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared:
   if (previous.modelVersion !== current.modelVersion) {
     out.push(
       `The model version changed between the two analyses (${previous.modelVersion} then ${current.modelVersion}): ` +
-        'each probability is compared by its distance from its own version\'s threshold, and the two versions may not score the same film alike.',
+        "each probability is compared by its distance from its own version's threshold, and the two versions may not score the same film alike.",
     );
   }
   const before = qualityFlags(previous);
   const now = qualityFlags(current);
   if (before.join() !== now.join()) {
-    out.push(`The automatic image checks differ (earlier film: ${flagText(before)}; this film: ${flagText(now)}): part of a change may come from the image rather than the patient.`);
+    out.push(
+      `The automatic image checks differ (earlier film: ${flagText(before)}; this film: ${flagText(now)}): part of a change may come from the image rather than the patient.`,
+    );
   }
   if (ctrCompared) {
-    out.push('The projection (PA or AP) is not recorded with either result: a different projection, rotation or inspiration changes the cardiothoracic ratio without any change in heart size.');
+    out.push(
+      'The projection (PA or AP) is not recorded with either result: a different projection, rotation or inspiration changes the cardiothoracic ratio without any change in heart size.',
+    );
   }
   return out;
 }

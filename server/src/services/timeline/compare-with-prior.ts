@@ -11,11 +11,16 @@ import { loadUncertainMargin } from './load-uncertain-margin.js';
  * (the report's section), the grounded chat and the exports, so all three say the same.
  */
 export async function compareWithPrior(
-  opts: Pick<AppDeps, 'db' | 'config'> & { userId: string; profileId: string | null; analysisId: string; createdAt: Date; result: TStoredResult },
+  opts: Pick<AppDeps, 'db' | 'config'> & {
+    userId: string;
+    profileId: string | null;
+    analysisId: string;
+    createdAt: Date;
+    result: TStoredResult;
+  },
 ): Promise<TComparison | null> {
   const { db, config, userId, profileId, analysisId, createdAt, result } = opts;
   if (!profileId || !result.gate.accepted) return null;
   const prior = await findPriorAnalysis({ db, userId, profileId, analysisId, createdAt });
   return prior ? compareResults(prior, result, loadUncertainMargin(config.MODEL_DIR)) : null;
-
 }

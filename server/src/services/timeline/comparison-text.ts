@@ -31,7 +31,9 @@ export function comparisonLines(c: TComparison): string[] {
   if (c.findings.length) {
     lines.push('| Finding | Previous | Now | Change |', '|---|---|---|---|');
     for (const f of c.findings) {
-      lines.push(`| ${f.display} | ${pct(f.previous.probability)} (${CALL[f.previous.call]}) | ${pct(f.current.probability)} (${CALL[f.current.call]}) | ${f.change} |`);
+      lines.push(
+        `| ${f.display} | ${pct(f.previous.probability)} (${CALL[f.previous.call]}) | ${pct(f.current.probability)} (${CALL[f.current.call]}) | ${f.change} |`,
+      );
     }
     lines.push('');
   } else {
@@ -40,7 +42,10 @@ export function comparisonLines(c: TComparison): string[] {
   const ctr = ctrChangeText(c);
   const notes = [
     ...(ctr ? [`${ctr}.`] : []),
-    ...c.notCompared.map((n) => `${n.display}: not compared (only the ${n.reportedBy === 'current' ? 'current' : 'earlier'} model version reports it).`),
+    ...c.notCompared.map(
+      (n) =>
+        `${n.display}: not compared (only the ${n.reportedBy === 'current' ? 'current' : 'earlier'} model version reports it).`,
+    ),
     ...c.caveats,
     RULE_TEXT,
   ];
@@ -50,5 +55,8 @@ export function comparisonLines(c: TComparison): string[] {
 
 /** One sentence per changed finding, for the chat: 'Pneumonia / lung opacity: new (12.0% → 80.0%).' */
 export function changeSentences(c: TComparison): string[] {
-  return c.findings.map((f) => `${f.display}: **${f.change}** (${pct(f.previous.probability)} ${CALL[f.previous.call]} → ${pct(f.current.probability)} ${CALL[f.current.call]})`);
+  return c.findings.map(
+    (f) =>
+      `${f.display}: **${f.change}** (${pct(f.previous.probability)} ${CALL[f.previous.call]} → ${pct(f.current.probability)} ${CALL[f.current.call]})`,
+  );
 }

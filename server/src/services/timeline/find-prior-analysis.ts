@@ -23,18 +23,21 @@ export async function findPriorAnalysis(opts: {
     .select({ id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt, result: analyses.result })
     .from(analyses)
     .innerJoin(chats, eq(chats.id, analyses.chatId))
-    .where(and(
-      eq(chats.profileId, current.profileId),
-      eq(chats.userId, current.userId),
-      eq(analyses.status, 'completed'),
-      lt(analyses.createdAt, current.createdAt),
-      ne(analyses.id, current.analysisId),
-    ))
+    .where(
+      and(
+        eq(chats.profileId, current.profileId),
+        eq(chats.userId, current.userId),
+        eq(analyses.status, 'completed'),
+        lt(analyses.createdAt, current.createdAt),
+        ne(analyses.id, current.analysisId),
+      ),
+    )
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
     .limit(5);
   for (const row of rows) {
     const parsed = ZStoredResult.safeParse(row.result);
-    if (parsed.success && parsed.data.gate.accepted) return { analysisId: row.id, chatId: row.chatId, createdAt: row.createdAt, result: parsed.data };
+    if (parsed.success && parsed.data.gate.accepted)
+      return { analysisId: row.id, chatId: row.chatId, createdAt: row.createdAt, result: parsed.data };
   }
   return null;
 }

@@ -13,39 +13,53 @@ import { getOwnedProfile } from '../profile/get-owned-profile.js';
  * probability and call, the CTR when measured, and the film's thumbnail URL. Another account's
  * profile throws the same NOT_FOUND as a missing one (getOwnedProfile); the read is audited.
  */
-export function loadTimeline(opts: { db: TDb; meta: RequestMeta | null; userId: string; profileId: string }): Promise<TTimeline> {
+export function loadTimeline(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  profileId: string;
+}): Promise<TTimeline> {
   const { db, userId, profileId } = opts;
-  return auditedAccess({ db, meta: opts.meta, userId }, { action: 'profile.timeline', objectType: 'patient_profile', objectId: profileId }, async () => {
-    const profile = await getOwnedProfile({ db, userId, profileId });
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'profile.timeline', objectType: 'patient_profile', objectId: profileId },
+    async () => {
+      const profile = await getOwnedProfile({ db, userId, profileId });
 
-    const rows = await db
-      .select({
-        id: analyses.id, chatId: analyses.chatId, createdAt: analyses.createdAt,
-        modelVersion: analyses.modelVersion, result: analyses.result, imageId: analyses.imageId,
-      })
-      .from(analyses)
-      .innerJoin(chats, eq(chats.id, analyses.chatId))
-      .where(and(eq(chats.profileId, profile.id), eq(chats.userId, userId), eq(analyses.status, 'completed')))
-      .orderBy(asc(analyses.createdAt), asc(analyses.id));
-    const labels = new Map<string, string>();
-    const entries: TTimelineEntry[] = [];
-    for (const row of rows) {
-      const parsed = ZStoredResult.safeParse(row.result);
-      if (!parsed.success) continue;
-      const r = parsed.data;
-      for (const f of r.findings) if (!labels.has(f.label)) labels.set(f.label, f.display);
-      const ctr = r.anatomy?.ctr ?? null;
-      entries.push({
-        chat_id: row.chatId,
-        analysis_id: row.id,
-        created_at: row.createdAt.toISOString(),
-        model_version: row.modelVersion ?? r.modelVersion,
-        findings: Object.fromEntries(r.findings.map((f) => [f.label, f.probability])),
-        calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
-        ...(ctr !== null ? { ctr } : {}),
-        image_url: imageUrlOf(row.imageId),
-      });
-    }
-    return { analyses: entries, labels: [...labels].map(([label, display]) => ({ label, display })) };
-  }, (t) => ({ analyses: t.analyses.length }));
+      const rows = await db
+        .select({
+          id: analyses.id,
+          chatId: analyses.chatId,
+          createdAt: analyses.createdAt,
+          modelVersion: analyses.modelVersion,
+          result: analyses.result,
+          imageId: analyses.imageId,
+        })
+        .from(analyses)
+        .innerJoin(chats, eq(chats.id, analyses.chatId))
+        .where(and(eq(chats.profileId, profile.id), eq(chats.userId, userId), eq(analyses.status, 'completed')))
+        .orderBy(asc(analyses.createdAt), asc(analyses.id));
+      const labels = new Map<string, string>();
+      const entries: TTimelineEntry[] = [];
+      for (const row of rows) {
+        const parsed = ZStoredResult.safeParse(row.result);
+        if (!parsed.success) continue;
+        const r = parsed.data;
+        for (const f of r.findings) if (!labels.has(f.label)) labels.set(f.label, f.display);
+        const ctr = r.anatomy?.ctr ?? null;
+        entries.push({
+          chat_id: row.chatId,
+          analysis_id: row.id,
+          created_at: row.createdAt.toISOString(),
+          model_version: row.modelVersion ?? r.modelVersion,
+          findings: Object.fromEntries(r.findings.map((f) => [f.label, f.probability])),
+          calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
+          ...(ctr !== null ? { ctr } : {}),
+          image_url: imageUrlOf(row.imageId),
+        });
+      }
+      return { analyses: entries, labels: [...labels].map(([label, display]) => ({ label, display })) };
+    },
+    (t) => ({ analyses: t.analyses.length }),
+  );
 }

@@ -50,7 +50,15 @@ export function ForgotPasswordPage() {
       ) : (
         <>
           <Form onSubmit={submit}>
-            <TextField id="forgot-email" label="Email Address" type="email" autoComplete="email" value={email} error={error} onChange={setEmail} />
+            <TextField
+              id="forgot-email"
+              label="Email Address"
+              type="email"
+              autoComplete="email"
+              value={email}
+              error={error}
+              onChange={setEmail}
+            />
             <button type="submit" className="button button-primary button-block" disabled={forgot.isPending}>
               {forgot.isPending ? 'Sending...' : 'Send Reset Link'}
             </button>

@@ -69,7 +69,16 @@ export function LoginPage() {
     >
       <Form onSubmit={step === 'email' ? submitEmail : submitPassword}>
         {step === 'email' ? (
-          <TextField id="login-email" label="Email Address" type="email" autoComplete="email" inputRef={stepInput} value={email} error={error} onChange={setEmail} />
+          <TextField
+            id="login-email"
+            label="Email Address"
+            type="email"
+            autoComplete="email"
+            inputRef={stepInput}
+            value={email}
+            error={error}
+            onChange={setEmail}
+          />
         ) : (
           <TextField
             id="login-password"

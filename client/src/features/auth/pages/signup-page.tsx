@@ -13,14 +13,47 @@ import { useAfterAuth } from '../hooks/use-after-auth';
 type TSignupField = 'name' | 'email' | 'password' | 'confirmPassword';
 
 const FIELDS: { key: TSignupField; id: string; label: string; hint: string; type: string; autoComplete: string }[] = [
-  { key: 'name', id: 'signup-name', label: 'Full Name', hint: 'At least 3 characters, as your colleagues know you', type: 'text', autoComplete: 'name' },
-  { key: 'email', id: 'signup-email', label: 'Email Address', hint: 'Used to sign in and to reset your password', type: 'email', autoComplete: 'email' },
-  { key: 'password', id: 'signup-password', label: 'Password', hint: 'At least 8 characters', type: 'password', autoComplete: 'new-password' },
-  { key: 'confirmPassword', id: 'signup-confirm', label: 'Confirm Password', hint: 'Type the same password again', type: 'password', autoComplete: 'new-password' },
+  {
+    key: 'name',
+    id: 'signup-name',
+    label: 'Full Name',
+    hint: 'At least 3 characters, as your colleagues know you',
+    type: 'text',
+    autoComplete: 'name',
+  },
+  {
+    key: 'email',
+    id: 'signup-email',
+    label: 'Email Address',
+    hint: 'Used to sign in and to reset your password',
+    type: 'email',
+    autoComplete: 'email',
+  },
+  {
+    key: 'password',
+    id: 'signup-password',
+    label: 'Password',
+    hint: 'At least 8 characters',
+    type: 'password',
+    autoComplete: 'new-password',
+  },
+  {
+    key: 'confirmPassword',
+    id: 'signup-confirm',
+    label: 'Confirm Password',
+    hint: 'Type the same password again',
+    type: 'password',
+    autoComplete: 'new-password',
+  },
 ];
 
 export function SignupPage() {
-  const [values, setValues] = useState<Record<TSignupField, string>>({ name: '', email: '', password: '', confirmPassword: '' });
+  const [values, setValues] = useState<Record<TSignupField, string>>({
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+  });
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const toast = useToast();
   const afterAuth = useAfterAuth();

@@ -16,7 +16,10 @@ export function ChatHistoryList() {
   const localChat = useLocalChat();
   const toast = useToast();
   const utils = trpc.useUtils();
-  const list = trpc.history.list.useInfiniteQuery({ limit: 30 }, { getNextPageParam: (last) => last.nextCursor ?? undefined });
+  const list = trpc.history.list.useInfiniteQuery(
+    { limit: 30 },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
   const rename = trpc.history.editTitle.useMutation();
   const remove = trpc.history.delete.useMutation();
   const [deleting, setDeleting] = useState<TChatSummary | null>(null);
@@ -88,7 +91,12 @@ export function ChatHistoryList() {
         </ul>
       )}
       {list.hasNextPage ? (
-        <button type="button" className="button button-link" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+        <button
+          type="button"
+          className="button button-link"
+          disabled={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage()}
+        >
           {list.isFetchingNextPage ? 'Loading...' : 'Load older chats'}
         </button>
       ) : null}

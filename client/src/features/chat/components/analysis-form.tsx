@@ -1,6 +1,13 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
-import { defaultRows, rowsFromProfile, validatePatientForm, type TFieldRow, type TPatientInfo, type TProfileLike } from '../lib/patient-fields';
+import {
+  defaultRows,
+  rowsFromProfile,
+  validatePatientForm,
+  type TFieldRow,
+  type TPatientInfo,
+  type TProfileLike,
+} from '../lib/patient-fields';
 import { ImageUpload, type TPickedImage } from './image-upload';
 import { PatientFields } from './patient-fields';
 
@@ -39,7 +46,9 @@ export function AnalysisForm({
     <form className="chat-form" onSubmit={submit} noValidate aria-labelledby="chat-form-title" aria-busy={busy}>
       <header className="chat-form-header">
         <h1 id="chat-form-title">Start Your Analysis</h1>
-        <p className="muted small chat-hint">Upload a chest X-ray and check the patient information, then submit it for analysis.</p>
+        <p className="muted small chat-hint">
+          Upload a chest X-ray and check the patient information, then submit it for analysis.
+        </p>
       </header>
       <div className="chat-form-grid">
         <ImageUpload value={image} onChange={setImage} disabled={busy} />

@@ -13,7 +13,12 @@ export function AnalysisProgress({ stage }: { stage: TProgressStage | 'uploading
         {PROGRESS_STEPS.map((s, i) => {
           const state = i < current || stage === 'done' ? 'done' : i === current ? 'active' : 'pending';
           return (
-            <li key={s.stage} className={`chat-progress-step is-${state}`} data-stage={s.stage} aria-current={state === 'active' ? 'step' : undefined}>
+            <li
+              key={s.stage}
+              className={`chat-progress-step is-${state}`}
+              data-stage={s.stage}
+              aria-current={state === 'active' ? 'step' : undefined}
+            >
               <span className="chat-progress-dot" aria-hidden="true">
                 {state === 'done' ? '✓' : i + 1}
               </span>

@@ -5,12 +5,40 @@ import type { TAnatomy } from '@contracts/schemas/analysis';
  * own size with "meet", which letterboxes exactly like the image's object-fit: contain; the
  * inner one maps the unit square of the contours onto the film ("none": x and y scale apart).
  */
-export function AnatomyOverlay({ contours, width, height }: { contours: TAnatomy['contours']; width: number; height: number }) {
+export function AnatomyOverlay({
+  contours,
+  width,
+  height,
+}: {
+  contours: TAnatomy['contours'];
+  width: number;
+  height: number;
+}) {
   return (
-    <svg className="chat-viewer-anatomy" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true" data-testid="anatomy-overlay">
+    <svg
+      className="chat-viewer-anatomy"
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="xMidYMid meet"
+      aria-hidden="true"
+      data-testid="anatomy-overlay"
+    >
       <svg x={0} y={0} width={width} height={height} viewBox="0 0 1 1" preserveAspectRatio="none">
-        {contours.lung ? <path className="chat-anatomy-lung" d={contours.lung} vectorEffect="non-scaling-stroke" data-testid="lung-contour" /> : null}
-        {contours.heart ? <path className="chat-anatomy-heart" d={contours.heart} vectorEffect="non-scaling-stroke" data-testid="heart-contour" /> : null}
+        {contours.lung ? (
+          <path
+            className="chat-anatomy-lung"
+            d={contours.lung}
+            vectorEffect="non-scaling-stroke"
+            data-testid="lung-contour"
+          />
+        ) : null}
+        {contours.heart ? (
+          <path
+            className="chat-anatomy-heart"
+            d={contours.heart}
+            vectorEffect="non-scaling-stroke"
+            data-testid="heart-contour"
+          />
+        ) : null}
       </svg>
     </svg>
   );

@@ -25,7 +25,11 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
     const intro: TDisplayMessage = {
       id: 'intro',
       role: 'user',
-      content: introMessageText({ patientName: chat.patientName, patientAge: chat.patientAge, medicalHistory: chat.medicalHistory }),
+      content: introMessageText({
+        patientName: chat.patientName,
+        patientAge: chat.patientAge,
+        medicalHistory: chat.medicalHistory,
+      }),
       imageUrl: null,
       createdAt: null,
     };
@@ -38,12 +42,21 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
   const all = [...messages, ...followUp.pending];
   const endRef = useAutoScroll<HTMLDivElement>([all.length, followUp.reply?.text, live.stage]);
 
-  const xray = live.view?.imageUrl ?? chat.imageUrl ?? detail.messages.find((m) => m.role === 'user' && m.imageUrl)?.imageUrl ?? null;
-  const heatmap = live.view?.heatmapUrl ?? detail.messages.find((m) => m.role === 'assistant' && m.imageUrl)?.imageUrl ?? null;
+  const xray =
+    live.view?.imageUrl ??
+    chat.imageUrl ??
+    detail.messages.find((m) => m.role === 'user' && m.imageUrl)?.imageUrl ??
+    null;
+  const heatmap =
+    live.view?.heatmapUrl ?? detail.messages.find((m) => m.role === 'assistant' && m.imageUrl)?.imageUrl ?? null;
   const shownSrc = viewerSrc ?? xray;
   const result = live.view?.result ?? null;
   const canFollowUp = live.status === 'completed' || detail.messages.some((m) => m.role === 'assistant');
-  const disabledReason = live.running ? 'Follow-up questions open once the analysis has finished.' : canFollowUp ? null : 'This chat has no analysis to discuss yet.';
+  const disabledReason = live.running
+    ? 'Follow-up questions open once the analysis has finished.'
+    : canFollowUp
+      ? null
+      : 'This chat has no analysis to discuss yet.';
 
   return (
     <div className="chat-view">
@@ -67,8 +80,17 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               Back to the X-ray
             </button>
           ) : null}
-          {result ? <FindingsBars findings={result.findings} notAssessed={result.notAssessed} modelVersion={result.modelVersion} chatId={chat.id} /> : null}
-          {result?.anatomy && result.gate.accepted ? <HeartSize anatomy={result.anatomy} patientAge={chat.patientAge} /> : null}
+          {result ? (
+            <FindingsBars
+              findings={result.findings}
+              notAssessed={result.notAssessed}
+              modelVersion={result.modelVersion}
+              chatId={chat.id}
+            />
+          ) : null}
+          {result?.anatomy && result.gate.accepted ? (
+            <HeartSize anatomy={result.anatomy} patientAge={chat.patientAge} />
+          ) : null}
         </aside>
         <section className="chat-thread" aria-label="Conversation">
           <ol className="chat-messages" aria-live="polite" aria-relevant="additions">

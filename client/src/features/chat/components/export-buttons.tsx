@@ -17,7 +17,13 @@ export function ExportButtons({ chatId }: { chatId: string }) {
     <div className="export-buttons" role="group" aria-label="Export report">
       <span className="muted">Export:</span>
       {FORMATS.map((f) => (
-        <a key={f.ext} className="button button-secondary" href={`/api/export/${encodeURIComponent(chatId)}.${f.ext}`} download title={f.title}>
+        <a
+          key={f.ext}
+          className="button button-secondary"
+          href={`/api/export/${encodeURIComponent(chatId)}.${f.ext}`}
+          download
+          title={f.title}
+        >
           {f.label}
         </a>
       ))}

@@ -25,12 +25,20 @@ export function FindingFeedback({ chatId, finding, display, call, entry }: TFind
   const utils = trpc.useUtils();
   const save = trpc.feedback.save.useMutation();
   const [open, setOpen] = useState(false);
-  const [reading, setReading] = useState<'present' | 'absent'>(entry?.reading ?? (call === 'positive' ? 'absent' : 'present'));
+  const [reading, setReading] = useState<'present' | 'absent'>(
+    entry?.reading ?? (call === 'positive' ? 'absent' : 'present'),
+  );
   const [note, setNote] = useState(entry?.note ?? '');
 
   const send = (verdict: 'agree' | 'disagree') => {
     save.mutate(
-      { chatId, finding, verdict, ...(verdict === 'disagree' ? { reading } : {}), ...(note.trim() ? { note: note.trim() } : {}) },
+      {
+        chatId,
+        finding,
+        verdict,
+        ...(verdict === 'disagree' ? { reading } : {}),
+        ...(note.trim() ? { note: note.trim() } : {}),
+      },
       {
         onSuccess: () => {
           setOpen(false);
@@ -47,27 +55,56 @@ export function FindingFeedback({ chatId, finding, display, call, entry }: TFind
     <div className="chat-finding-feedback" data-testid={`feedback-${finding}`}>
       {entry ? (
         <span className="muted small" data-testid={`feedback-state-${finding}`}>
-          You {entry.verdict === 'agree' ? 'agree' : 'disagree'}: {entry.reading}{entry.note ? ` (${entry.note})` : ''}
+          You {entry.verdict === 'agree' ? 'agree' : 'disagree'}: {entry.reading}
+          {entry.note ? ` (${entry.note})` : ''}
         </span>
       ) : null}
       <span className="chat-finding-feedback-actions">
-        <button type="button" className="button button-secondary small" disabled={save.isPending} onClick={() => send('agree')} aria-label={`Agree with ${display}`}>
+        <button
+          type="button"
+          className="button button-secondary small"
+          disabled={save.isPending}
+          onClick={() => send('agree')}
+          aria-label={`Agree with ${display}`}
+        >
           Agree
         </button>
-        <button type="button" className="button button-secondary small" disabled={save.isPending} onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-label={`Disagree with ${display}`}>
+        <button
+          type="button"
+          className="button button-secondary small"
+          disabled={save.isPending}
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+          aria-label={`Disagree with ${display}`}
+        >
           Disagree
         </button>
       </span>
       {open ? (
         <div className="chat-finding-feedback-form">
           <label htmlFor={`${idBase}-reading`}>I read it as</label>
-          <select id={`${idBase}-reading`} value={reading} onChange={(e) => setReading(e.target.value === 'present' ? 'present' : 'absent')}>
+          <select
+            id={`${idBase}-reading`}
+            value={reading}
+            onChange={(e) => setReading(e.target.value === 'present' ? 'present' : 'absent')}
+          >
             <option value="present">present</option>
             <option value="absent">absent</option>
           </select>
           <label htmlFor={`${idBase}-note`}>Note (optional)</label>
-          <input id={`${idBase}-note`} className="input" maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
-          <button type="button" className="button button-primary small" disabled={save.isPending} onClick={() => send('disagree')}>
+          <input
+            id={`${idBase}-note`}
+            className="input"
+            maxLength={1000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+          <button
+            type="button"
+            className="button button-primary small"
+            disabled={save.isPending}
+            onClick={() => send('disagree')}
+          >
             Save disagreement
           </button>
         </div>

@@ -11,7 +11,11 @@ export interface TFindingView {
   modelThreshold?: number | undefined;
 }
 
-const CALL_TEXT: Record<TFindingView['call'], string> = { positive: 'Likely', uncertain: 'Uncertain', negative: 'Unlikely' };
+const CALL_TEXT: Record<TFindingView['call'], string> = {
+  positive: 'Likely',
+  uncertain: 'Uncertain',
+  negative: 'Unlikely',
+};
 const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
 
 interface TFindingsBarsProps {
@@ -52,12 +56,26 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
               aria-valuetext={`${pct(f.probability)}, ${CALL_TEXT[f.call].toLowerCase()}`}
             >
               <span className="chat-finding-fill" style={{ width: pct(f.probability) }} />
-              <span className="chat-finding-threshold" style={{ left: pct(f.threshold) }} title={`Threshold ${pct(f.threshold)}`} />
+              <span
+                className="chat-finding-threshold"
+                style={{ left: pct(f.threshold) }}
+                title={`Threshold ${pct(f.threshold)}`}
+              />
             </div>
             {f.modelThreshold !== undefined ? (
-              <p className="muted small chat-hint">Site threshold {f.threshold.toFixed(2)}, model default {f.modelThreshold.toFixed(2)}</p>
+              <p className="muted small chat-hint">
+                Site threshold {f.threshold.toFixed(2)}, model default {f.modelThreshold.toFixed(2)}
+              </p>
             ) : null}
-            {chatId ? <FindingFeedback chatId={chatId} finding={f.label} display={f.display} call={f.call} entry={feedback.get(f.label)} /> : null}
+            {chatId ? (
+              <FindingFeedback
+                chatId={chatId}
+                finding={f.label}
+                display={f.display}
+                call={f.call}
+                entry={feedback.get(f.label)}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
@@ -74,7 +92,15 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
           <p className="muted small chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
         </div>
       ) : null}
-      {modelVersion ? <p className="muted small chat-hint">Model {modelVersion} (<a href="/model-card" target="_blank" rel="noreferrer">model card<span className="visually-hidden"> (opens in a new tab)</span></a>). Assistive output only: not a substitute for professional judgement.</p> : null}
+      {modelVersion ? (
+        <p className="muted small chat-hint">
+          Model {modelVersion} (
+          <a href="/model-card" target="_blank" rel="noreferrer">
+            model card<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          ). Assistive output only: not a substitute for professional judgement.
+        </p>
+      ) : null}
     </section>
   );
 }

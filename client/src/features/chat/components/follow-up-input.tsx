@@ -3,7 +3,15 @@ import { useId, useState, type FormEvent } from 'react';
 export const FOLLOW_UP_PLACEHOLDER = 'Ask a follow-up question about the X-ray analysis...';
 
 /** The follow-up box: Send is disabled while empty (after trimming) or while busy. */
-export function FollowUpInput({ busy, disabledReason, onSend }: { busy: boolean; disabledReason: string | null; onSend: (q: string) => void }) {
+export function FollowUpInput({
+  busy,
+  disabledReason,
+  onSend,
+}: {
+  busy: boolean;
+  disabledReason: string | null;
+  onSend: (q: string) => void;
+}) {
   const [text, setText] = useState('');
   const id = useId();
   const blocked = busy || disabledReason !== null;

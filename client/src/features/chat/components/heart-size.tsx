@@ -24,7 +24,9 @@ export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientA
       ) : (
         <p className="chat-heart-line">
           Cardiothoracic ratio <strong className="chat-heart-value">{anatomy.ctr.toFixed(2)}</strong>{' '}
-          <span className="chat-heart-reference">(usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film)</span>
+          <span className="chat-heart-reference">
+            (usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film)
+          </span>
         </p>
       )}
       <p className="muted small chat-hint">

@@ -24,15 +24,20 @@ export function HeatmapLegend({ opacityPercent }: { opacityPercent: number }) {
   const captionId = useId();
   return (
     <figure className="heatmap-legend" aria-labelledby={captionId}>
-      <div className="heatmap-legend-bar" style={{ backgroundImage: gradient(opacityPercent / 100) }} aria-hidden="true" />
+      <div
+        className="heatmap-legend-bar"
+        style={{ backgroundImage: gradient(opacityPercent / 100) }}
+        aria-hidden="true"
+      />
       <div className="heatmap-legend-ends" aria-hidden="true">
         <span>Low</span>
         <span>High</span>
       </div>
       <figcaption id={captionId} className="muted small">
-        Heatmap: the regions that weighed most in the model&apos;s findings. High (red) marks the strongest region of this
-        film, low (blue) the weakest drawn; the scale is relative to this film, not a probability. Regions below{' '}
-        {Math.round(DRAW_FROM * 100)}% of the strongest are not coloured; full heat covers the film at {fullOpacity}% opacity.
+        Heatmap: the regions that weighed most in the model&apos;s findings. High (red) marks the strongest region of
+        this film, low (blue) the weakest drawn; the scale is relative to this film, not a probability. Regions below{' '}
+        {Math.round(DRAW_FROM * 100)}% of the strongest are not coloured; full heat covers the film at {fullOpacity}%
+        opacity.
       </figcaption>
     </figure>
   );

@@ -63,7 +63,12 @@ export function ImageUpload({
           )}
           <div className="chat-upload-meta">
             <span className="chat-upload-name">{value.file.name}</span>
-            <button type="button" className="button button-secondary" onClick={() => onChange(null)} disabled={disabled}>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => onChange(null)}
+              disabled={disabled}
+            >
               Remove image
             </button>
           </div>

@@ -14,7 +14,13 @@ export interface TDisplayMessage {
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /** One message: sender, formatted content, optional image, time. */
-export function MessageItem({ message, onShowImage }: { message: TDisplayMessage; onShowImage?: (url: string) => void }) {
+export function MessageItem({
+  message,
+  onShowImage,
+}: {
+  message: TDisplayMessage;
+  onShowImage?: (url: string) => void;
+}) {
   const who = message.role === 'user' ? 'You' : 'Chest Doctor AI';
   const imageAlt = message.imageKind === 'heatmap' ? 'Heatmap of the analysed X-ray' : 'Chest X-ray';
   return (

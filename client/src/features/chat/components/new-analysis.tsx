@@ -8,7 +8,11 @@ export function NewAnalysis({ profile }: { profile: TProfileLike | null }) {
   const { state, submit, busy } = useAnalysisSubmission();
   return (
     <div className="chat-home chat-home-form">
-      <AnalysisForm profile={profile} busy={busy} onSubmit={(file, patient) => submit(file, patient, profile?.id ?? null)}>
+      <AnalysisForm
+        profile={profile}
+        busy={busy}
+        onSubmit={(file, patient) => submit(file, patient, profile?.id ?? null)}
+      >
         {state.phase === 'uploading' ? <AnalysisProgress stage="uploading" /> : null}
         {state.phase === 'running' ? <AnalysisProgress stage={state.stage} /> : null}
       </AnalysisForm>

@@ -7,7 +7,8 @@ export function WelcomeState() {
       </div>
       <h1 id="chat-welcome-title">Welcome to Chest Doctor AI</h1>
       <p>
-        Click <strong>New Chat</strong> in the sidebar to choose a patient profile, upload a chest X-ray and start an analysis.
+        Click <strong>New Chat</strong> in the sidebar to choose a patient profile, upload a chest X-ray and start an
+        analysis.
       </p>
       <p className="muted small chat-hint">Your previous analyses are listed under Chat History.</p>
     </section>

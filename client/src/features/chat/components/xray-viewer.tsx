@@ -115,10 +115,25 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
       >
         {/* eslint-enable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */}
         {/* The window applies to the layer: the overlay is the film with the heatmap blended in. */}
-        <div className="chat-viewer-layer" style={{ transform, filter: `brightness(${brightness}%) contrast(${contrast}%)` }}>
-          <img src={src} alt="" draggable={false} onLoad={(e) => setLoaded({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} />
+        <div
+          className="chat-viewer-layer"
+          style={{ transform, filter: `brightness(${brightness}%) contrast(${contrast}%)` }}
+        >
+          <img
+            src={src}
+            alt=""
+            draggable={false}
+            onLoad={(e) => setLoaded({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+          />
           {overlay && overlaySrc ? (
-            <img className="chat-viewer-overlay" src={overlaySrc} alt="" draggable={false} style={{ opacity: opacity / 100 }} data-testid="heatmap-overlay" />
+            <img
+              className="chat-viewer-overlay"
+              src={overlaySrc}
+              alt=""
+              draggable={false}
+              style={{ opacity: opacity / 100 }}
+              data-testid="heatmap-overlay"
+            />
           ) : null}
         </div>
         {/* Outlines on their own layer: same pan and zoom, but the window must not dim their colours. */}
@@ -130,13 +145,25 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
       </div>
       <div className="chat-viewer-controls">
         <div className="chat-viewer-row" role="group" aria-label="Zoom">
-          <button type="button" className="icon-button icon-button-outline" onClick={() => zoomBy(0.8)} aria-label="Zoom out" disabled={view.zoom <= MIN_ZOOM}>
+          <button
+            type="button"
+            className="icon-button icon-button-outline"
+            onClick={() => zoomBy(0.8)}
+            aria-label="Zoom out"
+            disabled={view.zoom <= MIN_ZOOM}
+          >
             −
           </button>
           <output id={`${ids}-zoom`} className="chat-viewer-zoom" aria-live="polite">
             {Math.round(view.zoom * 100)}%
           </output>
-          <button type="button" className="icon-button icon-button-outline" onClick={() => zoomBy(1.25)} aria-label="Zoom in" disabled={view.zoom >= MAX_ZOOM}>
+          <button
+            type="button"
+            className="icon-button icon-button-outline"
+            onClick={() => zoomBy(1.25)}
+            aria-label="Zoom in"
+            disabled={view.zoom >= MAX_ZOOM}
+          >
             +
           </button>
           <button type="button" className="button button-link" onClick={reset}>
@@ -157,16 +184,34 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
         <div className="chat-viewer-row">
           <label className="chat-viewer-slider">
             Brightness
-            <input type="range" min={30} max={250} value={brightness} onChange={(e) => setBrightness(Number(e.target.value))} />
+            <input
+              type="range"
+              min={30}
+              max={250}
+              value={brightness}
+              onChange={(e) => setBrightness(Number(e.target.value))}
+            />
           </label>
           <label className="chat-viewer-slider">
             Contrast
-            <input type="range" min={30} max={300} value={contrast} onChange={(e) => setContrast(Number(e.target.value))} />
+            <input
+              type="range"
+              min={30}
+              max={300}
+              value={contrast}
+              onChange={(e) => setContrast(Number(e.target.value))}
+            />
           </label>
           {overlay && overlaySrc ? (
             <label className="chat-viewer-slider">
               Overlay opacity
-              <input type="range" min={10} max={100} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} />
+              <input
+                type="range"
+                min={10}
+                max={100}
+                value={opacity}
+                onChange={(e) => setOpacity(Number(e.target.value))}
+              />
             </label>
           ) : null}
         </div>

@@ -26,7 +26,8 @@ export function useAnalysisSubmission() {
   const utils = trpc.useUtils();
   // A mutation, so that a 401 takes the app's one path (the MutationCache's sign-out).
   const upload = useMutation({
-    mutationFn: (v: { file: File; patient: TPatientInfo; profileId: string | null }) => uploadAnalysis(v.file, v.patient, v.profileId),
+    mutationFn: (v: { file: File; patient: TPatientInfo; profileId: string | null }) =>
+      uploadAnalysis(v.file, v.patient, v.profileId),
   });
 
   const finish = useCallback(

@@ -20,7 +20,13 @@ export function useFollowUp(chatId: string) {
 
   const send = useCallback(
     (query: string) => {
-      const local: TDisplayMessage = { id: `local-${Date.now()}`, role: 'user', content: query, imageUrl: null, createdAt: new Date().toISOString() };
+      const local: TDisplayMessage = {
+        id: `local-${Date.now()}`,
+        role: 'user',
+        content: query,
+        imageUrl: null,
+        createdAt: new Date().toISOString(),
+      };
       setPending((p) => [...p, local]);
       setReply({ text: '' });
       const fail = (err: unknown) => {
@@ -53,10 +59,12 @@ export function useFollowUp(chatId: string) {
               // Stored: swap the local copies for the server's messages.
               sub.current?.unsubscribe();
               sub.current = null;
-              void Promise.all([utils.history.get.invalidate({ chatId }), utils.history.list.invalidate()]).finally(() => {
-                setPending((p) => p.filter((m) => m.id !== local.id));
-                setReply(null);
-              });
+              void Promise.all([utils.history.get.invalidate({ chatId }), utils.history.list.invalidate()]).finally(
+                () => {
+                  setPending((p) => p.filter((m) => m.id !== local.id));
+                  setReply(null);
+                },
+              );
             },
             onError: fail,
           },

@@ -43,7 +43,8 @@ export function defaultRows(): TFieldRow[] {
   return [newRow(AGE_KEY, '', true), newRow('Symptoms', '')];
 }
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 
 /** Patient Name, Age, then the profile's custom fields (null or blank values dropped). */
 export function rowsFromProfile(profile: TProfileLike): TFieldRow[] {
@@ -78,9 +79,11 @@ export function validatePatientForm(
   if (nameRow && nameRow.value.trim() === '') return { ok: false, message: FIELD_MESSAGES.name };
   const ageText = rows.find((r) => isAgeKey(r.key))?.value.trim() ?? '';
   if (ageText === '') return { ok: false, message: FIELD_MESSAGES.age };
-  if (!/^\d+$/.test(ageText) || Number(ageText) < 1 || Number(ageText) > 150) return { ok: false, message: FIELD_MESSAGES.ageRange };
+  if (!/^\d+$/.test(ageText) || Number(ageText) < 1 || Number(ageText) > 150)
+    return { ok: false, message: FIELD_MESSAGES.ageRange };
   const extra = rows.filter((r) => !isNameKey(r.key) && !isAgeKey(r.key));
-  if (extra.some((r) => r.key.trim() === '' || r.value.trim() === '')) return { ok: false, message: FIELD_MESSAGES.fields };
+  if (extra.some((r) => r.key.trim() === '' || r.value.trim() === ''))
+    return { ok: false, message: FIELD_MESSAGES.fields };
   const history = extra.map((r) => `${r.key.trim()}: ${r.value.trim()}`).join('; ');
   return {
     ok: true,

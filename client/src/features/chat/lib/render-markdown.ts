@@ -19,8 +19,33 @@ const marked = new Marked({
 });
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'strong', 'em', 'b', 'i', 'del', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'a',
 ];
 
 let hooked = false;

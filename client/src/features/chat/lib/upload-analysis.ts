@@ -14,7 +14,11 @@ export interface TUploadAnswer {
  * subscription. The session cookie authenticates it (same origin). Failures throw `HttpError`
  * with a message safe to show (the server's, or the spec's fallback).
  */
-export async function uploadAnalysis(file: File, patient: TPatientInfo, profileId: string | null): Promise<TUploadAnswer> {
+export async function uploadAnalysis(
+  file: File,
+  patient: TPatientInfo,
+  profileId: string | null,
+): Promise<TUploadAnswer> {
   const body = new FormData();
   body.append('profile', JSON.stringify(patient));
   if (profileId) body.append('profile_id', profileId);

@@ -6,7 +6,8 @@ export function ModelFigures() {
   if (!MODEL_FACTS) {
     return (
       <p className="muted">
-        Measured accuracy figures are published in the <Link href="/model-card">model card</Link> that ships with each model.
+        Measured accuracy figures are published in the <Link href="/model-card">model card</Link> that ships with each
+        model.
       </p>
     );
   }
@@ -31,7 +32,8 @@ export function ModelFigures() {
       <p className="muted small">
         Measured on {f.testImages > 0 ? `${f.testImages.toLocaleString('en-US')} ` : ''}held-out test images
         {f.classes.length ? ` (${f.classes.join(' / ')})` : ''} by {f.modelName} {f.modelVersion}; see the{' '}
-        <Link href="/model-card">model card</Link> for confidence intervals and limitations. Results on your patients may differ.
+        <Link href="/model-card">model card</Link> for confidence intervals and limitations. Results on your patients
+        may differ.
       </p>
     </>
   );
@@ -43,7 +45,9 @@ function FindingFigures() {
   return (
     <>
       <table className="model-figures" data-testid="model-figures">
-        <caption>Measured on held-out data by {f.modelName} {f.modelVersion}</caption>
+        <caption>
+          Measured on held-out data by {f.modelName} {f.modelVersion}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Finding</th>
@@ -66,8 +70,9 @@ function FindingFigures() {
         </tbody>
       </table>
       <p className="muted small">
-        Each figure is from data the model was not trained or tuned on; see the <Link href="/model-card">model card</Link> for every candidate finding, the
-        per-source results and the limitations. Results on your patients may differ.
+        Each figure is from data the model was not trained or tuned on; see the{' '}
+        <Link href="/model-card">model card</Link> for every candidate finding, the per-source results and the
+        limitations. Results on your patients may differ.
       </p>
     </>
   );
@@ -75,7 +80,8 @@ function FindingFigures() {
 
 /** What the shipped model reports, and what it does not, straight from its manifest. */
 export function ModelScope() {
-  if (!MODEL_SCOPE) return <p className="muted">The findings each model reports are listed in the model card that ships with it.</p>;
+  if (!MODEL_SCOPE)
+    return <p className="muted">The findings each model reports are listed in the model card that ships with it.</p>;
   const s = MODEL_SCOPE;
   return (
     <section className="model-scope" aria-labelledby="model-scope-heading">
@@ -87,7 +93,9 @@ export function ModelScope() {
             {f.summary ? <span className="muted"> (summary score)</span> : null}
           </li>
         ))}
-        {s.measuresHeartSize ? <li data-label="ctr">Heart size: the cardiothoracic ratio, measured from lung and heart outlines</li> : null}
+        {s.measuresHeartSize ? (
+          <li data-label="ctr">Heart size: the cardiothoracic ratio, measured from lung and heart outlines</li>
+        ) : null}
       </ul>
       {s.notAssessed.length > 0 ? (
         <>
@@ -100,11 +108,14 @@ export function ModelScope() {
             ))}
           </ul>
           <p className="muted small">
-            {s.modelName} {s.modelVersion} reports no probability for these: this model version cannot back them on held-out data.
+            {s.modelName} {s.modelVersion} reports no probability for these: this model version cannot back them on
+            held-out data.
           </p>
         </>
       ) : null}
-      <p className="muted small">Anything else on the film (fractures, lines and tubes, other conditions) is for the clinician&apos;s own read.</p>
+      <p className="muted small">
+        Anything else on the film (fractures, lines and tubes, other conditions) is for the clinician&apos;s own read.
+      </p>
     </section>
   );
 }
@@ -114,12 +125,13 @@ export function OverviewTab() {
     <section aria-labelledby="overview-heading">
       <h2 id="overview-heading">AI-assisted chest X-ray analysis on your own servers</h2>
       <p>
-        Upload a chest X-ray with the patient&apos;s details and get the findings with their probabilities, a heatmap of the
-        regions that drove them and a written report. Then continue in a chat: ask follow-up questions about the analysis.
+        Upload a chest X-ray with the patient&apos;s details and get the findings with their probabilities, a heatmap of
+        the regions that drove them and a written report. Then continue in a chat: ask follow-up questions about the
+        analysis.
       </p>
       <p data-testid="availability">
-        <strong>Available around the clock on your own server.</strong> Chest Doctor AI runs on infrastructure you control, 24/7
-        for as long as your server runs, with no vendor service in between.
+        <strong>Available around the clock on your own server.</strong> Chest Doctor AI runs on infrastructure you
+        control, 24/7 for as long as your server runs, with no vendor service in between.
       </p>
       <ModelFigures />
       <ModelScope />
@@ -136,14 +148,23 @@ export function OverviewTab() {
 }
 
 const FEATURES = [
-  ['Findings with probabilities', 'Every analysis lists each finding the model reports with its probability, shown as bars.'],
+  [
+    'Findings with probabilities',
+    'Every analysis lists each finding the model reports with its probability, shown as bars.',
+  ],
   ['Heatmap overlay', 'See which regions of the image drove a finding; zoom, pan and adjust brightness and contrast.'],
   ['Live progress', 'Follow the analysis stage by stage while it runs on your own machine.'],
   ['Follow-up chat', 'Ask questions about the report; the answer streams in as it is written.'],
   ['Patient profiles', 'Keep reusable patient details (name, age, custom fields) to start analyses quickly.'],
   ['Exports', 'Download a report as PDF, DOCX or JSON.'],
-  ['DICOM via API', 'Submit studies programmatically with an API key, DICOM files included; the upload form accepts DICOM (.dcm) files too.'],
-  ['Private by design', 'Self-hosted: images and patient data stay on your infrastructure, with an append-only audit log.'],
+  [
+    'DICOM via API',
+    'Submit studies programmatically with an API key, DICOM files included; the upload form accepts DICOM (.dcm) files too.',
+  ],
+  [
+    'Private by design',
+    'Self-hosted: images and patient data stay on your infrastructure, with an append-only audit log.',
+  ],
 ] as const;
 
 export function FeaturesTab() {
@@ -166,9 +187,15 @@ const STEPS = [
   ['Create your account', 'Sign up with your name, email address and a password of at least 8 characters.'],
   ['Add a patient profile', "Under Profiles, save the patient's name, age and any additional information."],
   ['Start a new chat', 'Click New Chat in the sidebar and select the patient profile.'],
-  ['Upload the X-ray', 'Choose a JPEG, PNG or WebP image or a DICOM (.dcm) file up to 10MB, check the patient information and submit.'],
+  [
+    'Upload the X-ray',
+    'Choose a JPEG, PNG or WebP image or a DICOM (.dcm) file up to 10MB, check the patient information and submit.',
+  ],
   ['Review the analysis', 'Read the findings, their probabilities and the heatmap once the analysis completes.'],
-  ['Ask follow-up questions', 'Continue the conversation about the X-ray, rename or delete chats, and export the report.'],
+  [
+    'Ask follow-up questions',
+    'Continue the conversation about the X-ray, rename or delete chats, and export the report.',
+  ],
 ] as const;
 
 export function GuideTab() {

@@ -29,15 +29,18 @@ export function PricingTab() {
       </ul>
       <p className="muted">Volume discounts on annual plans.</p>
       <p data-testid="no-trial">
-        <strong>No free trial needed.</strong> Chest Doctor AI is self-hosted: it is installed on your own server and is yours
-        to run, so there is no trial period to expire.
+        <strong>No free trial needed.</strong> Chest Doctor AI is self-hosted: it is installed on your own server and is
+        yours to run, so there is no trial period to expire.
       </p>
     </section>
   );
 }
 
 const USES = [
-  ['Second reader in the emergency department', 'A clinician reads the film, then checks the flagged findings and the heatmap before signing off.'],
+  [
+    'Second reader in the emergency department',
+    'A clinician reads the film, then checks the flagged findings and the heatmap before signing off.',
+  ],
   ['Triage of a backlog', 'A radiology team reviews analyses with high probabilities first.'],
   ['Teaching', 'Residents compare their own reading with the findings and ask follow-up questions in the chat.'],
 ] as const;
@@ -51,8 +54,8 @@ export function TestimonialsTab() {
     <section aria-labelledby="testimonials-heading">
       <h2 id="testimonials-heading">Testimonials</h2>
       <p>
-        We publish customer quotes and ratings only once they can be verified. Meanwhile, this is how clinical teams use Chest
-        Doctor AI:
+        We publish customer quotes and ratings only once they can be verified. Meanwhile, this is how clinical teams use
+        Chest Doctor AI:
       </p>
       <ul className="feature-grid">
         {USES.map(([title, text]) => (
@@ -67,7 +70,8 @@ export function TestimonialsTab() {
 }
 
 function accuracyAnswer(): string {
-  if (!MODEL_FACTS) return 'Each model ships with a model card that reports its measured accuracy on held-out test images.';
+  if (!MODEL_FACTS)
+    return 'Each model ships with a model card that reports its measured accuracy on held-out test images.';
   if (MODEL_FACTS.accuracy === null || MODEL_FACTS.macroAuc === null) {
     const figs = MODEL_FACTS.figures.map((x) => `${x.display} ${x.auc.toFixed(3)} (${x.population})`).join('; ');
     return (
@@ -93,14 +97,36 @@ function scopeAnswer(): string {
 }
 
 const FAQ: [string, () => string][] = [
-  ['Does Chest Doctor AI make a diagnosis?', () => 'No. It is an assistive tool: a clinician must review every result. See the medical disclaimer below.'],
+  [
+    'Does Chest Doctor AI make a diagnosis?',
+    () => 'No. It is an assistive tool: a clinician must review every result. See the medical disclaimer below.',
+  ],
   ['Which findings does it assess?', scopeAnswer],
   ['How accurate is it?', accuracyAnswer],
-  ['Which images can I upload?', () => 'Frontal chest X-rays as JPEG, PNG or WebP images or DICOM (.dcm) files, up to 10MB, in the upload form or through the API.'],
-  ['Where is patient data stored?', () => 'On the servers of the organisation that runs it. Nothing is sent to a third party for analysis.'],
-  ['Is it HIPAA compliant?', () => 'Compliance depends on how and where you deploy it. The software keeps data on your infrastructure, requires sign-in and keeps an audit log, but it holds no certification of its own.'],
-  ['Is there a free trial?', () => 'No trial is needed: the software runs on your own server and is yours, so there is no trial period or card to enter.'],
-  ['Is it available 24/7?', () => 'It runs on your own server, around the clock for as long as that server runs. There is no vendor service in between whose hours or outages apply.'],
+  [
+    'Which images can I upload?',
+    () =>
+      'Frontal chest X-rays as JPEG, PNG or WebP images or DICOM (.dcm) files, up to 10MB, in the upload form or through the API.',
+  ],
+  [
+    'Where is patient data stored?',
+    () => 'On the servers of the organisation that runs it. Nothing is sent to a third party for analysis.',
+  ],
+  [
+    'Is it HIPAA compliant?',
+    () =>
+      'Compliance depends on how and where you deploy it. The software keeps data on your infrastructure, requires sign-in and keeps an audit log, but it holds no certification of its own.',
+  ],
+  [
+    'Is there a free trial?',
+    () =>
+      'No trial is needed: the software runs on your own server and is yours, so there is no trial period or card to enter.',
+  ],
+  [
+    'Is it available 24/7?',
+    () =>
+      'It runs on your own server, around the clock for as long as that server runs. There is no vendor service in between whose hours or outages apply.',
+  ],
   ['Can I export the results?', () => 'Yes: each analysis can be exported as PDF, DOCX or JSON.'],
 ];
 

@@ -49,18 +49,27 @@ export function DocsPage() {
         <section className="docs-hero">
           <h1>Chest Doctor AI</h1>
           <p className="docs-lead">
-            Chest X-ray analysis with a follow-up chat, running on your own hospital servers. Built to assist clinicians, not to
-            replace them.
+            Chest X-ray analysis with a follow-up chat, running on your own hospital servers. Built to assist
+            clinicians, not to replace them.
           </p>
         </section>
-        <Tabs idPrefix="docs" label="Documentation sections" tabs={TABS} value={tab} onChange={setTab} className="docs-tabs" panelClassName="docs-panel">
+        <Tabs
+          idPrefix="docs"
+          label="Documentation sections"
+          tabs={TABS}
+          value={tab}
+          onChange={setTab}
+          className="docs-tabs"
+          panelClassName="docs-panel"
+        >
           <active.Panel />
         </Tabs>
         <aside className="disclaimer" aria-labelledby="disclaimer-heading">
           <h2 id="disclaimer-heading">Medical disclaimer</h2>
           <p>
-            Chest Doctor AI is an assistive tool only. Its output is not a diagnosis and is not a substitute for professional
-            medical judgement: a qualified clinician must review every image and result before any clinical decision.
+            Chest Doctor AI is an assistive tool only. Its output is not a diagnosis and is not a substitute for
+            professional medical judgement: a qualified clinician must review every image and result before any clinical
+            decision.
           </p>
         </aside>
       </main>

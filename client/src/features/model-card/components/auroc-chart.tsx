@@ -57,7 +57,13 @@ export function AurocChart({ id, title, description, bars }: TAurocChartProps) {
                 {b.label}
               </text>
               {b.value === null ? null : (
-                <rect x={x(0)} y={y + 5} width={x(b.value) - x(0)} height={ROW_H - 10} className={b.emphasis ? 'mc-bar is-shipped' : 'mc-bar'} />
+                <rect
+                  x={x(0)}
+                  y={y + 5}
+                  width={x(b.value) - x(0)}
+                  height={ROW_H - 10}
+                  className={b.emphasis ? 'mc-bar is-shipped' : 'mc-bar'}
+                />
               )}
               {b.ci95 ? (
                 <g className="mc-whisker">

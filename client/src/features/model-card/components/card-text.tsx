@@ -4,7 +4,15 @@ import { NOT_REPORTED } from '../format';
 function Inline({ block }: { block: TBlock }) {
   return (
     <>
-      {block.map((s, i) => (s.code ? <code key={i}>{s.text}</code> : s.strong ? <strong key={i}>{s.text}</strong> : <span key={i}>{s.text}</span>))}
+      {block.map((s, i) =>
+        s.code ? (
+          <code key={i}>{s.text}</code>
+        ) : s.strong ? (
+          <strong key={i}>{s.text}</strong>
+        ) : (
+          <span key={i}>{s.text}</span>
+        ),
+      )}
     </>
   );
 }

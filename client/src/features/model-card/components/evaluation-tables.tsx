@@ -39,7 +39,8 @@ export function PopulationsTable({ populations }: { populations: readonly TTestP
 
 /** How the input gate treated real radiographs (per source) and generated non-radiographs. */
 export function GateTables({ gate }: { gate: TGateFigures }) {
-  if (gate.radiographs.length === 0 && gate.negatives.length === 0) return <p className="muted">Input gate figures: {NOT_REPORTED}.</p>;
+  if (gate.radiographs.length === 0 && gate.negatives.length === 0)
+    return <p className="muted">Input gate figures: {NOT_REPORTED}.</p>;
   return (
     <>
       <p>Reject threshold (probability the image is not a chest radiograph): {fixed(gate.rejectThreshold, 2)}.</p>

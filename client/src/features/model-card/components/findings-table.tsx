@@ -5,12 +5,20 @@ import { AurocChart } from './auroc-chart';
 const STATUS = (s: boolean | null) => (s === null ? NOT_REPORTED : s ? 'Shipped' : 'Not assessed');
 
 /** Every candidate finding, the figure that decided it and the threshold a shipped one is called at. */
-export function FindingsTable({ candidates, shipRule }: { candidates: readonly TCandidate[]; shipRule: string | null }) {
+export function FindingsTable({
+  candidates,
+  shipRule,
+}: {
+  candidates: readonly TCandidate[];
+  shipRule: string | null;
+}) {
   if (candidates.length === 0) return <p className="muted">Per-finding figures: {NOT_REPORTED}.</p>;
   return (
     <>
       <table className="model-figures mc-table" data-testid="finding-table">
-        <caption>Each candidate finding: ROC AUC with its 95 % confidence interval on the held-out population that decided it</caption>
+        <caption>
+          Each candidate finding: ROC AUC with its 95 % confidence interval on the held-out population that decided it
+        </caption>
         <thead>
           <tr>
             <th scope="col">Finding</th>
@@ -26,7 +34,9 @@ export function FindingsTable({ candidates, shipRule }: { candidates: readonly T
             <tr key={c.label} data-label={c.label} data-shipped={String(c.shipped)}>
               <th scope="row">{c.display}</th>
               <td>{STATUS(c.shipped)}</td>
-              <td data-testid="auc" className="mc-nowrap">{aucWithCi(c.auc, c.ci95)}</td>
+              <td data-testid="auc" className="mc-nowrap">
+                {aucWithCi(c.auc, c.ci95)}
+              </td>
               <td>
                 {c.population ?? NOT_REPORTED}
                 {c.figureFrom ? <span className="muted"> ({c.figureFrom})</span> : null}
@@ -44,7 +54,13 @@ export function FindingsTable({ candidates, shipRule }: { candidates: readonly T
         id="finding-auroc-chart"
         title="ROC AUC of each candidate finding with its 95 % confidence interval"
         description="Bars: ROC AUC on the deciding population; whiskers: 95 % bootstrap interval; darker bars are shipped findings; the dashed line is 0.5, a coin toss."
-        bars={candidates.map((c) => ({ key: c.label, label: c.display, value: c.auc, ci95: c.ci95, emphasis: c.shipped === true }))}
+        bars={candidates.map((c) => ({
+          key: c.label,
+          label: c.display,
+          value: c.auc,
+          ci95: c.ci95,
+          emphasis: c.shipped === true,
+        }))}
       />
     </>
   );

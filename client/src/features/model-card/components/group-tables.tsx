@@ -10,12 +10,21 @@ export function outputName(output: string, candidates: readonly TCandidate[]): s
   return candidates.find((c) => squash(c.label) === squash(output))?.display ?? output;
 }
 
-function GroupTable({ kind, groups, candidates }: { kind: string; groups: readonly TGroup[]; candidates: readonly TCandidate[] }) {
+function GroupTable({
+  kind,
+  groups,
+  candidates,
+}: {
+  kind: string;
+  groups: readonly TGroup[];
+  candidates: readonly TCandidate[];
+}) {
   const outputs = [...new Set(groups.flatMap((g) => g.labels.flatMap((l) => Object.keys(l.called))))];
   return (
     <table className="model-figures mc-table" data-testid={`group-table-${kind.replace(/\s+/g, '-')}`}>
       <caption>
-        Per {kind}: share of films called positive at the shipped thresholds, by the label the {kind === 'source' ? 'source' : 'data set'} gives
+        Per {kind}: share of films called positive at the shipped thresholds, by the label the{' '}
+        {kind === 'source' ? 'source' : 'data set'} gives
       </caption>
       <thead>
         <tr>
@@ -34,7 +43,9 @@ function GroupTable({ kind, groups, candidates }: { kind: string; groups: readon
           {g.labels.length === 0 ? (
             <tr>
               <th scope="row">{g.name}</th>
-              <td colSpan={2 + outputs.length}>{count(g.n)} films; per-label calls {NOT_REPORTED}</td>
+              <td colSpan={2 + outputs.length}>
+                {count(g.n)} films; per-label calls {NOT_REPORTED}
+              </td>
             </tr>
           ) : (
             g.labels.map((l, i) => (
@@ -74,7 +85,13 @@ export function GroupTables({ groups, candidates }: { groups: readonly TGroup[];
           id={`group-auroc-${o}`}
           title={`ROC AUC of the ${outputName(o, candidates)} output within each group`}
           description={`ROC AUC of the ${outputName(o, candidates)} output inside each source and age group (no interval is reported per group; "not reported" where a group has only one class).`}
-          bars={kinds.flatMap((k) => groups.filter((g) => g.kind === k)).map((g) => ({ key: `${g.kind}=${g.name}`, label: `${g.kind}: ${g.name}`, value: g.aucs.find((a) => a.output === o)?.auc ?? null }))}
+          bars={kinds
+            .flatMap((k) => groups.filter((g) => g.kind === k))
+            .map((g) => ({
+              key: `${g.kind}=${g.name}`,
+              label: `${g.kind}: ${g.name}`,
+              value: g.aucs.find((a) => a.output === o)?.auc ?? null,
+            }))}
         />
       ))}
     </>

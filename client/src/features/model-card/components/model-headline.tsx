@@ -4,7 +4,19 @@ import { count, figure, fixed, NOT_REPORTED, share } from '../format';
 /** 12 hex digits are enough to tell two model files apart at a glance; the full hash is in the title. */
 const shortHash = (h: string | null) => (h ? `${h.slice(0, 12)}…` : NOT_REPORTED);
 
-function Stat({ term, value, testId, title, className }: { term: string; value: string; testId?: string; title?: string | undefined; className?: string }) {
+function Stat({
+  term,
+  value,
+  testId,
+  title,
+  className,
+}: {
+  term: string;
+  value: string;
+  testId?: string;
+  title?: string | undefined;
+  className?: string;
+}) {
   return (
     <div className="stat">
       <dt>{term}</dt>
@@ -18,14 +30,23 @@ function Stat({ term, value, testId, title, className }: { term: string; value: 
 /** The figures a reader wants first: which model, what it reports, how its gate and anatomy stage did. */
 export function ModelHeadline({ card }: { card: TModelCard }) {
   const { anatomy, gate, scope } = card;
-  const assessed = scope?.assessed.map((f) => f.display) ?? card.candidates.filter((c) => c.shipped).map((c) => c.display);
-  const notAssessed = scope?.notAssessed.length ?? (card.candidates.length ? card.candidates.filter((c) => c.shipped === false).length : null);
+  const assessed =
+    scope?.assessed.map((f) => f.display) ?? card.candidates.filter((c) => c.shipped).map((c) => c.display);
+  const notAssessed =
+    scope?.notAssessed.length ??
+    (card.candidates.length ? card.candidates.filter((c) => c.shipped === false).length : null);
   return (
     <section aria-labelledby="mc-headline-heading">
       <h2 id="mc-headline-heading">At a glance</h2>
       <dl className="stats mc-stats">
         <Stat term="Model version" value={card.modelVersion ?? NOT_REPORTED} testId="model-version" />
-        <Stat term="Model file sha256" value={shortHash(card.sha256)} testId="model-sha256" title={card.sha256 ?? undefined} className="mc-hash" />
+        <Stat
+          term="Model file sha256"
+          value={shortHash(card.sha256)}
+          testId="model-sha256"
+          title={card.sha256 ?? undefined}
+          className="mc-hash"
+        />
         <Stat term="Findings reported" value={assessed.length ? String(assessed.length) : NOT_REPORTED} />
         <Stat term="Candidates not assessed" value={count(notAssessed)} />
         <Stat term="Held-out test images" value={count(card.testImages)} />
@@ -35,10 +56,12 @@ export function ModelHeadline({ card }: { card: TModelCard }) {
         <Stat term="Cardiothoracic ratio, mean absolute error" value={fixed(anatomy.ctrMae)} />
       </dl>
       <p className="muted small">
-        {card.modelName ?? 'The model'} {card.modelVersion ?? ''} reports: {assessed.length ? assessed.join('; ') : NOT_REPORTED}
-        {scope?.measuresHeartSize ? '; heart size (cardiothoracic ratio)' : ''}. Evaluated {card.evaluatedAt ?? '(date not reported)'}.
-        Gate figure over {count(gate.allNegatives?.n ?? null)} generated non-radiographs; CTR error over {count(anatomy.ctrImages)} films.
-        Training data: {card.trainingData ?? NOT_REPORTED}.
+        {card.modelName ?? 'The model'} {card.modelVersion ?? ''} reports:{' '}
+        {assessed.length ? assessed.join('; ') : NOT_REPORTED}
+        {scope?.measuresHeartSize ? '; heart size (cardiothoracic ratio)' : ''}. Evaluated{' '}
+        {card.evaluatedAt ?? '(date not reported)'}. Gate figure over {count(gate.allNegatives?.n ?? null)} generated
+        non-radiographs; CTR error over {count(anatomy.ctrImages)} films. Training data:{' '}
+        {card.trainingData ?? NOT_REPORTED}.
       </p>
     </section>
   );

@@ -68,7 +68,10 @@ export function ModelCardPage() {
         </Section>
       </main>
       <footer className="docs-footer">
-        <p className="muted">Generated at build time from the model files in models/cxr: replacing the model and rebuilding updates this page.</p>
+        <p className="muted">
+          Generated at build time from the model files in models/cxr: replacing the model and rebuilding updates this
+          page.
+        </p>
       </footer>
     </div>
   );

@@ -25,13 +25,28 @@ export function ProfileCard({ profile, onEdit, onDelete, onTimeline }: TCardProp
         {extra} additional {extra === 1 ? 'field' : 'fields'}
       </p>
       <div className="profile-card-actions">
-        <button type="button" className="button button-secondary" aria-label={`Timeline of ${profile.patientName}`} onClick={onTimeline}>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-label={`Timeline of ${profile.patientName}`}
+          onClick={onTimeline}
+        >
           Timeline
         </button>
-        <button type="button" className="button button-secondary" aria-label={`Edit ${profile.patientName}`} onClick={onEdit}>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-label={`Edit ${profile.patientName}`}
+          onClick={onEdit}
+        >
           Edit
         </button>
-        <button type="button" className="button button-danger-outline" aria-label={`Delete ${profile.patientName}`} onClick={onDelete}>
+        <button
+          type="button"
+          className="button button-danger-outline"
+          aria-label={`Delete ${profile.patientName}`}
+          onClick={onDelete}
+        >
           Delete
         </button>
       </div>

@@ -29,7 +29,9 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
   const nameInput = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(editing?.patientName ?? '');
   const [age, setAge] = useState(editing ? String(editing.age) : '');
-  const [rows, setRows] = useState<TRow[]>(() => Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)));
+  const [rows, setRows] = useState<TRow[]>(() =>
+    Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)),
+  );
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
 
   const submit = () => {
@@ -42,15 +44,32 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
     setError(null);
     onSubmit(parsed.data);
   };
-  const setRow = (id: number, patch: Partial<TRow>) => setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  const setRow = (id: number, patch: Partial<TRow>) =>
+    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
   const nameError = error?.field === 'patientName' ? error.message : null;
   const ageError = error?.field === 'age' ? error.message : null;
   const rowsError = error?.field === 'additionalFields' ? error.message : null;
 
   return (
-    <Modal open title={editing ? 'Edit Profile' : 'Create New Profile'} onClose={onClose} locked={saving} className="profile-modal" initialFocus={nameInput}>
+    <Modal
+      open
+      title={editing ? 'Edit Profile' : 'Create New Profile'}
+      onClose={onClose}
+      locked={saving}
+      className="profile-modal"
+      initialFocus={nameInput}
+    >
       <Form onSubmit={submit}>
-        <TextField id={`${uid}-name`} label="Patient Name" required autoComplete="off" inputRef={nameInput} value={name} error={nameError} onChange={setName} />
+        <TextField
+          id={`${uid}-name`}
+          label="Patient Name"
+          required
+          autoComplete="off"
+          inputRef={nameInput}
+          value={name}
+          error={nameError}
+          onChange={setName}
+        />
         <TextField
           id={`${uid}-age`}
           label="Age"
@@ -66,7 +85,9 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
         />
         <fieldset className="fieldset">
           <legend className="field-label">Additional Information</legend>
-          {rows.length === 0 ? <p className="muted">No additional fields. Add medical history, allergies, medications...</p> : null}
+          {rows.length === 0 ? (
+            <p className="muted">No additional fields. Add medical history, allergies, medications...</p>
+          ) : null}
           {rows.map((row, i) => (
             <div className="kv-row" key={row.id}>
               <input

@@ -30,7 +30,9 @@ export function TimelineChart({ label, display, entries }: TChartProps) {
     segments.push(`${open ? 'L' : 'M'}${x(pt.i).toFixed(1)} ${y(pt.p).toFixed(1)}`);
     open = true;
   }
-  const values = points.map((pt) => (pt.p === undefined ? 'not reported' : `${(pt.p * 100).toFixed(1)}% (${pt.call ?? ''})`)).join(', ');
+  const values = points
+    .map((pt) => (pt.p === undefined ? 'not reported' : `${(pt.p * 100).toFixed(1)}% (${pt.call ?? ''})`))
+    .join(', ');
   return (
     <figure className="timeline-chart">
       <figcaption>{display}</figcaption>
@@ -40,7 +42,13 @@ export function TimelineChart({ label, display, entries }: TChartProps) {
         <path d={segments.join(' ')} className="timeline-line" fill="none" />
         {points.map((pt) =>
           pt.p === undefined ? null : (
-            <circle key={pt.i} cx={x(pt.i)} cy={y(pt.p)} r={3} className={`timeline-point timeline-${pt.call ?? 'negative'}`}>
+            <circle
+              key={pt.i}
+              cx={x(pt.i)}
+              cy={y(pt.p)}
+              r={3}
+              className={`timeline-point timeline-${pt.call ?? 'negative'}`}
+            >
               <title>{`${(pt.p * 100).toFixed(1)}% (${pt.call ?? ''})`}</title>
             </circle>
           ),

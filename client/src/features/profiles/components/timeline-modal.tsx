@@ -11,7 +11,8 @@ interface TTimelineProps {
   onClose: () => void;
 }
 
-const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const dateOf = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 /**
  * A patient's timeline (issue 18): every completed analysis of the profile, oldest first, with
@@ -27,13 +28,22 @@ export function TimelineModal({ profile, onClose }: TTimelineProps) {
       ) : timeline.error ? (
         <p role="alert">The timeline could not be loaded.</p>
       ) : entries.length === 0 ? (
-        <p className="muted">No completed analysis for this patient yet. Analyses started from this profile appear here.</p>
+        <p className="muted">
+          No completed analysis for this patient yet. Analyses started from this profile appear here.
+        </p>
       ) : (
         <>
           <ol className="timeline-list" aria-label="Analyses, oldest first">
             {entries.map((e) => (
               <li key={e.analysis_id} className="timeline-item">
-                {e.image_url ? <img src={e.image_url} alt={`X-ray of ${dateOf(e.created_at)}`} className="timeline-thumb" loading="lazy" /> : null}
+                {e.image_url ? (
+                  <img
+                    src={e.image_url}
+                    alt={`X-ray of ${dateOf(e.created_at)}`}
+                    className="timeline-thumb"
+                    loading="lazy"
+                  />
+                ) : null}
                 <div className="timeline-item-text">
                   <time dateTime={e.created_at}>{dateOf(e.created_at)}</time>
                   <span className="muted">Model {e.model_version}</span>

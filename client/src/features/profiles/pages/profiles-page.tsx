@@ -35,8 +35,12 @@ export function ProfilesPage() {
   const profiles = trpc.profile.list.useQuery({ limit: 200 });
   // Errors on the mutations, not on mutate(): a 401 takes the user to /login at once, and
   // mutate()'s callbacks do not run once the page has unmounted.
-  const create = trpc.profile.create.useMutation({ onError: (err) => toast.error(saveErrorText(err, 'Failed to create profile')) });
-  const update = trpc.profile.update.useMutation({ onError: (err) => toast.error(saveErrorText(err, 'Failed to update profile')) });
+  const create = trpc.profile.create.useMutation({
+    onError: (err) => toast.error(saveErrorText(err, 'Failed to create profile')),
+  });
+  const update = trpc.profile.update.useMutation({
+    onError: (err) => toast.error(saveErrorText(err, 'Failed to update profile')),
+  });
   const remove = trpc.profile.delete.useMutation();
   const [modal, setModal] = useState<TModal>(null);
   const [deleting, setDeleting] = useState<TProfile | null>(null);
@@ -128,7 +132,13 @@ export function ProfilesPage() {
       ) : (
         <ul className="profile-grid">
           {items.map((p) => (
-            <ProfileCard key={p.id} profile={p} onEdit={() => openEdit(p)} onDelete={() => setDeleting(p)} onTimeline={() => setTimelineOf(p)} />
+            <ProfileCard
+              key={p.id}
+              profile={p}
+              onEdit={() => openEdit(p)}
+              onDelete={() => setDeleting(p)}
+              onTimeline={() => setTimelineOf(p)}
+            />
           ))}
         </ul>
       )}

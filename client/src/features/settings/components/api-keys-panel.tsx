@@ -24,7 +24,14 @@ function NewKey({ apiKey, onDone }: { apiKey: string; onDone: () => void }) {
         <strong>{API_KEY_MESSAGES.created}</strong>
       </p>
       <Field id="api-key-value" label="Your new API key">
-        <input id="api-key-value" className="input" readOnly value={apiKey} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+        <input
+          id="api-key-value"
+          className="input"
+          readOnly
+          value={apiKey}
+          onFocus={(e) => e.currentTarget.select()}
+          spellCheck={false}
+        />
       </Field>
       <div className="api-key-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>
@@ -92,8 +99,8 @@ export function ApiKeysPanel() {
         API keys
       </h2>
       <p className="muted">
-        For programs such as <code>npm run batch</code>: send a key as <code>Authorization: Bearer cxr_…</code>. A key can upload
-        images and read your chats, but cannot change your account. The API is described at{' '}
+        For programs such as <code>npm run batch</code>: send a key as <code>Authorization: Bearer cxr_…</code>. A key
+        can upload images and read your chats, but cannot change your account. The API is described at{' '}
         <a href="/api/docs" target="_blank" rel="noreferrer">
           /api/docs
         </a>
@@ -108,7 +115,12 @@ export function ApiKeysPanel() {
           submit();
         }}
       >
-        <Field id="api-key-name" label="Key name" hint="Where the key will be used, e.g. 'Research batch laptop'" error={error}>
+        <Field
+          id="api-key-name"
+          label="Key name"
+          hint="Where the key will be used, e.g. 'Research batch laptop'"
+          error={error}
+        >
           <input
             id="api-key-name"
             className="input"
@@ -150,7 +162,12 @@ export function ApiKeysPanel() {
                 <td>{when(k.createdAt)}</td>
                 <td>{when(k.lastUsedAt)}</td>
                 <td>
-                  <button type="button" className="button button-danger-outline" onClick={() => setRevoking(k)} aria-label={`Revoke API key ${k.name}`}>
+                  <button
+                    type="button"
+                    className="button button-danger-outline"
+                    onClick={() => setRevoking(k)}
+                    aria-label={`Revoke API key ${k.name}`}
+                  >
                     Revoke
                   </button>
                 </td>

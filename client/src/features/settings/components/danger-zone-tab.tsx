@@ -94,10 +94,28 @@ export function DangerZoneTab() {
   };
 
   const cards: { key: TAction | 'logout'; title: string; text: string; button: string; tone: string }[] = [
-    { key: 'clearChats', title: 'Clear All Chats', text: 'Permanently delete every chat and its analysis.', button: 'Clear All Chats', tone: 'warning' },
-    { key: 'clearProfiles', title: 'Clear All Profiles', text: 'Permanently delete every patient profile.', button: 'Clear All Profiles', tone: 'warning' },
+    {
+      key: 'clearChats',
+      title: 'Clear All Chats',
+      text: 'Permanently delete every chat and its analysis.',
+      button: 'Clear All Chats',
+      tone: 'warning',
+    },
+    {
+      key: 'clearProfiles',
+      title: 'Clear All Profiles',
+      text: 'Permanently delete every patient profile.',
+      button: 'Clear All Profiles',
+      tone: 'warning',
+    },
     { key: 'logout', title: 'Logout', text: 'Sign out of this browser.', button: 'Logout', tone: 'info' },
-    { key: 'deleteAccount', title: 'Delete Account', text: 'Permanently delete your account and all of its data.', button: 'Delete Account', tone: 'danger' },
+    {
+      key: 'deleteAccount',
+      title: 'Delete Account',
+      text: 'Permanently delete your account and all of its data.',
+      button: 'Delete Account',
+      tone: 'danger',
+    },
   ];
   const dialog = open ? DIALOGS[open] : null;
 

@@ -10,9 +10,25 @@ import { trpc } from '../../../lib/trpc';
 type TKey = 'current_password' | 'new_password' | 'confirm_password';
 const EMPTY: Record<TKey, string> = { current_password: '', new_password: '', confirm_password: '' };
 const FIELDS: { key: TKey; id: string; label: string; autoComplete: string; hint?: string }[] = [
-  { key: 'current_password', id: 'settings-current-password', label: 'Current Password', autoComplete: 'current-password' },
-  { key: 'new_password', id: 'settings-new-password', label: 'New Password', autoComplete: 'new-password', hint: 'At least 8 characters' },
-  { key: 'confirm_password', id: 'settings-confirm-password', label: 'Confirm New Password', autoComplete: 'new-password' },
+  {
+    key: 'current_password',
+    id: 'settings-current-password',
+    label: 'Current Password',
+    autoComplete: 'current-password',
+  },
+  {
+    key: 'new_password',
+    id: 'settings-new-password',
+    label: 'New Password',
+    autoComplete: 'new-password',
+    hint: 'At least 8 characters',
+  },
+  {
+    key: 'confirm_password',
+    id: 'settings-confirm-password',
+    label: 'Confirm New Password',
+    autoComplete: 'new-password',
+  },
 ];
 
 export function PasswordTab() {

@@ -32,8 +32,23 @@ export function ProfileTab({ user }: { user: TAuthUser }) {
   return (
     <Form className="settings-form" onSubmit={submit}>
       <h2 className="section-title">Profile Information</h2>
-      <TextField id="settings-name" label="Full Name" autoComplete="name" value={name} error={error} onChange={setName} />
-      <TextField id="settings-email" label="Email Address" hint="Email cannot be changed" type="email" value={user.email} readOnly aria-readonly="true" />
+      <TextField
+        id="settings-name"
+        label="Full Name"
+        autoComplete="name"
+        value={name}
+        error={error}
+        onChange={setName}
+      />
+      <TextField
+        id="settings-email"
+        label="Email Address"
+        hint="Email cannot be changed"
+        type="email"
+        value={user.email}
+        readOnly
+        aria-readonly="true"
+      />
       <button type="submit" className="button button-primary" disabled={change.isPending}>
         {change.isPending ? 'Saving...' : 'Save Changes'}
       </button>

@@ -32,35 +32,63 @@ export function SiteLineChart({ title, xLabels, series, yMax, limit, kind = 'lin
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title}>
         <line x1={PAD.l} y1={H - PAD.b} x2={W - PAD.r} y2={H - PAD.b} stroke="currentColor" strokeOpacity={0.4} />
         {/* Counts (analyses per week) read as whole numbers; rates and PSI with two decimals. */}
-        <text x={PAD.l - 4} y={y(top) + 4} textAnchor="end" fontSize={10}>{Number.isInteger(top) ? String(top) : top.toFixed(2)}</text>
-        <text x={PAD.l - 4} y={H - PAD.b} textAnchor="end" fontSize={10}>0</text>
+        <text x={PAD.l - 4} y={y(top) + 4} textAnchor="end" fontSize={10}>
+          {Number.isInteger(top) ? String(top) : top.toFixed(2)}
+        </text>
+        <text x={PAD.l - 4} y={H - PAD.b} textAnchor="end" fontSize={10}>
+          0
+        </text>
         {xLabels.map((l, i) => (
-          <text key={l} x={x(i)} y={H - 10} textAnchor="middle" fontSize={9}>{l.slice(5)}</text>
+          <text key={l} x={x(i)} y={H - 10} textAnchor="middle" fontSize={9}>
+            {l.slice(5)}
+          </text>
         ))}
         {limit ? (
           <g>
-            <line x1={PAD.l} x2={W - PAD.r} y1={y(limit.value)} y2={y(limit.value)} stroke="#dc2626" strokeDasharray="4 3" />
-            <text x={W - PAD.r} y={y(limit.value) - 3} textAnchor="end" fontSize={9} fill="#dc2626">{limit.label}</text>
+            <line
+              x1={PAD.l}
+              x2={W - PAD.r}
+              y1={y(limit.value)}
+              y2={y(limit.value)}
+              stroke="#dc2626"
+              strokeDasharray="4 3"
+            />
+            <text x={W - PAD.r} y={y(limit.value) - 3} textAnchor="end" fontSize={9} fill="#dc2626">
+              {limit.label}
+            </text>
           </g>
         ) : null}
         {series.map((s, si) => {
           const colour = COLOURS[si % COLOURS.length];
           if (kind === 'bar') {
-            return s.values.map((v, i) => (v === null ? null : (
-              <rect key={`${s.name}-${i}`} x={x(i) - (bw * series.length) / 2 + si * bw} y={y(v)} width={bw} height={H - PAD.b - y(v)} fill={colour}>
-                <title>{`${s.name} ${xLabels[i] ?? ''}: ${v}`}</title>
-              </rect>
-            )));
+            return s.values.map((v, i) =>
+              v === null ? null : (
+                <rect
+                  key={`${s.name}-${i}`}
+                  x={x(i) - (bw * series.length) / 2 + si * bw}
+                  y={y(v)}
+                  width={bw}
+                  height={H - PAD.b - y(v)}
+                  fill={colour}
+                >
+                  <title>{`${s.name} ${xLabels[i] ?? ''}: ${v}`}</title>
+                </rect>
+              ),
+            );
           }
-          const pts = s.values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter((p): p is string => p !== null);
+          const pts = s.values
+            .map((v, i) => (v === null ? null : `${x(i)},${y(v)}`))
+            .filter((p): p is string => p !== null);
           return (
             <g key={s.name}>
               <polyline points={pts.join(' ')} fill="none" stroke={colour} strokeWidth={2} />
-              {s.values.map((v, i) => (v === null ? null : (
-                <circle key={i} cx={x(i)} cy={y(v)} r={3} fill={colour}>
-                  <title>{`${s.name} ${xLabels[i] ?? ''}: ${v.toFixed(3)}`}</title>
-                </circle>
-              )))}
+              {s.values.map((v, i) =>
+                v === null ? null : (
+                  <circle key={i} cx={x(i)} cy={y(v)} r={3} fill={colour}>
+                    <title>{`${s.name} ${xLabels[i] ?? ''}: ${v.toFixed(3)}`}</title>
+                  </circle>
+                ),
+              )}
             </g>
           );
         })}
@@ -68,7 +96,12 @@ export function SiteLineChart({ title, xLabels, series, yMax, limit, kind = 'lin
       <figcaption className="small">
         <strong>{title}</strong>{' '}
         {series.map((s, si) => (
-          <span key={s.name} className="site-chart-key"><span aria-hidden="true" style={{ color: COLOURS[si % COLOURS.length] }}>■</span> {s.name} </span>
+          <span key={s.name} className="site-chart-key">
+            <span aria-hidden="true" style={{ color: COLOURS[si % COLOURS.length] }}>
+              ■
+            </span>{' '}
+            {s.name}{' '}
+          </span>
         ))}
       </figcaption>
     </figure>

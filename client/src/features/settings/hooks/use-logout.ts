@@ -40,15 +40,18 @@ export function useFinishPendingLogout(pending: boolean) {
   useEffect(() => {
     if (!pending) return;
     let cancelled = false;
-    void utils.client.settings.logout.mutate().then(
-      () => true,
-      (err: unknown) => isUnauthorized(err),
-    ).then((revoked) => {
-      if (cancelled) return;
-      clearLocalSession(queryClient);
-      if (!revoked) markSignedOut();
-      goToLogin();
-    });
+    void utils.client.settings.logout
+      .mutate()
+      .then(
+        () => true,
+        (err: unknown) => isUnauthorized(err),
+      )
+      .then((revoked) => {
+        if (cancelled) return;
+        clearLocalSession(queryClient);
+        if (!revoked) markSignedOut();
+        goToLogin();
+      });
     return () => {
       cancelled = true;
     };

@@ -32,7 +32,14 @@ export function SettingsPage() {
           <p className="muted">Manage your account.</p>
         </div>
       </header>
-      <Tabs idPrefix="settings" label="Settings sections" tabs={tabs} value={tab} onChange={setTab} panelClassName="tab-panel card">
+      <Tabs
+        idPrefix="settings"
+        label="Settings sections"
+        tabs={tabs}
+        value={tab}
+        onChange={setTab}
+        panelClassName="tab-panel card"
+      >
         {tab === 'profile' ? (
           // API keys sit under Profile: the spec's three tabs stay as they are.
           <>

@@ -29,7 +29,8 @@ export function ChatLayout({ children }: { children: ReactNode }) {
     setMenuOpen(false);
   }
 
-  if (signingOut || me.isPending || (me.error && isUnauthorized(me.error))) return <FullPageSpinner label="Loading your account..." />;
+  if (signingOut || me.isPending || (me.error && isUnauthorized(me.error)))
+    return <FullPageSpinner label="Loading your account..." />;
   if (me.error) {
     return (
       <div className="full-page-center">

@@ -33,39 +33,54 @@ export function explainFinding(ctx: TResponderContext, label: string): string {
   const f = ctx.result.findings.find((x) => x.label === label);
   const note = CONDITION_NOTES[label];
   if (!f || !note) return summary(ctx);
-  const head = f.call === 'positive'
-    ? `The model's output for **${note.name}** is ${pct(f.probability)}, above its threshold of ${pct(f.threshold)}, so it was called positive. This is consistent with ${note.name.toLowerCase()}, but it is not a diagnosis.`
-    : f.call === 'uncertain'
-      ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
-      : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
-  const heart = label === 'cardiomegaly' && ctx.result.anatomy ? `\n\n**Heart size:** ${heartSizeText(ctx, { withFinding: false })}` : '';
-  return `${head}\n\n**What it is:** ${note.what}\n\n**Typical radiographic signs** (to look for on the film):\n${bullets(note.signs)}` +
+  const head =
+    f.call === 'positive'
+      ? `The model's output for **${note.name}** is ${pct(f.probability)}, above its threshold of ${pct(f.threshold)}, so it was called positive. This is consistent with ${note.name.toLowerCase()}, but it is not a diagnosis.`
+      : f.call === 'uncertain'
+        ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
+        : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
+  const heart =
+    label === 'cardiomegaly' && ctx.result.anatomy
+      ? `\n\n**Heart size:** ${heartSizeText(ctx, { withFinding: false })}`
+      : '';
+  return (
+    `${head}\n\n**What it is:** ${note.what}\n\n**Typical radiographic signs** (to look for on the film):\n${bullets(note.signs)}` +
     `\n\n**What the model's call means:** ${note.callMeaning}\n\n**Limits:**\n${bullets(note.limits)}` +
-    `${measuredText(ctx.metrics, label)}${heart}${closing}`;
+    `${measuredText(ctx.metrics, label)}${heart}${closing}`
+  );
 }
 
 export function confidence(ctx: TResponderContext): string {
   const { result } = ctx;
-  return 'The model\'s calibrated probabilities for this image:\n' + bullets(result.findings.map(figure)) +
-    '\n\nA probability is the model\'s estimate on images like those it was trained on, calibrated on a held-out set; ' +
+  return (
+    "The model's calibrated probabilities for this image:\n" +
+    bullets(result.findings.map(figure)) +
+    "\n\nA probability is the model's estimate on images like those it was trained on, calibrated on a held-out set; " +
     '"uncertain" means the value is too close to the threshold for the model to call it. ' +
-    `These figures are not a measure of diagnostic certainty for this patient.${notAssessedPara(result)}\n\n${trainingDataNoteFor(result)}${closing}`;
+    `These figures are not a measure of diagnostic certainty for this patient.${notAssessedPara(result)}\n\n${trainingDataNoteFor(result)}${closing}`
+  );
 }
 
 export function nextSteps(ctx: TResponderContext): string {
   const top = topOf(ctx.result);
   const note = top ? CONDITION_NOTES[top.label] : undefined;
   if (top && note) {
-    return `Based on the model's positive call for ${note.name} (${pct(top.probability)}), usual next steps are:\n${bullets(note.nextSteps)}\n\n` +
-      `Red flags that need urgent attention:\n${bullets(note.redFlags)}\n\nThe decision rests with the treating clinician.${closing}`;
+    return (
+      `Based on the model's positive call for ${note.name} (${pct(top.probability)}), usual next steps are:\n${bullets(note.nextSteps)}\n\n` +
+      `Red flags that need urgent attention:\n${bullets(note.redFlags)}\n\nThe decision rests with the treating clinician.${closing}`
+    );
   }
   const open = raised(ctx.result);
   if (open.length > 0) {
-    return `No finding was called positive, but ${open.map(figure).join('; ')}. Review the film in full, correlate with the clinical picture, ` +
-      `and consider a lateral view or repeat imaging if the question remains open.${closing}`;
+    return (
+      `No finding was called positive, but ${open.map(figure).join('; ')}. Review the film in full, correlate with the clinical picture, ` +
+      `and consider a lateral view or repeat imaging if the question remains open.${closing}`
+    );
   }
-  return 'No finding was called positive. A negative result does not exclude disease: correlate with symptoms and examination, ' +
-    `and reassess or repeat imaging if symptoms persist or worsen.${closing}`;
+  return (
+    'No finding was called positive. A negative result does not exclude disease: correlate with symptoms and examination, ' +
+    `and reassess or repeat imaging if symptoms persist or worsen.${closing}`
+  );
 }
 
 export function differential(ctx: TResponderContext): string {
@@ -73,11 +88,15 @@ export function differential(ctx: TResponderContext): string {
   const note: TConditionNote | undefined = top ? CONDITION_NOTES[top.label] : undefined;
   const scope = `The model only reports ${assessedText(ctx.result)}`;
   if (top && note) {
-    return `The model called ${note.name} (${pct(top.probability)}). On a radiograph, a similar appearance can come from:\n${bullets(note.differential)}\n\n` +
-      `${scope}; it cannot weigh these alternatives.${notAssessedPara(ctx.result)}${closing}`;
+    return (
+      `The model called ${note.name} (${pct(top.probability)}). On a radiograph, a similar appearance can come from:\n${bullets(note.differential)}\n\n` +
+      `${scope}; it cannot weigh these alternatives.${notAssessedPara(ctx.result)}${closing}`
+    );
   }
-  return 'The model did not call any finding positive, so there is no pattern to build a differential around. ' +
-    `${scope}; other conditions need the clinician's own read of the film.${notAssessedPara(ctx.result)}${closing}`;
+  return (
+    'The model did not call any finding positive, so there is no pattern to build a differential around. ' +
+    `${scope}; other conditions need the clinician's own read of the film.${notAssessedPara(ctx.result)}${closing}`
+  );
 }
 
 export function forPatient(ctx: TResponderContext): string {
@@ -86,34 +105,51 @@ export function forPatient(ctx: TResponderContext): string {
   const body = note
     ? note.forPatient
     : 'The computer program did not find signs of the conditions it is able to look for. That does not rule everything out, and your doctor will look at the whole picture.';
-  return `A plain-language explanation you could adapt:\n\n> A computer program looked at your chest X-ray to help your doctor. ${body} ` +
-    'The program can be wrong, so your doctor will make the final decision.' + closing;
+  return (
+    `A plain-language explanation you could adapt:\n\n> A computer program looked at your chest X-ray to help your doctor. ${body} ` +
+    'The program can be wrong, so your doctor will make the final decision.' +
+    closing
+  );
 }
 
 export function normalOrNot(ctx: TResponderContext): string {
   const abnormal = ctx.result.findings.find((f) => f.label === SUMMARY_LABEL);
   const top = topOf(ctx.result);
-  const abnormalText = abnormal ? ` The model's overall "not normal" score is ${pct(abnormal.probability)} (${callText(abnormal)}).` : '';
-  if (top) return `The model did not consider this image normal: it called ${figure(top)}.${abnormalText} Only a clinician can confirm this.${closing}`;
+  const abnormalText = abnormal
+    ? ` The model's overall "not normal" score is ${pct(abnormal.probability)} (${callText(abnormal)}).`
+    : '';
+  if (top)
+    return `The model did not consider this image normal: it called ${figure(top)}.${abnormalText} Only a clinician can confirm this.${closing}`;
   const open = raised(ctx.result);
-  if (open.length > 0) return `The model could not decide: ${open.map(figure).join('; ')}.${abnormalText} Review the film.${closing}`;
-  return `No finding among those the model assesses (${assessedText(ctx.result)}) was called positive.${abnormalText} ` +
-    `This is not a statement that the chest is normal: the model does not assess other conditions.${notAssessedPara(ctx.result)}${closing}`;
+  if (open.length > 0)
+    return `The model could not decide: ${open.map(figure).join('; ')}.${abnormalText} Review the film.${closing}`;
+  return (
+    `No finding among those the model assesses (${assessedText(ctx.result)}) was called positive.${abnormalText} ` +
+    `This is not a statement that the chest is normal: the model does not assess other conditions.${notAssessedPara(ctx.result)}${closing}`
+  );
 }
 
 export function quality(ctx: TResponderContext): string {
   const { result } = ctx;
   const notes = result.gate.flags.map((f) => QUALITY_NOTES[f] ?? `Automatic check flagged: ${f}.`);
-  const text = notes.length > 0 ? bullets(notes) : '- The automatic checks (orientation, contrast, colour, size) found no problem.';
-  return `Image quality, from the automatic checks:\n${text}\n- The image was analysed at ${result.image.width}×${result.image.height} pixels.\n\n` +
-    'The checks cannot judge rotation, inspiration or exposure the way a radiographer would.' + closing;
+  const text =
+    notes.length > 0
+      ? bullets(notes)
+      : '- The automatic checks (orientation, contrast, colour, size) found no problem.';
+  return (
+    `Image quality, from the automatic checks:\n${text}\n- The image was analysed at ${result.image.width}×${result.image.height} pixels.\n\n` +
+    'The checks cannot judge rotation, inspiration or exposure the way a radiographer would.' +
+    closing
+  );
 }
 
 export function summary(ctx: TResponderContext): string {
   const top = topOf(ctx.result);
   const lead = top ? `The model called ${figure(top)}.` : 'The model did not call any finding positive.';
   const heart = ctx.result.anatomy ? ', heart size (the cardiothoracic ratio)' : '';
-  return `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}${notAssessedPara(ctx.result)}\n\n` +
+  return (
+    `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}${notAssessedPara(ctx.result)}\n\n` +
     `You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient${heart}, ` +
-    `whether the image looks normal, or about image quality.${closing}`;
+    `whether the image looks normal, or about image quality.${closing}`
+  );
 }

@@ -13,12 +13,19 @@ export const COMPARE_QUESTION =
 export function compareWithPrevious(ctx: TResponderContext): string {
   const c = ctx.comparison;
   if (!c) {
-    return 'There is no earlier analysis to compare with: this chat is either not linked to a saved patient profile, ' +
-      'or this is the first completed analysis of that patient. Start the next analysis from the same profile and its report will compare the two.' + closing;
+    return (
+      'There is no earlier analysis to compare with: this chat is either not linked to a saved patient profile, ' +
+      'or this is the first completed analysis of that patient. Start the next analysis from the same profile and its report will compare the two.' +
+      closing
+    );
   }
   const ctr = ctrChangeText(c);
-  const findings = c.findings.length ? bullets(changeSentences(c)) : '- The two model versions report no finding in common.';
+  const findings = c.findings.length
+    ? bullets(changeSentences(c))
+    : '- The two model versions report no finding in common.';
   const notes = [...(ctr ? [`${ctr}.`] : []), ...c.caveats];
-  return `${comparisonHeading(c)} (model ${c.modelVersions.previous} then ${c.modelVersions.current}), from the two stored results:\n\n${findings}` +
-    `${notes.length ? `\n\n${bullets(notes)}` : ''}\n\n${RULE_TEXT} The comparison describes the model's outputs, not the disease; compare the films themselves.${closing}`;
+  return (
+    `${comparisonHeading(c)} (model ${c.modelVersions.previous} then ${c.modelVersions.current}), from the two stored results:\n\n${findings}` +
+    `${notes.length ? `\n\n${bullets(notes)}` : ''}\n\n${RULE_TEXT} The comparison describes the model's outputs, not the disease; compare the films themselves.${closing}`
+  );
 }

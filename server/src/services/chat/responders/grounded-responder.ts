@@ -9,10 +9,22 @@ import type { Responder, TResponderContext } from './responder.js';
 export type TIntent =
   | { kind: 'not-assessed'; condition: string; label?: string }
   | { kind: 'finding'; label: string }
-  | { kind: 'compare' | 'heart-size' | 'confidence' | 'next-steps' | 'differential' | 'patient' | 'normal' | 'quality' | 'summary' };
+  | {
+      kind:
+        | 'compare'
+        | 'heart-size'
+        | 'confidence'
+        | 'next-steps'
+        | 'differential'
+        | 'patient'
+        | 'normal'
+        | 'quality'
+        | 'summary';
+    };
 
 const has = (q: string, re: RegExp) => re.test(q);
-const mentions = (q: string, alias: string) => new RegExp(`(^|[^a-z0-9])${alias.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}`, 'i').test(q);
+const mentions = (q: string, alias: string) =>
+  new RegExp(`(^|[^a-z0-9])${alias.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}`, 'i').test(q);
 
 /** Every label the question names, most specific first: 'bacterial pneumonia' must win over 'pneumonia'. */
 function mentionedLabels(q: string): string[] {
@@ -23,7 +35,8 @@ function mentionedLabels(q: string): string[] {
 }
 
 /** CTR and heart-size wording (the finding "cardiomegaly" itself is a label, handled as one). */
-const HEART_SIZE = /\bctr\b|cardio-?thoracic|heart (size|shadow|width)|size of the heart|cardiac (size|silhouette|shadow|width)|(heart|cardiac silhouette) (is |looks? |seems? )?(enlarged|big|large|normal size)|contours?|outlines?|anatomy/;
+const HEART_SIZE =
+  /\bctr\b|cardio-?thoracic|heart (size|shadow|width)|size of the heart|cardiac (size|silhouette|shadow|width)|(heart|cardiac silhouette) (is |looks? |seems? )?(enlarged|big|large|normal size)|contours?|outlines?|anatomy/;
 
 /**
  * Which question this is. Order matters: the more specific intents are tried first. With the
@@ -36,19 +49,39 @@ export function classifyQuestion(query: string, result?: TStoredResult): TIntent
   const reported = (l: string) => !result || result.findings.some((f) => f.label === l);
   const label = mentioned.find(reported) ?? null;
   const missing = mentioned.find((l) => !reported(l));
-  if (!label && missing && result) return { kind: 'not-assessed', condition: displayOf(result, missing), label: missing };
+  if (!label && missing && result)
+    return { kind: 'not-assessed', condition: displayOf(result, missing), label: missing };
   const other = NOT_ASSESSED.find((c) => c.aliases.some((a) => mentions(q, a)));
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
   if (has(q, COMPARE_QUESTION)) return { kind: 'compare' };
   if (has(q, HEART_SIZE)) return { kind: 'heart-size' };
   // "…for this patient" is a clinician's question; explaining *to* the patient is this intent.
-  if (has(q, /(explain|tell|say|describe|put|talk)\b.*\b(to|for|with) (the |my |a |this )?(patient|family|parent|mother|father|child)|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|non-?medical/)) {
+  if (
+    has(
+      q,
+      /(explain|tell|say|describe|put|talk)\b.*\b(to|for|with) (the |my |a |this )?(patient|family|parent|mother|father|child)|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|non-?medical/,
+    )
+  ) {
     return { kind: 'patient' };
   }
-  if (has(q, /differential|ddx|what else|other (causes?|possibilit|diagnos)|alternative|mimic/)) return { kind: 'differential' };
-  if (has(q, /confiden|how sure|certain|probab|likel|accura|reliab|trust|calibrat|percent|%/)) return { kind: 'confidence' };
-  if (has(q, /next step|what (should|do) (i|we)|recommend|manage|treat|work-?up|follow[- ]?up|further (test|imaging)|what now|plan/)) return { kind: 'next-steps' };
-  if (has(q, /quality|blur|rotat|exposure|positioning|inverted|contrast|resolution|artefact|artifact|image (ok|good|adequate)/)) return { kind: 'quality' };
+  if (has(q, /differential|ddx|what else|other (causes?|possibilit|diagnos)|alternative|mimic/))
+    return { kind: 'differential' };
+  if (has(q, /confiden|how sure|certain|probab|likel|accura|reliab|trust|calibrat|percent|%/))
+    return { kind: 'confidence' };
+  if (
+    has(
+      q,
+      /next step|what (should|do) (i|we)|recommend|manage|treat|work-?up|follow[- ]?up|further (test|imaging)|what now|plan/,
+    )
+  )
+    return { kind: 'next-steps' };
+  if (
+    has(
+      q,
+      /quality|blur|rotat|exposure|positioning|inverted|contrast|resolution|artefact|artifact|image (ok|good|adequate)/,
+    )
+  )
+    return { kind: 'quality' };
   if (label) return { kind: 'finding', label };
   if (has(q, /\bnormal\b|healthy|\bclear\b|anything wrong|abnormal/)) return { kind: 'normal' };
   if (has(q, /explain|what (is|does|do)|mean|finding|top|heat ?map|overlay|highlight/)) {
@@ -68,7 +101,10 @@ export function groundedAnswer(ctx: TResponderContext): string {
     case 'heart-size':
       return answer.heartSize(ctx);
     case 'finding': {
-      const label = intent.label || ctx.result.topFinding || ctx.result.findings.find((f) => f.call === 'uncertain' && f.label !== SUMMARY_LABEL)?.label;
+      const label =
+        intent.label ||
+        ctx.result.topFinding ||
+        ctx.result.findings.find((f) => f.call === 'uncertain' && f.label !== SUMMARY_LABEL)?.label;
       return label ? answer.explainFinding(ctx, label) : answer.normalOrNot(ctx);
     }
     case 'confidence':

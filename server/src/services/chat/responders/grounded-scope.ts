@@ -17,7 +17,8 @@ const CALL_TEXT: Record<TFinding['call'], string> = {
   uncertain: 'left **uncertain** (too close to the threshold to call)',
 };
 
-export const figure = (f: TFinding): string => `${f.display}: ${pct(f.probability)} (threshold ${pct(f.threshold)}, ${CALL_TEXT[f.call]})`;
+export const figure = (f: TFinding): string =>
+  `${f.display}: ${pct(f.probability)} (threshold ${pct(f.threshold)}, ${CALL_TEXT[f.call]})`;
 export const callText = (f: TFinding): string => CALL_TEXT[f.call];
 export const bullets = (items: string[]) => items.map((s) => `- ${s}`).join('\n');
 export const closing = `\n\n*${DISCLAIMER}*`;
@@ -36,20 +37,26 @@ export function assessedText(result: TStoredResult): string {
 
 /** How a condition is named in an answer: the result's own display when it lists it, else the note's name. */
 export function displayOf(result: TStoredResult, label: string): string {
-  return result.findings.find((f) => f.label === label)?.display
-    ?? result.notAssessed?.find((n) => n.label === label)?.display
-    ?? CONDITION_NOTES[label]?.name
-    ?? label;
+  return (
+    result.findings.find((f) => f.label === label)?.display ??
+    result.notAssessed?.find((n) => n.label === label)?.display ??
+    CONDITION_NOTES[label]?.name ??
+    label
+  );
 }
 
 /** 'ROC AUC 0.812 (95% CI 0.701-0.900); …; 421 images, 10 positive (population, where from)' or null. */
 function figureText(m: TFindingMetrics | undefined): string | null {
   if (!m || m.auc === null) return null;
   const ci = m.aucCi95 ? ` (95% CI ${m.aucCi95[0].toFixed(3)}-${m.aucCi95[1].toFixed(3)})` : '';
-  const op = m.sensitivity !== null && m.specificity !== null
-    ? `; at its threshold, sensitivity ${pct(m.sensitivity)} and specificity ${pct(m.specificity)}`
-    : '';
-  const n = m.n !== null ? `; ${m.n.toLocaleString('en-US')} images${m.positives !== null ? `, ${m.positives.toLocaleString('en-US')} positive` : ''}` : '';
+  const op =
+    m.sensitivity !== null && m.specificity !== null
+      ? `; at its threshold, sensitivity ${pct(m.sensitivity)} and specificity ${pct(m.specificity)}`
+      : '';
+  const n =
+    m.n !== null
+      ? `; ${m.n.toLocaleString('en-US')} images${m.positives !== null ? `, ${m.positives.toLocaleString('en-US')} positive` : ''}`
+      : '';
   const where = [m.population, m.figureFrom ?? 'held-out test split'].filter(Boolean).join(', ');
   return `ROC AUC ${m.auc.toFixed(3)}${ci}${op}${n} (${where})`;
 }
@@ -89,17 +96,21 @@ export function heartSizeText(ctx: TResponderContext, opts: { withFinding?: bool
   const { anatomy } = ctx.result;
   const finding = opts.withFinding === false ? '' : ` ${cardiomegalyText(ctx.result)}`;
   if (!anatomy) {
-    return 'This model version does not measure heart size: it has no anatomy stage, so there is no cardiothoracic ratio for this film. ' +
-      `Judge the cardiac silhouette on the film itself.${finding}`;
+    return (
+      'This model version does not measure heart size: it has no anatomy stage, so there is no cardiothoracic ratio for this film. ' +
+      `Judge the cardiac silhouette on the film itself.${finding}`
+    );
   }
   if (anatomy.ctr === null) {
     return `No cardiothoracic ratio was measured for this film: ${noCtrReason(anatomy)}. Judge the cardiac silhouette on the film itself.${finding}`;
   }
   const side = anatomy.ctr > anatomy.ctrReference ? 'above' : 'at or below';
-  return `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film. ` +
+  return (
+    `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film. ` +
     'It is the widest horizontal width of the heart outline divided by the widest inner width of the thorax, both from the outlines the model drew ' +
     '(shown as contours in the viewer).\n\n' +
-    `${ctrCaveat(ageYears(ctx.patient.age))}${finding ? `\n\n${finding.trim()}` : ''}`;
+    `${ctrCaveat(ageYears(ctx.patient.age))}${finding ? `\n\n${finding.trim()}` : ''}`
+  );
 }
 
 export function heartSize(ctx: TResponderContext): string {
@@ -119,11 +130,15 @@ export function notAssessed(ctx: TResponderContext, condition: string, label?: s
       notShippedText(ctx.metrics, label ?? '')
     : `It reports only ${assessedText(result)}.`;
   const generic = NOT_ASSESSED.find((c) => c.name === condition);
-  const related = (generic?.related ?? []).map((l) => result.findings.find((f) => f.label === l)).filter((f): f is TFinding => f !== undefined);
+  const related = (generic?.related ?? [])
+    .map((l) => result.findings.find((f) => f.label === l))
+    .filter((f): f is TFinding => f !== undefined);
   const relatedText = related.length
     ? ` Its outputs for appearances that can go with ${condition} are ${related.map(figure).join('; ')}; they describe the film, not the disease.`
     : '';
   const heart = label === 'cardiomegaly' && result.anatomy ? `\n\n${heartSizeText(ctx)}` : '';
-  return `This model version does not assess ${condition}. ${why} ` +
-    `It cannot support or exclude ${condition}; that needs the clinician's own read of the film and, if suspected, the appropriate tests.${relatedText}${heart}${closing}`;
+  return (
+    `This model version does not assess ${condition}. ${why} ` +
+    `It cannot support or exclude ${condition}; that needs the clinician's own read of the film and, if suspected, the appropriate tests.${relatedText}${heart}${closing}`
+  );
 }

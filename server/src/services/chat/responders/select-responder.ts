@@ -10,7 +10,8 @@ import type { Responder } from './responder.js';
 export function selectResponder(config: TConfig): Responder {
   const wanted = config.CHAT_RESPONDER ?? (config.LLM_BASE_URL ? 'openai' : 'grounded');
   if (wanted === 'openai') {
-    if (!config.LLM_BASE_URL || !config.LLM_MODEL) throw new Error('CHAT_RESPONDER=openai needs LLM_BASE_URL and LLM_MODEL');
+    if (!config.LLM_BASE_URL || !config.LLM_MODEL)
+      throw new Error('CHAT_RESPONDER=openai needs LLM_BASE_URL and LLM_MODEL');
     return openAiResponder({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY });
   }
   return groundedResponder;
