@@ -222,13 +222,11 @@ describe('feedback and site calibration in Chromium', () => {
     await expectToast(adminPage, SITE_MESSAGES.notEnoughCases(30));
 
     await adminPage.getByLabel('Labelled results CSV (npm run batch)').check();
-    await adminPage
-      .getByLabel('Results CSV', { exact: true })
-      .setInputFiles({
-        name: 'batch-results.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(labelledCsv(siteThreshold)),
-      });
+    await adminPage.getByLabel('Results CSV', { exact: true }).setInputFiles({
+      name: 'batch-results.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(labelledCsv(siteThreshold)),
+    });
     await adminPage.getByRole('button', { name: 'Propose', exact: true }).click();
     const proposal = adminPage.getByTestId('site-proposal');
     const row = proposal.locator(`tr[data-label="${CALIBRATED}"]`);

@@ -84,15 +84,13 @@ export async function createAnalysedChat(deps: Pick<AppDeps, 'db' | 'images' | '
       completedAt: new Date(),
     })
     .where(eq(analyses.id, analysis.id));
-  await deps.db
-    .insert(messages)
-    .values({
-      chatId: chat.id,
-      role: 'assistant',
-      content: REPORT_MD,
-      disease: 'Pneumonia',
-      imageId: heatmap.id,
-      analysisId: analysis.id,
-    });
+  await deps.db.insert(messages).values({
+    chatId: chat.id,
+    role: 'assistant',
+    content: REPORT_MD,
+    disease: 'Pneumonia',
+    imageId: heatmap.id,
+    analysisId: analysis.id,
+  });
   return { chat, analysis, patient };
 }

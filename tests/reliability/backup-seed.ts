@@ -26,14 +26,12 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
       })
       .returning();
     if (!user) throw new Error('no user');
-    await db
-      .insert(s.sessions)
-      .values({
-        userId: user.id,
-        tokenHash: hashToken(newToken()),
-        expiresAt: new Date(Date.now() + 3600_000),
-        ip: '127.0.0.1',
-      });
+    await db.insert(s.sessions).values({
+      userId: user.id,
+      tokenHash: hashToken(newToken()),
+      expiresAt: new Date(Date.now() + 3600_000),
+      ip: '127.0.0.1',
+    });
     await db
       .insert(s.passwordResetTokens)
       .values({ userId: user.id, tokenHash: hashToken(newToken()), expiresAt: new Date() });

@@ -23,14 +23,23 @@ export function createContextInner(opts: {
   return {
     deps: opts.deps,
     auth: opts.auth ?? null,
-    meta: { ip: opts.meta?.ip ?? '127.0.0.1', requestId: opts.meta?.requestId ?? 'internal', userAgent: opts.meta?.userAgent },
+    meta: {
+      ip: opts.meta?.ip ?? '127.0.0.1',
+      requestId: opts.meta?.requestId ?? 'internal',
+      userAgent: opts.meta?.userAgent,
+    },
     reply: opts.reply ?? null,
   };
 }
 
 export function createTrpcContextFactory(deps: AppDeps) {
   return async ({ req, res }: { req: FastifyRequest; res: FastifyReply }): Promise<TrpcContext> =>
-    createContextInner({ deps, auth: await req.resolveAuth().catch(unavailableOrRethrow), meta: req.meta(), reply: res });
+    createContextInner({
+      deps,
+      auth: await req.resolveAuth().catch(unavailableOrRethrow),
+      meta: req.meta(),
+      reply: res,
+    });
 }
 
 /** Resolving the session needs the database; when it is down the call answers 503, not 500. */

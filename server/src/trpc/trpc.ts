@@ -11,14 +11,22 @@ const t = initTRPC.context<TrpcContext>().create({
     const cause = error.cause;
     // Zod messages are the spec's validation strings; surface the first one as the message.
     if (cause instanceof ZodError) {
-      return { ...shape, message: cause.issues[0]?.message ?? shape.message, data: { ...shape.data, stack: undefined, appCode: 'BAD_REQUEST' } };
+      return {
+        ...shape,
+        message: cause.issues[0]?.message ?? shape.message,
+        data: { ...shape.data, stack: undefined, appCode: 'BAD_REQUEST' },
+      };
     }
     if (isAppError(cause)) {
       return { ...shape, message: cause.message, data: { ...shape.data, stack: undefined, appCode: cause.code } };
     }
     // Anything unexpected: a generic message; the detail is logged by the adapter's onError.
     if (error.code === 'INTERNAL_SERVER_ERROR') {
-      return { ...shape, message: 'Internal server error', data: { ...shape.data, stack: undefined, appCode: 'INTERNAL' } };
+      return {
+        ...shape,
+        message: 'Internal server error',
+        data: { ...shape.data, stack: undefined, appCode: 'INTERNAL' },
+      };
     }
     return { ...shape, data: { ...shape.data, stack: undefined, appCode: error.code } };
   },

@@ -60,7 +60,8 @@ export function patientOf(chat: Pick<TChatRow, 'patient'>): TPatientSnapshot {
   return {
     full_name: typeof p.full_name === 'string' && p.full_name ? p.full_name : 'Unknown',
     age: p.age === undefined || p.age === null ? '' : String(p.age),
-    medical_history: typeof p.medical_history === 'string' && p.medical_history ? p.medical_history : NO_MEDICAL_HISTORY,
+    medical_history:
+      typeof p.medical_history === 'string' && p.medical_history ? p.medical_history : NO_MEDICAL_HISTORY,
   };
 }
 

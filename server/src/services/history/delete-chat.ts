@@ -21,18 +21,13 @@ export async function deleteChat(
     async () => {
       const owner = ownedRow(chats, chatId, userId, HISTORY_MESSAGES.chatNotFound);
       const imageIds = await db.transaction(async (tx) => {
-        const [owned] = await tx
-          .select({ id: chats.id })
-          .from(chats)
-          .where(owner)
-          .for('update');
+        const [owned] = await tx.select({ id: chats.id }).from(chats).where(owner).for('update');
         if (!owned) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
         const ids = await imageIdsOfChats({ db: tx as unknown as typeof db, chatIds: [chatId] });
         await tx.delete(chats).where(eq(chats.id, chatId));
         return ids;
       });
       return { images: await deleteUnreferencedImages({ db, images, log, imageIds }) };
-
     },
     (out) => ({ images: out.images }),
   );

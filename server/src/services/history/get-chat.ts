@@ -22,34 +22,47 @@ export async function getChat(opts: {
   limit: number;
 }): Promise<THistoryGetOutput> {
   const { db, userId, chatId, limit } = opts;
-  return auditedAccess({ db, meta: opts.meta, userId }, { action: 'history.read', objectType: 'chat', objectId: chatId }, async () => {
-    const chat = await getOwnedChat({ db, userId, chatId });
-    // Newest first along (created_at, id), then shown oldest first.
-    const older = await keysetPage(opts.cursor, limit, (before, take): Promise<TMessageRow[]> =>
-      db
-        .select(messageColumns)
-        .from(messages)
-        .where(
-          and(
-            eq(messages.chatId, chat.id),
-            before ? sql`(${messages.createdAt}, ${messages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined,
-          ),
-        )
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(take),
-    );
-    const latest = await latestAnalysesOf({ db, chatIds: [chat.id] });
-    const patient = patientOf(chat);
-    return {
-      chat: { ...toChatSummary(chat, latest.get(chat.id) ?? null), patientAge: patient.age, medicalHistory: patient.medical_history },
-      messages: older.rows.reverse().map(toChatMessage),
-      olderCursor: older.nextCursor,
-    };
-  });
+  return auditedAccess(
+    { db, meta: opts.meta, userId },
+    { action: 'history.read', objectType: 'chat', objectId: chatId },
+    async () => {
+      const chat = await getOwnedChat({ db, userId, chatId });
+      // Newest first along (created_at, id), then shown oldest first.
+      const older = await keysetPage(opts.cursor, limit, (before, take): Promise<TMessageRow[]> =>
+        db
+          .select(messageColumns)
+          .from(messages)
+          .where(
+            and(
+              eq(messages.chatId, chat.id),
+              before
+                ? sql`(${messages.createdAt}, ${messages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+                : undefined,
+            ),
+          )
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(take),
+      );
+      const latest = await latestAnalysesOf({ db, chatIds: [chat.id] });
+      const patient = patientOf(chat);
+      return {
+        chat: {
+          ...toChatSummary(chat, latest.get(chat.id) ?? null),
+          patientAge: patient.age,
+          medicalHistory: patient.medical_history,
+        },
+        messages: older.rows.reverse().map(toChatMessage),
+        olderCursor: older.nextCursor,
+      };
+    },
+  );
 }
 
 /** Every message of the given chats in one query (no N+1), grouped by chat in display order. */
-export async function messagesOfChats(opts: { db: TDb; chatIds: readonly string[] }): Promise<Map<string, TMessageRow[]>> {
+export async function messagesOfChats(opts: {
+  db: TDb;
+  chatIds: readonly string[];
+}): Promise<Map<string, TMessageRow[]>> {
   const { db, chatIds } = opts;
   const byChat = new Map<string, TMessageRow[]>();
 

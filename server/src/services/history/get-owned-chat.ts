@@ -9,6 +9,12 @@ import { findOwned } from '../data-access/find-owned.js';
  * NOT_FOUND ('Chat not found'), so nobody can learn that another account's chat exists.
  */
 export async function getOwnedChat(opts: { db: TDb; userId: string; chatId: string }): Promise<TChatRow> {
-  return findOwned({ db: opts.db, table: chats, id: opts.chatId, userId: opts.userId, columns: chatColumns, notFound: HISTORY_MESSAGES.chatNotFound });
-
+  return findOwned({
+    db: opts.db,
+    table: chats,
+    id: opts.chatId,
+    userId: opts.userId,
+    columns: chatColumns,
+    notFound: HISTORY_MESSAGES.chatNotFound,
+  });
 }

@@ -21,7 +21,12 @@ export function decodeCursor(cursor: string | null | undefined): TKeysetPosition
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [createdAt, id] = parsed as unknown[];
-      if (typeof createdAt === 'string' && typeof id === 'string' && isUuid(id) && !Number.isNaN(Date.parse(createdAt))) {
+      if (
+        typeof createdAt === 'string' &&
+        typeof id === 'string' &&
+        isUuid(id) &&
+        !Number.isNaN(Date.parse(createdAt))
+      ) {
         return { createdAt, id };
       }
     }

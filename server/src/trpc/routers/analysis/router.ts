@@ -15,8 +15,10 @@ export const analysisRouter = router({
     .input(ZChatIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
-      auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'chat', objectId: input.chatId }, () =>
-        getChatAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, chatId: input.chatId }),
+      auditedAccess(
+        { db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId },
+        { action: 'analysis.read', objectType: 'chat', objectId: input.chatId },
+        () => getChatAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, chatId: input.chatId }),
       ),
     ),
 
@@ -25,19 +27,23 @@ export const analysisRouter = router({
     .input(ZAnalysisIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
-      auditedAccess({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId }, { action: 'analysis.read', objectType: 'analysis', objectId: input.analysisId }, () =>
-        getOwnedAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, analysisId: input.analysisId }),
+      auditedAccess(
+        { db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId },
+        { action: 'analysis.read', objectType: 'analysis', objectId: input.analysisId },
+        () => getOwnedAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, analysisId: input.analysisId }),
       ),
     ),
 
   /** The current stage first, then each change until done, refused or failed. */
-  onProgress: protectedProcedure
-    .input(ZAnalysisIdInput)
-    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<TProgressEvent> {
-      try {
-        yield* followAnalysis({ ...ctx.deps, userId: ctx.auth.userId, analysisId: input.analysisId, signal });
-      } catch (err) {
-        throw appErrorToTrpc(err);
-      }
-    }),
+  onProgress: protectedProcedure.input(ZAnalysisIdInput).subscription(async function* ({
+    ctx,
+    input,
+    signal,
+  }): AsyncGenerator<TProgressEvent> {
+    try {
+      yield* followAnalysis({ ...ctx.deps, userId: ctx.auth.userId, analysisId: input.analysisId, signal });
+    } catch (err) {
+      throw appErrorToTrpc(err);
+    }
+  }),
 });

@@ -1,4 +1,10 @@
-import { ZApiKeyIdInput, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokeApiKeyOutput } from '@contracts/schemas/api-key.js';
+import {
+  ZApiKeyIdInput,
+  ZApiKeyList,
+  ZCreateApiKeyInput,
+  ZCreatedApiKey,
+  ZRevokeApiKeyOutput,
+} from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../../../services/api-key/create-api-key.js';
 import { listApiKeys } from '../../../services/api-key/list-api-keys.js';
 import { requireKeyManager } from '../../../services/api-key/require-key-manager.js';
@@ -9,7 +15,9 @@ import { protectedProcedure, router } from '../../trpc.js';
 export const apiKeyRouter = router({
   list: protectedProcedure
     .output(ZApiKeyList)
-    .query(async ({ ctx }) => ({ keys: await listApiKeys({ db: ctx.deps.db, userId: requireKeyManager(ctx.auth).userId }) })),
+    .query(async ({ ctx }) => ({
+      keys: await listApiKeys({ db: ctx.deps.db, userId: requireKeyManager(ctx.auth).userId }),
+    })),
 
   create: protectedProcedure
     .input(ZCreateApiKeyInput)
@@ -21,5 +29,7 @@ export const apiKeyRouter = router({
   revoke: protectedProcedure
     .input(ZApiKeyIdInput)
     .output(ZRevokeApiKeyOutput)
-    .mutation(({ ctx, input }) => revokeApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: requireKeyManager(ctx.auth).userId, id: input.id })),
+    .mutation(({ ctx, input }) =>
+      revokeApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: requireKeyManager(ctx.auth).userId, id: input.id }),
+    ),
 });

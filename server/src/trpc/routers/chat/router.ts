@@ -14,20 +14,38 @@ export const chatRouter = router({
   send: protectedProcedure
     .input(ZChatSendInput)
     .output(ZChatSendOutput)
-    .mutation(({ ctx, input }) => sendChatMessage({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, query: input.query })),
+    .mutation(({ ctx, input }) =>
+      sendChatMessage({
+        ...ctx.deps,
+        meta: ctx.meta,
+        userId: ctx.auth.userId,
+        chatId: input.chatId,
+        query: input.query,
+      }),
+    ),
 
   ask: protectedProcedure
     .input(ZChatSendInput)
     .output(z.object({ streamId: z.uuid() }))
-    .mutation(({ ctx, input }) => startReplyStream({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, query: input.query })),
+    .mutation(({ ctx, input }) =>
+      startReplyStream({
+        ...ctx.deps,
+        meta: ctx.meta,
+        userId: ctx.auth.userId,
+        chatId: input.chatId,
+        query: input.query,
+      }),
+    ),
 
-  onReply: protectedProcedure
-    .input(z.object({ streamId: z.string().max(100) }))
-    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<TReplyChunk> {
-      try {
-        yield* followReplyStream(ctx.auth.userId, input.streamId, signal);
-      } catch (err) {
-        throw appErrorToTrpc(err);
-      }
-    }),
+  onReply: protectedProcedure.input(z.object({ streamId: z.string().max(100) })).subscription(async function* ({
+    ctx,
+    input,
+    signal,
+  }): AsyncGenerator<TReplyChunk> {
+    try {
+      yield* followReplyStream(ctx.auth.userId, input.streamId, signal);
+    } catch (err) {
+      throw appErrorToTrpc(err);
+    }
+  }),
 });

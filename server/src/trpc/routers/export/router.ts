@@ -15,8 +15,15 @@ export const exportRouter = router({
     .input(ZExportInput)
     .output(ZExportFile)
     .query(async ({ ctx, input }) => {
-      if (ctx.reply && (await isCrossSiteBrowserRead(ctx.reply.request))) throw new AppError('FORBIDDEN', 'Cross-site request refused');
-      const file = await exportChat({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId, format: input.format });
+      if (ctx.reply && (await isCrossSiteBrowserRead(ctx.reply.request)))
+        throw new AppError('FORBIDDEN', 'Cross-site request refused');
+      const file = await exportChat({
+        ...ctx.deps,
+        meta: ctx.meta,
+        userId: ctx.auth.userId,
+        chatId: input.chatId,
+        format: input.format,
+      });
       return { filename: file.filename, contentType: file.contentType, dataBase64: file.body.toString('base64') };
     }),
 });

@@ -10,7 +10,9 @@ export const feedbackRouter = router({
   list: protectedProcedure
     .input(ZChatIdInput)
     .output(ZFeedbackList)
-    .query(({ ctx, input }) => listFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId })),
+    .query(({ ctx, input }) =>
+      listFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId }),
+    ),
 
   save: protectedProcedure
     .input(ZFeedbackInput)

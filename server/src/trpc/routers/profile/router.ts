@@ -23,7 +23,13 @@ export const profileRouter = router({
     .input(ZProfileListInput)
     .output(ZProfileListOutput)
     .query(async ({ ctx, input }) => {
-      const page = await listProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, cursor: input.cursor, limit: input.limit });
+      const page = await listProfiles({
+        db: ctx.deps.db,
+        meta: ctx.meta,
+        userId: ctx.auth.userId,
+        cursor: input.cursor,
+        limit: input.limit,
+      });
       return { items: page.rows.map(toProfileView), nextCursor: page.nextCursor };
     }),
 
@@ -31,14 +37,18 @@ export const profileRouter = router({
     .input(ZProfileIdInput)
     .output(ZProfile)
     .query(async ({ ctx, input }) =>
-      toProfileView(await getProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId })),
+      toProfileView(
+        await getProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
+      ),
     ),
 
   /** The patient's completed analyses, oldest first (issue 18). */
   timeline: protectedProcedure
     .input(ZTimelineInput)
     .output(ZTimeline)
-    .query(({ ctx, input }) => loadTimeline({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId })),
+    .query(({ ctx, input }) =>
+      loadTimeline({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
+    ),
 
   create: protectedProcedure
     .input(ZProfileInput)
@@ -52,7 +62,13 @@ export const profileRouter = router({
     .output(ZProfile)
     .mutation(async ({ ctx, input }) =>
       toProfileView(
-        await updateProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId, values: input.profile }),
+        await updateProfile({
+          db: ctx.deps.db,
+          meta: ctx.meta,
+          userId: ctx.auth.userId,
+          profileId: input.profileId,
+          values: input.profile,
+        }),
       ),
     ),
 

@@ -7,6 +7,13 @@ export const changeNameProcedure = protectedProcedure
   .input(ZChangeNameInput)
   .output(ZMessageResult.extend({ user: ZAuthUser }))
   .mutation(async ({ ctx, input }) => {
-    const user = await changeName({ db: ctx.deps.db, redis: ctx.deps.redis, config: ctx.deps.config, meta: ctx.meta, userId: ctx.auth.userId, input });
+    const user = await changeName({
+      db: ctx.deps.db,
+      redis: ctx.deps.redis,
+      config: ctx.deps.config,
+      meta: ctx.meta,
+      userId: ctx.auth.userId,
+      input,
+    });
     return { success: true as const, message: SETTINGS_MESSAGES.nameUpdated, user };
   });

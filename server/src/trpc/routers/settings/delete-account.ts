@@ -9,7 +9,12 @@ export const deleteAccountProcedure = protectedProcedure
   .input(ZDeleteAccountInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
-    await deleteAccount({ ...ctx.deps, meta: ctx.meta, auth: requirePasswordSession(ctx.auth), password: input.password });
+    await deleteAccount({
+      ...ctx.deps,
+      meta: ctx.meta,
+      auth: requirePasswordSession(ctx.auth),
+      password: input.password,
+    });
     if (ctx.reply) clearSessionCookie(ctx.reply, ctx.deps.config);
     return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
   });

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { ZApplyInput, ZCalibration, ZCalibrationState, ZMonitoring, ZMonitoringInput, ZProposeInput, ZSiteAccess } from '@contracts/schemas/site.js';
+import {
+  ZApplyInput,
+  ZCalibration,
+  ZCalibrationState,
+  ZMonitoring,
+  ZMonitoringInput,
+  ZProposeInput,
+  ZSiteAccess,
+} from '@contracts/schemas/site.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
@@ -14,9 +22,7 @@ export const siteRouter = router({
     .output(ZSiteAccess)
     .query(({ ctx }) => ({ siteAdmin: isSiteAdmin(ctx.deps.config, ctx.auth) })),
 
-  calibration: protectedProcedure
-    .output(ZCalibrationState)
-    .query(({ ctx }) => getCalibration(ctx.deps, ctx.auth)),
+  calibration: protectedProcedure.output(ZCalibrationState).query(({ ctx }) => getCalibration(ctx.deps, ctx.auth)),
 
   proposeCalibration: protectedProcedure
     .input(ZProposeInput)
@@ -28,12 +34,10 @@ export const siteRouter = router({
     .output(ZCalibration)
     .mutation(({ ctx, input }) => applyCalibration(ctx.deps, ctx.meta, ctx.auth, input.calibrationId)),
 
-  revertCalibration: protectedProcedure
-    .output(z.object({ ok: z.literal(true) }))
-    .mutation(async ({ ctx }) => {
-      await revertCalibration(ctx.deps, ctx.meta, ctx.auth);
-      return { ok: true as const };
-    }),
+  revertCalibration: protectedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
+    await revertCalibration(ctx.deps, ctx.meta, ctx.auth);
+    return { ok: true as const };
+  }),
 
   monitoring: protectedProcedure
     .input(ZMonitoringInput)
