@@ -1,33 +1,25 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { analyses, messages, storedImages } from '../../server/src/db/schema.js';
-import { QueueName } from '@contracts/queues.js';
 import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
 import { createContextInner } from '../../server/src/trpc/context.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { createCallerFactory } from '../../server/src/trpc/trpc.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
-import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { colourPhoto, META, MODEL_DIR, modelInstalled, PATIENT, radiograph, uploadBody } from './support/fixtures.js';
+import { colourPhoto, META, PATIENT, postMultipart, radiograph, uploadBody } from './support/fixtures.js';
+import { startAnalysisWorker, testModelDir, type TestAnalysisWorker } from './support/start-analysis-worker.js';
 
-// The shipped model when it is installed; otherwise the pipeline's tiny test model (a real ONNX
-// network with 18 findings) so that the whole flow still runs end to end.
-const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+const modelDir = testModelDir();
 const createCaller = createCallerFactory(appRouter);
 
 describe(`upload → queue → worker → report with the real pipeline (${modelDir})`, () => {
   let t: TestApp;
   let u: TTestUser;
-  let worker: Worker;
-  let resultQueue: Queue;
-  let processor: ReturnType<typeof createAnalysisProcessor>;
+  let w: TestAnalysisWorker;
   const caller = () =>
     createCaller(
       createContextInner({
@@ -42,36 +34,16 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '20000', ANALYSIS_TIMEOUT_MS: '20000' },
     });
     u = await createUser(t.deps);
-    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps: WorkerDeps = {
-      config: t.deps.config,
-      redis: t.deps.redis,
-      images: t.deps.images,
-      resultQueue,
-      log: pino({ level: 'silent' }),
-    };
-    processor = createAnalysisProcessor(deps);
-    worker = new Worker(QueueName.Analysis, processor, {
-      connection: t.deps.redis,
-      prefix: t.deps.config.QUEUE_PREFIX,
-      concurrency: 1,
-    });
-    worker.on('error', () => undefined);
+    w = startAnalysisWorker(t.deps);
   });
   afterAll(async () => {
-    await worker.close();
-    await resultQueue.close();
+    await w.close();
     await t.close();
   });
 
   test('POST /api/chat/analyzer answers once the report is stored (spec contract), with a heatmap when a finding is called', async () => {
     const body = uploadBody(await radiograph({ label: 'pneumonia', side: 1200 }));
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/analyzer',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(u.token) },
-    });
+    const res = await postMultipart(t.app, '/api/chat/analyzer', body, u.token);
     assert.equal(res.statusCode, 200, res.body);
     const json = res.json();
     assert.equal(json.success, true);
@@ -102,13 +74,8 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('the tRPC path: upload returns at once, onProgress streams queued → checking → analysing → writing → done', async () => {
     const body = uploadBody(await radiograph({ label: 'normal', side: 1000 }));
-    await worker.pause();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(u.token) },
-    });
+    await w.worker.pause();
+    const res = await postMultipart(t.app, '/api/chat/upload', body, u.token);
     assert.equal(res.statusCode, 202, res.body);
     const { analysis_id } = res.json().data;
     const stream = await caller().analysis.onProgress({ analysisId: analysis_id });
@@ -117,7 +84,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       for await (const e of stream) seen.push(e.stage);
     })();
     await new Promise((r) => setTimeout(r, 200));
-    await worker.resume();
+    await w.worker.resume();
     await reading;
     assert.deepEqual(seen, ['queued', 'checking', 'analysing', 'writing', 'done']);
     const view = await caller().analysis.get({ analysisId: analysis_id });
@@ -127,12 +94,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
 
   test('a colour photograph is refused with its reason, not retried', async () => {
     const body = uploadBody(await colourPhoto());
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/analyzer',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(u.token) },
-    });
+    const res = await postMultipart(t.app, '/api/chat/analyzer', body, u.token);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.status, 'refused');
     const [report] = await t.deps.db
@@ -145,7 +107,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
   });
 
   test('an unreadable stored image fails at once (UnrecoverableError) with the spec message', async () => {
-    await worker.pause();
+    await w.worker.pause();
     const a = await createAnalysis({
       ...t.deps,
       meta: META,
@@ -158,7 +120,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       .innerJoin(analyses, eq(analyses.imageId, storedImages.id))
       .where(eq(analyses.id, a.analysisId));
     await t.deps.images.put(img!.stored_images.storageKey, Buffer.from('corrupted on disk'), 'image/jpeg');
-    await worker.resume();
+    await w.worker.resume();
     assert.equal(
       await waitForAnalysis({ ...t.deps, userId: u.user.id, analysisId: a.analysisId, timeoutMs: 15_000 }),
       'failed',
@@ -181,10 +143,10 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       'completed',
     );
     const job = await t.deps.analysisQueue.getJob(a.analysisId);
-    await processor(job!);
+    await w.processor(job!);
     // Even with the first result job gone, the finalizer refuses a second report.
-    await resultQueue.remove(`result-${a.analysisId}`);
-    await processor(job!);
+    await w.resultQueue.remove(`result-${a.analysisId}`);
+    await w.processor(job!);
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId))).length, 1);
   });

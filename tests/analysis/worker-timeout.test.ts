@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { analyses } from '../../server/src/db/schema.js';
-import { QueueName } from '@contracts/queues.js';
 import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
 import { createUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { META, MODEL_DIR, modelInstalled, radiograph } from './support/fixtures.js';
+import { META, radiograph } from './support/fixtures.js';
+import { startAnalysisWorker, testModelDir, type TestAnalysisWorker } from './support/start-analysis-worker.js';
 
-const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+const modelDir = testModelDir();
 
 /**
  * A hung inference must not hold the worker: with ANALYSIS_TIMEOUT_MS (5 ms) far below what a 17 MP
@@ -21,28 +18,14 @@ const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
  */
 describe('analysis timeout', () => {
   let t: TestApp;
-  let worker: Worker;
-  let resultQueue: Queue;
+  let w: TestAnalysisWorker;
 
   beforeAll(async () => {
     t = await createTestApp({ background: true, env: { MODEL_DIR: modelDir, ANALYSIS_TIMEOUT_MS: '5' } });
-    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps = {
-      config: t.deps.config,
-      redis: t.deps.redis,
-      images: t.deps.images,
-      resultQueue,
-      log: pino({ level: 'silent' }),
-    };
-    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
-      connection: t.deps.redis,
-      prefix: t.deps.config.QUEUE_PREFIX,
-    });
-    worker.on('error', () => undefined);
+    w = startAnalysisWorker(t.deps);
   });
   afterAll(async () => {
-    await worker.close();
-    await resultQueue.close();
+    await w.close();
     await t.close();
   });
 

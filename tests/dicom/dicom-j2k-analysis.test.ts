@@ -1,20 +1,19 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import sharp from 'sharp';
 import { analyses, messages } from '../../server/src/db/schema.js';
-import { QueueName } from '@contracts/queues.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
-import type { WorkerDeps } from '../../worker/src/worker-deps.js';
-import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { writeDicom } from '../helpers/write-dicom.js';
-import { MODEL_DIR, modelInstalled, multipart, radiograph } from '../analysis/support/fixtures.js';
+import { multipart, postMultipart, radiograph } from '../analysis/support/fixtures.js';
+import {
+  startAnalysisWorker,
+  testModelDir,
+  type TestAnalysisWorker,
+} from '../analysis/support/start-analysis-worker.js';
 
-// The shipped model when installed, else the pipeline's tiny test model (a real ONNX network).
-const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+const modelDir = testModelDir();
 
 /**
  * A JPEG 2000 DICOM radiograph, written by the test with OpenJPEG's encoder, goes through the
@@ -23,8 +22,7 @@ const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
 describe(`a JPEG 2000 DICOM radiograph analysed end to end (${modelDir})`, () => {
   let t: TestApp;
   let u: TTestUser;
-  let worker: Worker;
-  let resultQueue: Queue;
+  let w: TestAnalysisWorker | undefined;
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -32,24 +30,10 @@ describe(`a JPEG 2000 DICOM radiograph analysed end to end (${modelDir})`, () =>
       env: { MODEL_DIR: modelDir, ANALYSIS_WAIT_MS: '30000', ANALYSIS_TIMEOUT_MS: '30000' },
     });
     u = await createUser(t.deps);
-    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps: WorkerDeps = {
-      config: t.deps.config,
-      redis: t.deps.redis,
-      images: t.deps.images,
-      resultQueue,
-      log: pino({ level: 'silent' }),
-    };
-    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
-      connection: t.deps.redis,
-      prefix: t.deps.config.QUEUE_PREFIX,
-      concurrency: 1,
-    });
-    worker.on('error', () => undefined);
+    w = startAnalysisWorker(t.deps);
   });
   afterAll(async () => {
-    await worker?.close();
-    await resultQueue?.close();
+    await w?.close();
     await t?.close();
   });
 
@@ -71,12 +55,7 @@ describe(`a JPEG 2000 DICOM radiograph analysed end to end (${modelDir})`, () =>
       });
       assert.equal(file.includes(Buffer.from('1.2.840.10008.1.2.4.90')), true, 'a JPEG 2000 Lossless transfer syntax');
       const body = multipart([{ name: 'image', value: file, filename: 'study.dcm', type: 'application/dicom' }]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/chat/analyzer',
-        payload: body.payload,
-        headers: { ...body.headers, ...bearer(u.token) },
-      });
+      const res = await postMultipart(t.app, '/api/chat/analyzer', body, u.token);
       assert.equal(res.statusCode, 200, res.body);
       const json = res.json();
       assert.equal(json.data.status, 'completed');

@@ -11,10 +11,10 @@ import { uploadDir } from '@contracts/config/base-config.js';
 import { contentKey, ImageNotFoundError } from '@contracts/image-store.js';
 import { S3ImageStore } from '@common/storage/s3-image-store.js';
 import { sha256Hex } from '../../server/src/lib/tokens.js';
-import { bearer, createUser } from '../helpers/factories.js';
+import { createUser } from '../helpers/factories.js';
 import { createTestApp } from '../helpers/test-app.js';
 import { testConfig } from '../helpers/test-config.js';
-import { radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
 
 const BUCKET = 'cxr-images';
 
@@ -74,12 +74,7 @@ describe('S3 image storage against a real S3-compatible server', () => {
     try {
       const u = await createUser(t.deps);
       const body = uploadBody(await radiograph({ side: 300 }));
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/chat/upload',
-        payload: body.payload,
-        headers: { ...body.headers, ...bearer(u.token) },
-      });
+      const res = await postMultipart(t.app, '/api/chat/upload', body, u.token);
       assert.equal(res.statusCode, 202, res.body);
       const [img] = await t.deps.db.select().from(storedImages).where(eq(storedImages.userId, u.user.id));
       assert.ok(img);

@@ -1,26 +1,25 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { Queue, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import pino from 'pino';
 import { analyses, messages } from '../../server/src/db/schema.js';
-import { QueueName } from '@contracts/queues.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { changeOf } from '../../server/src/services/timeline/compare-results.js';
 import { loadUncertainMargin } from '../../server/src/services/timeline/load-uncertain-margin.js';
 import { createContextInner } from '../../server/src/trpc/context.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { createCallerFactory } from '../../server/src/trpc/trpc.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
-import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { MODEL_DIR, modelInstalled, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import {
+  startAnalysisWorker,
+  testModelDir,
+  type TestAnalysisWorker,
+} from '../analysis/support/start-analysis-worker.js';
 
-// The shipped model on the committed fixtures (the tiny test model where it is not installed).
-const modelDir = modelInstalled() ? MODEL_DIR : 'tests/fixtures/tiny-model';
+const modelDir = testModelDir();
 const createCaller = createCallerFactory(appRouter);
 const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
 
@@ -28,8 +27,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
   let t: TestApp;
   let u: TTestUser;
   let other: TTestUser;
-  let worker: Worker;
-  let resultQueue: Queue;
+  let w: TestAnalysisWorker | undefined;
   let profileId: string;
   const done: { chatId: string; analysisId: string; result: TStoredResult; createdAt: Date }[] = [];
   const caller = (x: TTestUser) =>
@@ -46,12 +44,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
       { full_name: testPatientName('Timeline'), age: 61 },
       [{ name: 'profile_id', value: profile }],
     );
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/analyzer',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(user.token) },
-    });
+    return postMultipart(t.app, '/api/chat/analyzer', body, user.token);
   }
 
   beforeAll(async () => {
@@ -62,20 +55,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     u = await createUser(t.deps);
     other = await createUser(t.deps);
     profileId = (await createProfile(t.deps, u.user.id)).id;
-    resultQueue = new Queue(QueueName.AnalysisResult, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
-    const deps: WorkerDeps = {
-      config: t.deps.config,
-      redis: t.deps.redis,
-      images: t.deps.images,
-      resultQueue,
-      log: pino({ level: 'silent' }),
-    };
-    worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps), {
-      connection: t.deps.redis,
-      prefix: t.deps.config.QUEUE_PREFIX,
-      concurrency: 1,
-    });
-    worker.on('error', () => undefined);
+    w = startAnalysisWorker(t.deps);
     for (const label of ['pneumonia', 'normal'] as const) {
       const res = await analyse(label);
       assert.equal(res.statusCode, 200, res.body);
@@ -86,8 +66,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     }
   });
   afterAll(async () => {
-    await worker?.close();
-    await resultQueue?.close();
+    await w?.close();
     await t?.close();
   });
 

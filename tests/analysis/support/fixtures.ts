@@ -1,11 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
+import { bearer } from '../../helpers/factories.js';
 
 /** Committed test-split radiographs (tests/fixtures/cxr/README.md): no test reads the data sets. */
 const RADIOGRAPH_DIR = fileURLToPath(new URL('../../fixtures/cxr/', import.meta.url));
@@ -62,6 +64,16 @@ export function multipart(parts: { name: string; value: string | Buffer; filenam
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** POSTs a multipart body (from `multipart` or `uploadBody`) as the holder of `token`. */
+export function postMultipart(
+  app: FastifyInstance,
+  url: '/api/chat/analyzer' | '/api/chat/upload',
+  body: ReturnType<typeof multipart>,
+  token: string,
+) {
+  return app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...bearer(token) } });
 }
 
 export const PATIENT = {
