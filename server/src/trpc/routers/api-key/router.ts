@@ -13,11 +13,9 @@ import { protectedProcedure, router } from '../../trpc.js';
 
 /** Personal API keys for programs (batch scripts, PACS bridges): Settings → API keys. */
 export const apiKeyRouter = router({
-  list: protectedProcedure
-    .output(ZApiKeyList)
-    .query(async ({ ctx }) => ({
-      keys: await listApiKeys({ db: ctx.deps.db, userId: requireKeyManager(ctx.auth).userId }),
-    })),
+  list: protectedProcedure.output(ZApiKeyList).query(async ({ ctx }) => ({
+    keys: await listApiKeys({ db: ctx.deps.db, userId: requireKeyManager(ctx.auth).userId }),
+  })),
 
   create: protectedProcedure
     .input(ZCreateApiKeyInput)
