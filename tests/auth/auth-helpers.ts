@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
@@ -89,6 +90,21 @@ export async function signUpUser(
   if (r.status !== 200) throw new Error(`signup failed: ${r.status} ${JSON.stringify(r.body)}`);
   const user = r.body.user as { id: string };
   return { email, password, token: String(r.body.token), id: user.id };
+}
+
+/** Logs in over REST from a fresh address (a second session, or a check of which password works). */
+export function logIn(app: FastifyInstance, email: string, password: string): Promise<TCall> {
+  return rest(app, 'POST', '/api/auth/login', { email, password }, { ip: randomIp() });
+}
+
+/** After a password change or reset: the old password is refused and the new one logs in. */
+export async function assertPasswordReplaced(
+  app: FastifyInstance,
+  email: string,
+  passwords: { old: string; now: string },
+): Promise<void> {
+  assert.equal((await logIn(app, email, passwords.old)).status, 401);
+  assert.equal((await logIn(app, email, passwords.now)).status, 200);
 }
 
 /** A distinct client address, so tests do not share per-IP counters by accident. */

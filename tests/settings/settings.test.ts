@@ -5,9 +5,31 @@ import { apiKeys, users } from '../../server/src/db/schema.js';
 import { hashToken } from '../../server/src/lib/tokens.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, trpc } from '../auth/auth-helpers.js';
+import {
+  assertPasswordReplaced,
+  FAST_HASH_ENV,
+  logIn,
+  PASSWORD,
+  randomIp,
+  rest,
+  signUpUser,
+  trpc,
+} from '../auth/auth-helpers.js';
 
 const NEW_PASSWORD = 'another fine passphrase';
+
+type TSettingsCall = ['PUT' | 'POST', string, unknown];
+/** The settings calls that need a password session (an API key may not make them). */
+const PASSWORD_SESSION_CALLS: TSettingsCall[] = [
+  [
+    'PUT',
+    '/api/settings/change-password',
+    { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+  ],
+  ['POST', '/api/settings/clear-chats', { confirm_clear: true }],
+  ['POST', '/api/settings/clear-profiles', { confirm_clear: true }],
+  ['POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }],
+];
 
 for (const backend of testBackends()) {
   describe(`settings on ${backend}`, () => {
@@ -45,13 +67,7 @@ for (const backend of testBackends()) {
 
     test('change-password: spec messages, the new password works, other sessions end and this one stays', async () => {
       const u = await signUpUser(t.app);
-      const elsewhere = await rest(
-        t.app,
-        'POST',
-        '/api/auth/login',
-        { email: u.email, password: PASSWORD },
-        { ip: randomIp() },
-      );
+      const elsewhere = await logIn(t.app, u.email, PASSWORD);
       const cases: [unknown, string][] = [
         [
           { current_password: PASSWORD, new_password: 'short', confirm_password: 'short' },
@@ -76,16 +92,7 @@ for (const backend of testBackends()) {
       assert.deepEqual([r.status, r.body], [200, { success: true, message: 'Password updated successfully!' }]);
       assert.equal((await me(u.token)).status, 200, 'the session that changed it stays');
       assert.equal((await me(String(elsewhere.body.token))).status, 401, 'other sessions end');
-      assert.equal(
-        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() }))
-          .status,
-        401,
-      );
-      assert.equal(
-        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: NEW_PASSWORD }, { ip: randomIp() }))
-          .status,
-        200,
-      );
+      await assertPasswordReplaced(t.app, u.email, { old: PASSWORD, now: NEW_PASSWORD });
     });
 
     test('req 6: a wrong current password answers 403 WRONG_PASSWORD and does not log the user out', async () => {
@@ -150,11 +157,7 @@ for (const backend of testBackends()) {
         (await rest(t.app, 'PUT', '/api/settings/change-password', right, { bearer: u.token, ip: randomIp() })).status,
         429,
       );
-      assert.equal(
-        (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() }))
-          .status,
-        429,
-      );
+      assert.equal((await logIn(t.app, u.email, PASSWORD)).status, 429);
       assert.equal((await me(u.token)).status, 200, 'still signed in');
     });
 
@@ -165,37 +168,20 @@ for (const backend of testBackends()) {
         .insert(apiKeys)
         .values({ userId: u.id, name: 'batch', prefix: key.slice(0, 8), keyHash: hashToken(key) });
       assert.equal((await me(key)).status, 200);
-      const calls: [string, string, unknown][] = [
-        [
-          'PUT',
-          '/api/settings/change-password',
-          { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
-        ],
-        ['POST', '/api/settings/clear-chats', { confirm_clear: true }],
-        ['POST', '/api/settings/clear-profiles', { confirm_clear: true }],
-        ['POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }],
-      ];
-      for (const [method, url, body] of calls) {
-        const r = await rest(t.app, method as 'PUT' | 'POST', url, body, { bearer: key });
+      for (const [method, url, body] of PASSWORD_SESSION_CALLS) {
+        const r = await rest(t.app, method, url, body, { bearer: key });
         assert.deepEqual([r.status, r.body.code], [403, 'FORBIDDEN'], url);
       }
       assert.equal((await t.deps.db.select().from(users).where(eq(users.id, u.id))).length, 1);
     });
 
     test('every settings call except logout requires authentication', async () => {
-      const calls: [string, string, unknown][] = [
+      const calls: TSettingsCall[] = [
         ['PUT', '/api/settings/change-name', { name: 'Dr Nobody' }],
-        [
-          'PUT',
-          '/api/settings/change-password',
-          { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
-        ],
-        ['POST', '/api/settings/clear-chats', { confirm_clear: true }],
-        ['POST', '/api/settings/clear-profiles', { confirm_clear: true }],
-        ['POST', '/api/settings/delete-account', { confirm_delete: true, password: PASSWORD }],
+        ...PASSWORD_SESSION_CALLS,
       ];
       for (const [method, url, body] of calls) {
-        const r = await rest(t.app, method as 'PUT' | 'POST', url, body, { bearer: 'not-a-session-token' });
+        const r = await rest(t.app, method, url, body, { bearer: 'not-a-session-token' });
         assert.deepEqual([r.status, r.body.success], [401, false], url);
       }
       for (const path of ['changeName', 'changePassword', 'clearChats', 'clearProfiles', 'deleteAccount']) {
