@@ -7,43 +7,26 @@ import { QueueName } from '@contracts/queues.js';
 import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
-import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { failAnalysis, finalizeAnalysis } from '../../server/src/services/analysis/finalize-analysis.js';
 import { startAnalysisConsumers } from '../../server/src/services/analysis/start-analysis-consumers.js';
-import { createContextInner } from '../../server/src/trpc/context.js';
-import { appRouter } from '../../server/src/trpc/router.js';
-import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { META, PATIENT, radiograph, refusedResult, sampleResult, sampleResultV2 } from './support/fixtures.js';
-
-const createCaller = createCallerFactory(appRouter);
+import { queuedAnalysis, refusedResult, sampleResult, sampleResultV2 } from './support/fixtures.js';
 
 for (const backend of testBackends()) {
   describe(`analysis finalizer and reconciler on ${backend}`, () => {
     let t: TestApp;
     let u: TTestUser;
-    const caller = (user: TTestUser) =>
-      createCaller(
-        createContextInner({
-          deps: t.deps,
-          auth: {
-            userId: user.user.id,
-            name: user.user.name,
-            email: user.user.email,
-            sessionId: null,
-            via: 'session',
-          } as never,
-        }),
-      );
-    const upload = async (user = u) =>
-      createAnalysis({
-        ...t.deps,
-        meta: META,
-        userId: user.user.id,
-        raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null },
-      });
+    const caller = (user: TTestUser) => sessionCaller(t.deps, user);
+    const upload = (user = u) => queuedAnalysis(t.deps, user.user.id);
+    /** Last touched an hour ago: old enough for the reconciler to treat it as stuck. */
+    const makeStale = (analysisId: string) =>
+      t.deps.db
+        .update(analyses)
+        .set({ updatedAt: new Date(Date.now() - 3600_000) })
+        .where(eq(analyses.id, analysisId));
     const reportsOf = (analysisId: string) =>
       t.deps.db.select().from(messages).where(eq(messages.analysisId, analysisId));
 
@@ -153,10 +136,7 @@ for (const backend of testBackends()) {
       const a = await upload();
       await t.deps.analysisQueue.remove(a.analysisId);
       assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'unknown');
-      await t.deps.db
-        .update(analyses)
-        .set({ updatedAt: new Date(Date.now() - 3600_000) })
-        .where(eq(analyses.id, a.analysisId));
+      await makeStale(a.analysisId);
       const consumers = startAnalysisConsumers(t.deps);
       try {
         const report = await consumers.reconcile();
@@ -189,10 +169,7 @@ for (const backend of testBackends()) {
         await worker.close();
       }
       assert.equal(await t.deps.analysisQueue.getJobState(a.analysisId), 'failed');
-      await t.deps.db
-        .update(analyses)
-        .set({ updatedAt: new Date(Date.now() - 3600_000) })
-        .where(eq(analyses.id, a.analysisId));
+      await makeStale(a.analysisId);
       const consumers = startAnalysisConsumers(t.deps);
       try {
         const report = await consumers.reconcile();

@@ -5,28 +5,19 @@ import { analyses, messages, storedImages } from '../../server/src/db/schema.js'
 import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { waitForAnalysis } from '../../server/src/services/analysis/follow-analysis.js';
-import { createContextInner } from '../../server/src/trpc/context.js';
-import { appRouter } from '../../server/src/trpc/router.js';
-import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { colourPhoto, META, PATIENT, postMultipart, radiograph, uploadBody } from './support/fixtures.js';
 import { startAnalysisWorker, testModelDir, type TestAnalysisWorker } from './support/start-analysis-worker.js';
 
 const modelDir = testModelDir();
-const createCaller = createCallerFactory(appRouter);
 
 describe(`upload → queue → worker → report with the real pipeline (${modelDir})`, () => {
   let t: TestApp;
   let u: TTestUser;
   let w: TestAnalysisWorker;
-  const caller = () =>
-    createCaller(
-      createContextInner({
-        deps: t.deps,
-        auth: { userId: u.user.id, name: u.user.name, email: u.user.email, sessionId: null, via: 'session' } as never,
-      }),
-    );
+  const caller = () => sessionCaller(t.deps, u);
 
   beforeAll(async () => {
     t = await createTestApp({

@@ -5,18 +5,14 @@ import { analyses, messages } from '../../server/src/db/schema.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES } from '@contracts/schemas/chat.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
-import { createAnalysis } from '../../server/src/services/analysis/create-analysis.js';
 import { classifyQuestion, groundedAnswer } from '../../server/src/services/chat/responders/grounded-responder.js';
 import type { TResponderContext } from '../../server/src/services/chat/responders/responder.js';
-import { createContextInner } from '../../server/src/trpc/context.js';
-import { appRouter } from '../../server/src/trpc/router.js';
-import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { analysedChat, META, PATIENT, radiograph, sampleResult } from '../analysis/support/fixtures.js';
+import { analysedChat, queuedAnalysis, sampleResult } from '../analysis/support/fixtures.js';
 
-const createCaller = createCallerFactory(appRouter);
 const ctxOf = (query: string, result: TStoredResult = sampleResult()): TResponderContext => ({
   result,
   query,
@@ -103,19 +99,7 @@ for (const backend of testBackends()) {
   describe(`follow-up chat on ${backend}`, () => {
     let t: TestApp;
     let u: TTestUser;
-    const caller = (user: TTestUser) =>
-      createCaller(
-        createContextInner({
-          deps: t.deps,
-          auth: {
-            userId: user.user.id,
-            name: user.user.name,
-            email: user.user.email,
-            sessionId: null,
-            via: 'session',
-          } as never,
-        }),
-      );
+    const caller = (user: TTestUser) => sessionCaller(t.deps, user);
 
     beforeAll(async () => {
       t = await createTestApp({ backend });
@@ -180,12 +164,7 @@ for (const backend of testBackends()) {
     });
 
     test("only for chats whose analysis is complete; another user's chat is not found", async () => {
-      const pending = await createAnalysis({
-        ...t.deps,
-        meta: META,
-        userId: u.user.id,
-        raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(PATIENT), profileId: null },
-      });
+      const pending = await queuedAnalysis(t.deps, u.user.id);
       const early = await t.app.inject({
         method: 'POST',
         url: '/api/chat/chat',

@@ -6,10 +6,8 @@ import { analyses, messages } from '../../server/src/db/schema.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { changeOf } from '../../server/src/services/timeline/compare-results.js';
 import { loadUncertainMargin } from '../../server/src/services/timeline/load-uncertain-margin.js';
-import { createContextInner } from '../../server/src/trpc/context.js';
-import { appRouter } from '../../server/src/trpc/router.js';
-import { createCallerFactory } from '../../server/src/trpc/trpc.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
@@ -20,7 +18,6 @@ import {
 } from '../analysis/support/start-analysis-worker.js';
 
 const modelDir = testModelDir();
-const createCaller = createCallerFactory(appRouter);
 const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
 
 describe('patient timeline: two analyses of one profile (real pipeline)', () => {
@@ -30,13 +27,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
   let w: TestAnalysisWorker | undefined;
   let profileId: string;
   const done: { chatId: string; analysisId: string; result: TStoredResult; createdAt: Date }[] = [];
-  const caller = (x: TTestUser) =>
-    createCaller(
-      createContextInner({
-        deps: t.deps,
-        auth: { userId: x.user.id, name: x.user.name, email: x.user.email, sessionId: null, via: 'session' } as never,
-      }),
-    );
+  const caller = (x: TTestUser) => sessionCaller(t.deps, x);
 
   async function analyse(label: 'pneumonia' | 'normal', user = u, profile = profileId) {
     const body = uploadBody(

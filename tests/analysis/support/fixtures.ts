@@ -185,6 +185,16 @@ export const refusedResult = (): TStoredResult =>
     topFinding: null,
   });
 
+/** A small radiograph uploaded through the real service: its analysis is queued, no worker has run. */
+export async function queuedAnalysis(deps: AppDeps, userId: string, patient: object = PATIENT) {
+  return createAnalysis({
+    ...deps,
+    meta: META,
+    userId,
+    raw: { image: await radiograph({ side: 256 }), profileJson: JSON.stringify(patient), profileId: null },
+  });
+}
+
 /** A chat with a finished analysis, made through the real upload and finalizer code. */
 export async function analysedChat(
   deps: AppDeps,
@@ -192,13 +202,7 @@ export async function analysedChat(
   result: TStoredResult = sampleResult(),
   patient: object = PATIENT,
 ) {
-  const image = await radiograph({ side: 256 });
-  const created = await createAnalysis({
-    ...deps,
-    meta: META,
-    userId,
-    raw: { image, profileJson: JSON.stringify(patient), profileId: null },
-  });
+  const created = await queuedAnalysis(deps, userId, patient);
   await finalizeAnalysis({ ...deps, job: { analysisId: created.analysisId, result, heatmap: null } });
   return created;
 }
