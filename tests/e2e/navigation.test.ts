@@ -6,8 +6,8 @@ import { screenshot } from '../helpers/browser.js';
 import {
   collectPageErrors,
   expectToast,
+  openSignedInPage,
   signedInContext,
-  signUpViaApi,
   startClientApp,
   trpcMutation,
   waitForPath,
@@ -37,14 +37,11 @@ describe('web client: routes, sidebar and chat history, 401, mobile, error scree
   let ctx: TClientApp;
   let page: Page;
   let errors: string[];
-  let account: Awaited<ReturnType<typeof signUpViaApi>>;
+  let account: Awaited<ReturnType<typeof openSignedInPage>>['account'];
   const chatIds: Record<string, string> = {};
   beforeAll(async () => {
     ctx = await startClientApp({ seed: true });
-    account = await signUpViaApi(ctx.app.url);
-    const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
-    page = await context.newPage();
-    errors = collectPageErrors(page);
+    ({ account, page, errors } = await openSignedInPage(ctx));
   });
   afterAll(async () => {
     await ctx?.close();

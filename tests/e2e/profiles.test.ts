@@ -3,11 +3,9 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import {
-  collectPageErrors,
   expectAlert,
   expectToast,
-  signedInContext,
-  signUpViaApi,
+  openSignedInPage,
   startClientApp,
   waitForPath,
   type TClientApp,
@@ -19,10 +17,7 @@ describe('web client: patient profiles', () => {
   let errors: string[];
   beforeAll(async () => {
     ctx = await startClientApp();
-    const account = await signUpViaApi(ctx.app.url);
-    const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
-    page = await context.newPage();
-    errors = collectPageErrors(page);
+    ({ page, errors } = await openSignedInPage(ctx));
   });
   afterAll(async () => {
     await ctx?.close();

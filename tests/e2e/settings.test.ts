@@ -4,11 +4,9 @@ import type { Page } from 'playwright-core';
 import { createChat } from '../helpers/factories.js';
 import { screenshot } from '../helpers/browser.js';
 import {
-  collectPageErrors,
   expectAlert,
   expectToast,
-  signedInContext,
-  signUpViaApi,
+  openSignedInPage,
   startClientApp,
   trpcMutation,
   waitForPath,
@@ -24,13 +22,10 @@ describe('web client: settings', () => {
   let ctx: TClientApp;
   let page: Page;
   let errors: string[];
-  let account: Awaited<ReturnType<typeof signUpViaApi>>;
+  let account: Awaited<ReturnType<typeof openSignedInPage>>['account'];
   beforeAll(async () => {
     ctx = await startClientApp({ seed: true });
-    account = await signUpViaApi(ctx.app.url, { name: 'Dr Grace Hopper' });
-    const context = await signedInContext(ctx.browser, ctx.app.url, account.token);
-    page = await context.newPage();
-    errors = collectPageErrors(page);
+    ({ account, page, errors } = await openSignedInPage(ctx, { name: 'Dr Grace Hopper' }));
   });
   afterAll(async () => {
     await ctx?.close();
@@ -155,9 +150,7 @@ describe('web client: settings', () => {
   });
 
   test('logout clears the session and goes to /login, even when the server call fails', async () => {
-    const other = await signUpViaApi(ctx.app.url);
-    const context = await signedInContext(ctx.browser, ctx.app.url, other.token);
-    const p = await context.newPage();
+    const { context, page: p } = await openSignedInPage(ctx);
     await p.goto(`${ctx.app.url}/chat/settings`);
     await p.evaluate(() => localStorage.setItem('leftover', '1'));
     await openTab(p, 'Danger Zone');
@@ -168,9 +161,7 @@ describe('web client: settings', () => {
     await p.goto(`${ctx.app.url}/chat/profiles`);
     await waitForPath(p, '/login');
 
-    const again = await signUpViaApi(ctx.app.url);
-    const c2 = await signedInContext(ctx.browser, ctx.app.url, again.token);
-    const p2 = await c2.newPage();
+    const { context: c2, page: p2 } = await openSignedInPage(ctx);
     await p2.goto(`${ctx.app.url}/chat/settings`);
     await openTab(p2, 'Danger Zone');
     await p2.route('**/trpc/settings.logout*', (route) => route.abort('connectionrefused'));

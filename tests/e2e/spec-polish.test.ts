@@ -9,10 +9,9 @@ import { chats, patientProfiles } from '../../server/src/db/schema.js';
 import { createChat } from '../helpers/factories.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import {
-  collectPageErrors,
   expectAlert,
   expectToast,
-  signedInContext,
+  openSignedInPage,
   signUpViaApi,
   startClientApp,
   trpcMutation,
@@ -49,12 +48,7 @@ describe('spec polish (issue 16)', () => {
     await ctx?.close();
   });
 
-  async function signedInPage() {
-    const account = await signUpViaApi(ctx.app.url);
-    const context = await signedInContext(ctx.browser, ctx.app.url, account.token, { width: 1280, height: 900 });
-    const page = await context.newPage();
-    return { account, context, page, errors: collectPageErrors(page) };
-  }
+  const signedInPage = () => openSignedInPage(ctx, { viewport: { width: 1280, height: 900 } });
 
   test('1. picking a profile creates the local chat "Chat with {name}" in the sidebar before any upload', async () => {
     const { account, context, page } = await signedInPage();

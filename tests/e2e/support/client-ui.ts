@@ -77,6 +77,20 @@ export async function signedInContext(
   return context;
 }
 
+/**
+ * A new account (signed up through the API), its own signed-in browser context and one page on
+ * it, with the page's uncaught errors collected so a test can assert there were none.
+ */
+export async function openSignedInPage(
+  ctx: TClientApp,
+  opts: { name?: string; viewport?: { width: number; height: number } } = {},
+) {
+  const account = await signUpViaApi(ctx.app.url, opts.name ? { name: opts.name } : {});
+  const context = await signedInContext(ctx.browser, ctx.app.url, account.token, opts.viewport);
+  const page = await context.newPage();
+  return { account, context, page, errors: collectPageErrors(page) };
+}
+
 /** Calls a tRPC mutation as the given session (to set up data fast). */
 export async function trpcMutation<T>(baseUrl: string, token: string, path: string, input: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}/trpc/${path}`, {
