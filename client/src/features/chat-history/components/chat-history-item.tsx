@@ -2,13 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import type { TChatSummary } from '@contracts/schemas/history';
 import { openChat } from '../current-chat';
-
-/** Section 9: titles show at most 28 characters, then an ellipsis. */
-export const TITLE_DISPLAY_LIMIT = 28;
-
-export function truncateTitle(title: string): string {
-  return title.length > TITLE_DISPLAY_LIMIT ? `${title.slice(0, TITLE_DISPLAY_LIMIT)}...` : title;
-}
+import { HistoryRow } from './history-row';
 
 interface TItemProps {
   chat: TChatSummary;
@@ -78,33 +72,21 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
   }
 
   return (
-    <li className={`history-item ${active ? 'active' : ''}`}>
+    <HistoryRow title={chat.title} patientName={chat.patientName} active={active} onOpen={() => openChat(chat.id)}>
       <button
         type="button"
-        className="history-open"
-        aria-current={active ? 'true' : undefined}
-        title={chat.title}
-        onClick={() => openChat(chat.id)}
+        className="icon-button"
+        aria-label={`Rename chat ${chat.title}`}
+        onClick={() => {
+          setDraft(chat.title);
+          setEditing(true);
+        }}
       >
-        <span className="history-title">{truncateTitle(chat.title)}</span>
-        <span className="history-patient">{chat.patientName}</span>
+        <PencilIcon />
       </button>
-      <div className="history-item-actions">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Rename chat ${chat.title}`}
-          onClick={() => {
-            setDraft(chat.title);
-            setEditing(true);
-          }}
-        >
-          <PencilIcon />
-        </button>
-        <button type="button" className="icon-button" aria-label={`Delete chat ${chat.title}`} onClick={onDelete}>
-          <TrashIcon />
-        </button>
-      </div>
-    </li>
+      <button type="button" className="icon-button" aria-label={`Delete chat ${chat.title}`} onClick={onDelete}>
+        <TrashIcon />
+      </button>
+    </HistoryRow>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
+import { FeatureGrid } from './feature-grid';
 
 /** Measured figures only (model-facts.ts); without a model card the page states none. */
 export function ModelFigures() {
@@ -171,14 +172,7 @@ export function FeaturesTab() {
   return (
     <section aria-labelledby="features-heading">
       <h2 id="features-heading">Features</h2>
-      <ul className="feature-grid">
-        {FEATURES.map(([title, text]) => (
-          <li key={title} className="feature-card">
-            <h3>{title}</h3>
-            <p>{text}</p>
-          </li>
-        ))}
-      </ul>
+      <FeatureGrid items={FEATURES} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
+import { FeatureGrid } from './feature-grid';
 
 const PLANS = [
   { name: 'Starter', price: '$99', limit: 'Up to 100 analyses per month', popular: false },
@@ -57,14 +58,7 @@ export function TestimonialsTab() {
         We publish customer quotes and ratings only once they can be verified. Meanwhile, this is how clinical teams use
         Chest Doctor AI:
       </p>
-      <ul className="feature-grid">
-        {USES.map(([title, text]) => (
-          <li key={title} className="feature-card">
-            <h3>{title}</h3>
-            <p>{text}</p>
-          </li>
-        ))}
-      </ul>
+      <FeatureGrid items={USES} />
     </section>
   );
 }

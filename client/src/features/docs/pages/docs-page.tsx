@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { PublicPageShell } from '../../../components/public-page-shell';
 import { Tabs } from '../../../components/tabs';
 import { FeaturesTab, GuideTab, OverviewTab } from '../components/docs-overview';
 import { FaqTab, PricingTab, TestimonialsTab } from '../components/docs-pricing';
-import '../../../styles/docs.css';
 
 const TABS = [
   { key: 'overview', label: 'Overview', Panel: OverviewTab },
@@ -28,57 +28,53 @@ export function DocsPage() {
   }, [navigate]);
   const active = TABS.find((t) => t.key === tab) ?? TABS[0];
   return (
-    <div className="docs">
-      <header className="docs-header">
-        <Link href="/docs" className="docs-logo">
-          <span className="logo-mark" aria-hidden="true">
-            +
-          </span>
-          Chest Doctor AI
-        </Link>
-        <nav className="docs-nav" aria-label="Account">
+    <PublicPageShell
+      navLabel="Account"
+      nav={
+        <>
           <Link href="/login" className="button button-link">
             Log in
           </Link>
           <Link href="/signup" className="button button-primary">
             Sign up
           </Link>
-        </nav>
-      </header>
-      <main className="docs-main">
-        <section className="docs-hero">
-          <h1>Chest Doctor AI</h1>
-          <p className="docs-lead">
-            Chest X-ray analysis with a follow-up chat, running on your own hospital servers. Built to assist
-            clinicians, not to replace them.
-          </p>
-        </section>
-        <Tabs
-          idPrefix="docs"
-          label="Documentation sections"
-          tabs={TABS}
-          value={tab}
-          onChange={setTab}
-          className="docs-tabs"
-          panelClassName="docs-panel"
-        >
-          <active.Panel />
-        </Tabs>
-        <aside className="disclaimer" aria-labelledby="disclaimer-heading">
-          <h2 id="disclaimer-heading">Medical disclaimer</h2>
+        </>
+      }
+      footer={
+        <>
           <p>
-            Chest Doctor AI is an assistive tool only. Its output is not a diagnosis and is not a substitute for
-            professional medical judgement: a qualified clinician must review every image and result before any clinical
-            decision.
+            Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
           </p>
-        </aside>
-      </main>
-      <footer className="docs-footer">
-        <p>
-          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+          <p className="muted">Chest Doctor AI · open-source, self-hosted chest X-ray analysis</p>
+        </>
+      }
+    >
+      <section className="docs-hero">
+        <h1>Chest Doctor AI</h1>
+        <p className="docs-lead">
+          Chest X-ray analysis with a follow-up chat, running on your own hospital servers. Built to assist clinicians,
+          not to replace them.
         </p>
-        <p className="muted">Chest Doctor AI · open-source, self-hosted chest X-ray analysis</p>
-      </footer>
-    </div>
+      </section>
+      <Tabs
+        idPrefix="docs"
+        label="Documentation sections"
+        tabs={TABS}
+        value={tab}
+        onChange={setTab}
+        className="docs-tabs"
+        panelClassName="docs-panel"
+      >
+        <active.Panel />
+      </Tabs>
+      <aside className="disclaimer" aria-labelledby="disclaimer-heading">
+        <h2 id="disclaimer-heading">Medical disclaimer</h2>
+        <p>
+          Chest Doctor AI is an assistive tool only. Its output is not a diagnosis and is not a substitute for
+          professional medical judgement: a qualified clinician must review every image and result before any clinical
+          decision.
+        </p>
+      </aside>
+    </PublicPageShell>
   );
 }

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { PublicPageShell } from '../../../components/public-page-shell';
 import { CardText } from '../components/card-text';
 import { GateTables, PopulationsTable } from '../components/evaluation-tables';
 import { FindingsTable } from '../components/findings-table';
 import { GroupTables } from '../components/group-tables';
 import { ModelHeadline, TargetsTable } from '../components/model-headline';
 import { MODEL_CARD } from '../model-card-data';
-import '../../../styles/docs.css';
 import '../model-card.css';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -22,57 +22,52 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export function ModelCardPage() {
   const card = MODEL_CARD;
   return (
-    <div className="docs">
-      <header className="docs-header">
-        <Link href="/docs" className="docs-logo">
-          <span className="logo-mark" aria-hidden="true">
-            +
-          </span>
-          Chest Doctor AI
-        </Link>
-        <nav className="docs-nav" aria-label="Site">
+    <PublicPageShell
+      navLabel="Site"
+      nav={
+        <>
           <Link href="/docs" className="button button-link">
             Docs
           </Link>
           <Link href="/login" className="button button-link">
             Log in
           </Link>
-        </nav>
-      </header>
-      <main className="docs-main mc-main">
-        <h1>
-          Model card: {card.modelName ?? 'the shipped model'} {card.modelVersion ?? ''}
-        </h1>
-        <Section id="intended-use" title="Intended use">
-          <CardText blocks={card.intendedUse} />
-        </Section>
-        <ModelHeadline card={card} />
-        <Section id="findings" title="Findings: what ships and how well">
-          <FindingsTable candidates={card.candidates} shipRule={card.shipRule} />
-          <TargetsTable card={card} />
-        </Section>
-        <Section id="groups" title="Per source and age group">
-          <GroupTables groups={card.groups} candidates={card.candidates} />
-        </Section>
-        <Section id="populations" title="All test-split populations">
-          <PopulationsTable populations={card.populations} />
-        </Section>
-        <Section id="gate" title="Input gate">
-          <GateTables gate={card.gate} />
-        </Section>
-        <Section id="how-it-works" title="How it works">
-          <CardText blocks={card.howItWorks} asList />
-        </Section>
-        <Section id="limitations" title="Limitations">
-          <CardText blocks={card.limitations} asList />
-        </Section>
-      </main>
-      <footer className="docs-footer">
+        </>
+      }
+      mainClassName="mc-main"
+      footer={
         <p className="muted">
           Generated at build time from the model files in models/cxr: replacing the model and rebuilding updates this
           page.
         </p>
-      </footer>
-    </div>
+      }
+    >
+      <h1>
+        Model card: {card.modelName ?? 'the shipped model'} {card.modelVersion ?? ''}
+      </h1>
+      <Section id="intended-use" title="Intended use">
+        <CardText blocks={card.intendedUse} />
+      </Section>
+      <ModelHeadline card={card} />
+      <Section id="findings" title="Findings: what ships and how well">
+        <FindingsTable candidates={card.candidates} shipRule={card.shipRule} />
+        <TargetsTable card={card} />
+      </Section>
+      <Section id="groups" title="Per source and age group">
+        <GroupTables groups={card.groups} candidates={card.candidates} />
+      </Section>
+      <Section id="populations" title="All test-split populations">
+        <PopulationsTable populations={card.populations} />
+      </Section>
+      <Section id="gate" title="Input gate">
+        <GateTables gate={card.gate} />
+      </Section>
+      <Section id="how-it-works" title="How it works">
+        <CardText blocks={card.howItWorks} asList />
+      </Section>
+      <Section id="limitations" title="Limitations">
+        <CardText blocks={card.limitations} asList />
+      </Section>
+    </PublicPageShell>
   );
 }
