@@ -77,10 +77,11 @@ export default defineConfig({
     ],
     coverage: {
       provider: 'v8',
-      include: ['server/src/**', 'worker/src/**', 'contracts/**', 'common/**'],
+      include: ['server/src/**/*.ts', 'worker/src/**/*.ts', 'contracts/**/*.ts', 'common/**/*.ts'],
       reporter: ['text-summary'],
       // A little under the 86/77/86/90 % measured on the unit and in-process integration files
-      // alone (processes started by e2e files are not measured): a floor, not a target.
+      // alone (the whole suite gives about 90/82/89/92; processes started by e2e files are not
+      // measured): a floor, not a target.
       thresholds: { statements: 82, branches: 72, functions: 80, lines: 85 },
     },
   },
