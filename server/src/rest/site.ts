@@ -32,7 +32,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(ZCalibrationState), ...adminsOnly },
       },
     },
-    async (req) => ({ success: true as const, data: await getCalibration(deps, req.signedIn()) }),
+    async (req) => ({
+      success: true as const,
+      data: await getCalibration({ db: deps.db, config: deps.config, auth: req.signedIn() }),
+    }),
   );
 
   app.post(
@@ -49,7 +52,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ({
       success: true as const,
-      data: await proposeCalibration(deps, req.meta(), req.signedIn(), req.body),
+      data: await proposeCalibration({
+        db: deps.db,
+        config: deps.config,
+        meta: req.meta(),
+        auth: req.signedIn(),
+        input: req.body,
+      }),
     }),
   );
 
@@ -72,7 +81,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({
       success: true as const,
       message: SITE_MESSAGES.applied,
-      data: await applyCalibration(deps, req.meta(), req.signedIn(), req.body.calibrationId),
+      data: await applyCalibration({
+        db: deps.db,
+        config: deps.config,
+        meta: req.meta(),
+        auth: req.signedIn(),
+        calibrationId: req.body.calibrationId,
+      }),
     }),
   );
 
@@ -87,7 +102,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await revertCalibration(deps, req.meta(), req.signedIn());
+      await revertCalibration({ db: deps.db, config: deps.config, meta: req.meta(), auth: req.signedIn() });
       return { success: true as const, message: SITE_MESSAGES.reverted };
     },
   );
@@ -104,7 +119,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(ZMonitoring), ...adminsOnly },
       },
     },
-    async (req) => ({ success: true as const, data: await getMonitoring(deps, req.signedIn(), req.query.weeks) }),
+    async (req) => ({
+      success: true as const,
+      data: await getMonitoring({ db: deps.db, config: deps.config, auth: req.signedIn(), weeks: req.query.weeks }),
+    }),
   );
 };
 

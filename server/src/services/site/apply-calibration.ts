@@ -15,11 +15,10 @@ import { requireSiteAdmin } from './require-site-admin.js';
  * transaction with its audit entry. A proposal made for another model is refused.
  */
 export async function applyCalibration(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  meta: RequestMeta | null,
-  auth: TAuth,
-  calibrationId: string,
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth; calibrationId: string },
 ): Promise<TCalibration> {
+  const { meta, auth, calibrationId } = opts;
+  const deps = opts;
   requireSiteAdmin(deps.config, auth);
   if (!isUuid(calibrationId)) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);
   const model = readModelIdentity(deps.config.MODEL_DIR);
@@ -50,10 +49,10 @@ export async function applyCalibration(
 
 /** Back to the model's default thresholds for new analyses. */
 export async function revertCalibration(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  meta: RequestMeta | null,
-  auth: TAuth,
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth },
 ): Promise<void> {
+  const { meta, auth } = opts;
+  const deps = opts;
   requireSiteAdmin(deps.config, auth);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx

@@ -14,7 +14,11 @@ export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | 
 }
 
 /** The applied calibration and whether it is in force for the shipped model (the sha256 pin). */
-export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>, auth: TAuth): Promise<TCalibrationState> {
+export async function getCalibration(
+  opts: Pick<AppDeps, 'db' | 'config'> & { auth: TAuth },
+): Promise<TCalibrationState> {
+  const { auth } = opts;
+  const deps = opts;
   requireSiteAdmin(deps.config, auth);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   const row = await appliedCalibrationRow(deps.db);

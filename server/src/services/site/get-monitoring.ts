@@ -27,11 +27,10 @@ export function lastMondays(n: number, now = new Date()): string[] {
  * this function.
  */
 export async function getMonitoring(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  auth: TAuth,
-  weeks: number,
-  now = new Date(),
+  opts: Pick<AppDeps, 'db' | 'config'> & { auth: TAuth; weeks: number; now?: Date },
 ): Promise<TMonitoring> {
+  const { auth, weeks, now = new Date() } = opts;
+  const deps = opts;
   requireSiteAdmin(deps.config, auth);
   const mondays = lastMondays(weeks, now);
   const since = new Date(`${mondays[0]}T00:00:00Z`);

@@ -16,11 +16,10 @@ import { requireSiteAdmin } from './require-site-admin.js';
  * cases.
  */
 export async function proposeCalibration(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  meta: RequestMeta | null,
-  auth: TAuth,
-  input: TProposeInput,
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth; input: TProposeInput },
 ): Promise<TCalibration> {
+  const { meta, auth, input } = opts;
+  const deps = opts;
   requireSiteAdmin(deps.config, auth);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   if (!model) throw new AppError('UNAVAILABLE', 'The model manifest cannot be read');

@@ -22,25 +22,29 @@ export const siteRouter = router({
     .output(ZSiteAccess)
     .query(({ ctx }) => ({ siteAdmin: isSiteAdmin(ctx.deps.config, ctx.auth) })),
 
-  calibration: protectedProcedure.output(ZCalibrationState).query(({ ctx }) => getCalibration(ctx.deps, ctx.auth)),
+  calibration: protectedProcedure
+    .output(ZCalibrationState)
+    .query(({ ctx }) => getCalibration({ ...ctx.deps, auth: ctx.auth })),
 
   proposeCalibration: protectedProcedure
     .input(ZProposeInput)
     .output(ZCalibration)
-    .mutation(({ ctx, input }) => proposeCalibration(ctx.deps, ctx.meta, ctx.auth, input)),
+    .mutation(({ ctx, input }) => proposeCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, input })),
 
   applyCalibration: protectedProcedure
     .input(ZApplyInput)
     .output(ZCalibration)
-    .mutation(({ ctx, input }) => applyCalibration(ctx.deps, ctx.meta, ctx.auth, input.calibrationId)),
+    .mutation(({ ctx, input }) =>
+      applyCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, calibrationId: input.calibrationId }),
+    ),
 
   revertCalibration: protectedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
-    await revertCalibration(ctx.deps, ctx.meta, ctx.auth);
+    await revertCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth });
     return { ok: true as const };
   }),
 
   monitoring: protectedProcedure
     .input(ZMonitoringInput)
     .output(ZMonitoring)
-    .query(({ ctx, input }) => getMonitoring(ctx.deps, ctx.auth, input.weeks)),
+    .query(({ ctx, input }) => getMonitoring({ ...ctx.deps, auth: ctx.auth, weeks: input.weeks })),
 });
