@@ -74,7 +74,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZAuthResult, 409: errorResponse(AUTH_MESSAGES.emailTaken) },
       },
     },
-    async (req, reply) => signedIn(reply, await signUp(deps, req.meta(), req.body), AUTH_MESSAGES.signedUp),
+    async (req, reply) =>
+      signedIn(reply, await signUp({ ...deps, meta: req.meta(), input: req.body }), AUTH_MESSAGES.signedUp),
   );
 
   app.post(
@@ -89,7 +90,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await requestPasswordReset(deps, req.meta(), req.body);
+      await requestPasswordReset({ ...deps, meta: req.meta(), input: req.body });
       return { success: true as const, message: AUTH_MESSAGES.resetSent };
     },
   );
@@ -106,7 +107,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await resetPassword(deps, req.meta(), req.body);
+      await resetPassword({ ...deps, meta: req.meta(), input: req.body });
       return { success: true as const, message: AUTH_MESSAGES.resetDone };
     },
   );

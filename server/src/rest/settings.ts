@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'End this session', response: { 200: ZOk } },
     },
     async (req, reply) => {
-      await logOut(deps, req.meta(), await req.resolveAuth());
+      await logOut({ ...deps, meta: req.meta(), auth: await req.resolveAuth() });
       clearSessionCookie(reply, deps.config);
       return { success: true as const, message: AUTH_MESSAGES.loggedOut };
     },

@@ -10,10 +10,10 @@ import { announceSessionsEnded } from './session-cache.js';
  * clears its state whatever the answer.
  */
 export async function logOut(
-  deps: Pick<AppDeps, 'db' | 'redis' | 'config'>,
-  meta: RequestMeta,
-  auth: TAuth | null,
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & { meta: RequestMeta; auth: TAuth | null },
 ): Promise<void> {
+  const { meta, auth } = opts;
+  const deps = opts;
   if (!auth?.sessionId) return;
   await revokeSession(deps.db, auth.sessionId);
   await announceSessionsEnded(deps, { sessionId: auth.sessionId });

@@ -18,10 +18,10 @@ type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * tell an attacker which emails exist). The request is counted per IP and per email first.
  */
 export async function requestPasswordReset(
-  deps: TResetDeps,
-  meta: RequestMeta,
-  input: TForgotPasswordInput,
+  opts: TResetDeps & { meta: RequestMeta; input: TForgotPasswordInput },
 ): Promise<void> {
+  const { meta, input } = opts;
+  const deps: TResetDeps = opts;
   const { db, config, log } = deps;
   await authLimits(deps).countResetRequest(input.email, meta.ip);
   const user = await findUserByEmail(db, input.email);

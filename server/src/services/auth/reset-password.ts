@@ -18,7 +18,11 @@ type TResetDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
  * and unexpired), so two concurrent uses cannot both pass; then every session of the user ends
  * and every other outstanding link dies with it.
  */
-export async function resetPassword(deps: TResetDeps, meta: RequestMeta, input: TResetPasswordInput): Promise<void> {
+export async function resetPassword(
+  opts: TResetDeps & { meta: RequestMeta; input: TResetPasswordInput },
+): Promise<void> {
+  const { meta, input } = opts;
+  const deps: TResetDeps = opts;
   const { db, config } = deps;
   // Hash first: the slow step must not sit inside the transaction holding row locks.
   const passwordHash = await passwordHasherFor(config).hash(input.password);

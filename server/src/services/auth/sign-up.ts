@@ -19,10 +19,10 @@ type TSignupDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
  * up, so nobody can test addresses faster than SIGNUPS_PER_IP_PER_HOUR.
  */
 export async function signUp(
-  deps: TSignupDeps,
-  meta: RequestMeta,
-  input: TSignupInput,
+  opts: TSignupDeps & { meta: RequestMeta; input: TSignupInput },
 ): Promise<{ token: string; user: TAuthUser }> {
+  const { meta, input } = opts;
+  const deps: TSignupDeps = opts;
   const { db, config } = deps;
   await authLimits(deps).countSignup(input.email, meta.ip);
   const passwordHash = await passwordHasherFor(config).hash(input.password);

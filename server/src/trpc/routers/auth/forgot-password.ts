@@ -7,6 +7,6 @@ export const forgotPasswordProcedure = publicProcedure
   .input(ZForgotPasswordInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
-    await requestPasswordReset(ctx.deps, ctx.meta, input);
+    await requestPasswordReset({ ...ctx.deps, meta: ctx.meta, input });
     return { success: true as const, message: AUTH_MESSAGES.resetSent };
   });

@@ -6,6 +6,6 @@ export const resetPasswordProcedure = publicProcedure
   .input(ZResetPasswordInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
-    await resetPassword(ctx.deps, ctx.meta, input);
+    await resetPassword({ ...ctx.deps, meta: ctx.meta, input });
     return { success: true as const, message: AUTH_MESSAGES.resetDone };
   });

@@ -7,7 +7,7 @@ export const signupProcedure = publicProcedure
   .input(ZSignupInput)
   .output(ZAuthResult)
   .mutation(async ({ ctx, input }) => {
-    const { token, user } = await signUp(ctx.deps, ctx.meta, input);
+    const { token, user } = await signUp({ ...ctx.deps, meta: ctx.meta, input });
     if (ctx.reply) setSessionCookie(ctx.reply, token, ctx.deps.config);
     return { success: true as const, message: AUTH_MESSAGES.signedUp, token, user };
   });
