@@ -3,7 +3,10 @@
  * a fixed sample of VALIDATION films (never the test split, which stays for the model card),
  * for the Site tab's drift monitor (population stability index against each week's analyses).
  *
- *   nice -n 10 node --import tsx scripts/build-drift-reference.ts [--n 600] [--datasets ../shared/datasets] [--model models/cxr]
+ *   nice -n 10 npm run drift:reference -- --datasets DIR [--n 600] [--model models/cxr]
+ *
+ * DIR is the folder that holds the cxr-224/ and cxr-extra/ data sets (see models/README.md);
+ * there is no default: the data sets are not part of the product.
  *
  * The sample is deterministic (films sorted by sha256, split between the data sets in
  * proportion to their validation sizes), so re-running on the same data gives the same file.
@@ -18,7 +21,7 @@ import { histogram } from '../server/src/services/site/psi.js';
 
 const BINS = 10;
 
-const HELP = `Usage: npm run drift:reference -- [--n 600] [--datasets ../shared/datasets] [--model models/cxr]
+const HELP = `Usage: npm run drift:reference -- --datasets DIR [--n 600] [--model models/cxr]
 
 Runs the shipped model over N validation films of the cxr-224 and cxr-extra data sets and writes
 MODEL_DIR/drift-reference.json (score histograms per finding) for the Site tab's drift monitor.
@@ -45,24 +48,24 @@ async function valFilms(datasets: string, dataset: string): Promise<TFilm[]> {
 runCli(HELP, async () => {
   const { values } = parseCliArgs(process.argv.slice(2), {
     n: { type: 'string', default: '600' },
-    datasets: { type: 'string', default: '../shared/datasets' },
+    datasets: { type: 'string' },
     model: { type: 'string', default: 'models/cxr' },
   });
   const total = intFlag('n', values.n, 600, 1, 100_000);
+  const datasets = values.datasets;
+  if (!datasets) throw new CliUsageError('--datasets DIR is required (the folder holding cxr-224/ and cxr-extra/)');
   for (const dataset of ['cxr-224', 'cxr-extra']) {
-    if (!existsSync(join(values.datasets, dataset, 'manifest.csv')))
-      throw new CliUsageError(
-        `No ${dataset}/manifest.csv under ${values.datasets}: give the data sets with --datasets`,
-      );
+    if (!existsSync(join(datasets, dataset, 'manifest.csv')))
+      throw new CliUsageError(`No ${dataset}/manifest.csv under ${datasets}: give the data sets with --datasets`);
   }
-  const pools = [await valFilms(values.datasets, 'cxr-224'), await valFilms(values.datasets, 'cxr-extra')];
+  const pools = [await valFilms(datasets, 'cxr-224'), await valFilms(datasets, 'cxr-extra')];
   const all = pools.reduce((n, p) => n + p.length, 0);
   const sample = pools.flatMap((p) => p.slice(0, Math.round((total * p.length) / all)));
   const model = await loadModel(values.model);
   const scores = new Map<string, number[]>(model.findings.map((f) => [f.label, []]));
   let refused = 0;
   for (const [i, film] of sample.entries()) {
-    const result = await runPipeline(await readFile(join(values.datasets, film.dataset, film.path)), model);
+    const result = await runPipeline(await readFile(join(datasets, film.dataset, film.path)), model);
     if (!result.gate.accepted) refused++;
     for (const f of result.findings) scores.get(f.label)?.push(f.probability);
     if ((i + 1) % 100 === 0) process.stderr.write(`${i + 1}/${sample.length}\n`);
