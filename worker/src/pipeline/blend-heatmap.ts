@@ -27,15 +27,6 @@ function taps(out: number, n: number): { i0: Int32Array; i1: Int32Array; a: Floa
   return t;
 }
 
-/** First and one-past-last output index whose taps touch cells lo..hi. */
-function span(t: { i0: Int32Array; i1: Int32Array }, lo: number, hi: number): [number, number] {
-  let a = 0;
-  while (a < t.i0.length && t.i1[a]! < lo) a++;
-  let b = t.i0.length;
-  while (b > a && t.i0[b - 1]! > hi) b--;
-  return [a, b];
-}
-
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
@@ -67,65 +58,62 @@ function grayToRgb(gray: Uint8Array, n: number): Buffer {
 /**
  * The film in RGB with the heatmap blended on top: the map is upsampled bilinearly to the film
  * (what the old per-pixel renderer sampled), each value picks a colour and an opacity from the
- * table, and out = film * (1 - a) + colour * a. Only the rectangle whose taps reach a cell that
- * the table draws (opacity > 0) is blended; the rest of the film is copied, which is most of it
+ * table, and out = film * (1 - a) + colour * a. Bilinear upsampling is separable, so each film
+ * row first mixes its two map rows (one value per map column), then each film pixel mixes two of
+ * those. A pixel's value lies between its two column values, so a run of pixels whose columns
+ * are both below the first drawn level is left as the film without touching it: most of a film,
  * for maps confined to the lungs.
  */
 export function blendHeatmap(film: GrayFilm, heatmap: Heatmap, lut: OverlayLut): Buffer {
   const { width: W, height: H, data: gray } = film;
-  const hw = heatmap.width;
+  const { width: hw, height: hh } = heatmap;
   const out = grayToRgb(gray, W * H);
 
-  // Cells the table draws: opacity is 0 up to the first drawn level.
+  // Opacity is 0 up to the first drawn level; a value below this rounds to an undrawn level.
   const firstDrawn = lut.alpha.findIndex((a) => a > 0);
   if (firstDrawn < 0) return out;
   const threshold = (firstDrawn - 0.5) / 255;
-  let cx0 = hw,
-    cx1 = -1,
-    cy0 = heatmap.height,
-    cy1 = -1;
-  for (let k = 0; k < heatmap.data.length; k++) {
-    if (Number(heatmap.data[k]) < threshold) continue;
-    const x = k % hw;
-    const y = (k - x) / hw;
-    cx0 = Math.min(cx0, x);
-    cx1 = Math.max(cx1, x);
-    cy0 = Math.min(cy0, y);
-    cy1 = Math.max(cy1, y);
-  }
-  if (cx1 < 0) return out;
+  const map = Float32Array.from(heatmap.data);
+  const rowDrawn = new Uint8Array(hh);
+  for (let k = 0; k < map.length; k++) if (map[k]! >= threshold) rowDrawn[(k / hw) | 0] = 1;
+  if (!rowDrawn.includes(1)) return out;
 
   const tx = taps(W, hw);
-  const ty = taps(H, heatmap.height);
-  const [x0, x1] = span(tx, cx0, cx1);
-  const [y0, y1] = span(ty, cy0, cy1);
-  const rw = x1 - x0;
-  // Rows of the map interpolated horizontally once; each film row then mixes two of them.
-  const rows = new Float32Array(heatmap.height * rw);
-  for (let r = 0; r < heatmap.height; r++) {
-    const src = r * hw;
-    for (let x = x0; x < x1; x++) {
-      const a = Number(heatmap.data[src + tx.i0[x]!]);
-      rows[r * rw + x - x0] = a + (Number(heatmap.data[src + tx.i1[x]!]) - a) * tx.a[x]!;
-    }
+  const ty = taps(H, hh);
+  // Film columns whose left tap is map column c: runStart[c] up to runStart[c + 1].
+  const runStart = new Int32Array(hw + 1);
+  for (let c = 0, x = 0; c <= hw; c++) {
+    while (x < W && tx.i0[x]! < c) x++;
+    runStart[c] = x;
   }
   const { rgb, alpha } = lut;
-  for (let y = y0; y < y1; y++) {
-    const r0 = ty.i0[y]! * rw;
-    const r1 = ty.i1[y]! * rw;
+  const col = new Float32Array(hw);
+  for (let y = 0; y < H; y++) {
+    const r0 = ty.i0[y]!;
+    const r1 = ty.i1[y]!;
+    if (!rowDrawn[r0] && !rowDrawn[r1]) continue;
     const ay = ty.a[y]!;
-    for (let x = x0, i = y * W + x0; x < x1; x++, i++) {
-      const top = rows[r0 + x - x0]!;
-      const v = top + (rows[r1 + x - x0]! - top) * ay;
-      const level = v <= 0 ? 0 : v >= 1 ? 255 : (v * 255 + 0.5) | 0;
-      const a = alpha[level]!;
-      if (a === 0) continue;
-      const keep = gray[i]! * (256 - a) + 128;
-      const o = i * 3;
-      const c = level * 3;
-      out[o] = (keep + rgb[c]! * a) >> 8;
-      out[o + 1] = (keep + rgb[c + 1]! * a) >> 8;
-      out[o + 2] = (keep + rgb[c + 2]! * a) >> 8;
+    for (let c = 0, k0 = r0 * hw, k1 = r1 * hw; c < hw; c++) {
+      const top = map[k0 + c]!;
+      col[c] = top + (map[k1 + c]! - top) * ay;
+    }
+    for (let c = 0; c < hw; c++) {
+      const left = col[c]!;
+      const right = col[c + 1 < hw ? c + 1 : c]!;
+      if (left < threshold && right < threshold) continue;
+      const step = right - left;
+      for (let x = runStart[c]!, i = y * W + x, end = runStart[c + 1]!; x < end; x++, i++) {
+        const v = left + step * tx.a[x]!;
+        const level = v <= 0 ? 0 : v >= 1 ? 255 : (v * 255 + 0.5) | 0;
+        const a = alpha[level]!;
+        if (a === 0) continue;
+        const keep = gray[i]! * (256 - a) + 128;
+        const o = i * 3;
+        const l = level * 3;
+        out[o] = (keep + rgb[l]! * a) >> 8;
+        out[o + 1] = (keep + rgb[l + 1]! * a) >> 8;
+        out[o + 2] = (keep + rgb[l + 2]! * a) >> 8;
+      }
     }
   }
   return out;

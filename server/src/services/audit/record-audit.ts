@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { desc, inArray, sql } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { PgTransaction, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { TDb, TSchema } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
@@ -69,12 +69,18 @@ function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
   };
 }
 
+/** A driver's result rows (node-postgres and PGlite both answer `{ rows }`). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 /**
  * Chains rows onto the newest entry and inserts them in one statement. A transaction-scoped
  * advisory lock serialises writers so the chain has no forks even with several server processes
  * on one PostgreSQL. Entries already stored (a redelivered read entry, or one written here after
  * Redis timed out and then queued after all) are dropped first, under the lock: skipping one only
  * at INSERT time (ON CONFLICT) would chain the next entry to a hash that is not in the log.
+ * Each column goes as one array parameter (unnest): the read-audit writer inserts hundreds of
+ * entries a second, and a VALUES list of twelve parameters per entry cost more to build than the
+ * insert itself. Arrays travel as text[] and are cast in SQL, which both drivers serialise alike.
  */
 export async function appendAuditRows(
   db: TDb | PgTransaction<PgQueryResultHKT, TSchema>,
@@ -83,27 +89,69 @@ export async function appendAuditRows(
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
     const ids = [...new Set(input.map((r) => r.entryId))];
-    const stored = await tx.select({ entryId: auditLog.entryId }).from(auditLog).where(inArray(auditLog.entryId, ids));
-    const seen = new Set(stored.map((r) => r.entryId));
+    const stored = rowsOf<{ entry_id: string }>(
+      await tx.execute(sql`select entry_id from audit_log where entry_id = any(${sql.param(ids)}::text[]::uuid[])`),
+    );
+    const seen = new Set(stored.map((r) => r.entry_id));
     const rows = input.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
     if (rows.length === 0) return;
     const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     let prevHash = last?.hash ?? GENESIS_HASH;
-    const values = rows.map((row) => {
-      const hash = auditEntryHash(prevHash, {
-        ...row,
+    const columns = {
+      at: [] as string[],
+      actor: [] as (string | null)[],
+      action: [] as string[],
+      objectType: [] as (string | null)[],
+      objectId: [] as (string | null)[],
+      outcome: [] as string[],
+      ip: [] as (string | null)[],
+      requestId: [] as (string | null)[],
+      details: [] as (string | null)[],
+      prevHash: [] as string[],
+      hash: [] as string[],
+      entryId: [] as string[],
+    };
+    for (const row of rows) {
+      const entry = {
+        at: row.at,
         actorUserId: row.actorUserId ?? null,
+        action: row.action,
         objectType: row.objectType ?? null,
         objectId: row.objectId ?? null,
+        outcome: row.outcome,
         ip: row.ip ?? null,
         requestId: row.requestId ?? null,
         details: row.details ?? null,
-      });
-      const value = { ...row, prevHash, hash };
+      };
+      const hash = auditEntryHash(prevHash, entry);
+      columns.at.push(entry.at.toISOString());
+      columns.actor.push(entry.actorUserId);
+      columns.action.push(entry.action);
+      columns.objectType.push(entry.objectType);
+      columns.objectId.push(entry.objectId);
+      columns.outcome.push(entry.outcome);
+      columns.ip.push(entry.ip);
+      columns.requestId.push(entry.requestId);
+      columns.details.push(entry.details ? JSON.stringify(entry.details) : null);
+      columns.prevHash.push(prevHash);
+      columns.hash.push(hash);
+      columns.entryId.push(row.entryId);
       prevHash = hash;
-      return value;
-    });
-    await tx.insert(auditLog).values(values).onConflictDoNothing({ target: auditLog.entryId });
+    }
+    const c = columns;
+    const p = (values: unknown[]) => sql`${sql.param(values)}::text[]`;
+    // ORDER BY ord: ids (bigserial, the chain's order) are drawn in the order the rows arrive.
+    await tx.execute(sql`
+      insert into audit_log
+        (at, actor_user_id, action, object_type, object_id, outcome, ip, request_id, details, prev_hash, hash, entry_id)
+      select at::timestamptz, actor::uuid, action, object_type, object_id, outcome, ip, request_id, details::jsonb,
+             prev_hash, hash, entry_id::uuid
+      from unnest(${p(c.at)}, ${p(c.actor)}, ${p(c.action)}, ${p(c.objectType)}, ${p(c.objectId)}, ${p(c.outcome)},
+                  ${p(c.ip)}, ${p(c.requestId)}, ${p(c.details)}, ${p(c.prevHash)}, ${p(c.hash)}, ${p(c.entryId)})
+        with ordinality as u(at, actor, action, object_type, object_id, outcome, ip, request_id, details, prev_hash,
+                             hash, entry_id, ord)
+      order by ord
+      on conflict (entry_id) do nothing`);
   });
 }
 

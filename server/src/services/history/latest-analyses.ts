@@ -2,11 +2,11 @@ import { desc, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import type { TLatestAnalysis } from './chat-view.js';
-import { preparedPerDb } from './prepare-once.js';
+import { arrayRowStatement } from '../../db/array-row-statement.js';
 
 // One statement for any number of chats (an array parameter, not an IN list whose length would
 // change the text), so it is prepared once: history.list runs it on every page.
-const latestOfChats = preparedPerDb((db) =>
+const latestOfChats = arrayRowStatement<{ chatIds: string[] }>('history_latest_analyses', (db) =>
   db
     .selectDistinctOn([analyses.chatId], {
       chatId: analyses.chatId,
@@ -16,8 +16,7 @@ const latestOfChats = preparedPerDb((db) =>
     })
     .from(analyses)
     .where(sql`${analyses.chatId} = any(${sql.placeholder('chatIds')}::uuid[])`)
-    .orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id))
-    .prepare('history_latest_analyses'),
+    .orderBy(analyses.chatId, desc(analyses.createdAt), desc(analyses.id)),
 );
 
 /** The newest analysis of each chat, for a whole page of chats in one query (no N+1). */
@@ -28,6 +27,13 @@ export async function latestAnalysesOf(opts: {
   const { db, chatIds } = opts;
   if (chatIds.length === 0) return new Map();
 
-  const rows = await latestOfChats(db).execute({ chatIds: [...chatIds] });
-  return new Map(rows.map((r) => [r.chatId, { id: r.id, status: r.status, stage: r.stage }]));
+  const rows = await latestOfChats(db, { chatIds: [...chatIds] });
+  // Columns in the select's order: chatId, id, status, stage.
+  type TLatest = NonNullable<TLatestAnalysis>;
+  return new Map(
+    rows.map((r) => [
+      r[0] as string,
+      { id: r[1] as string, status: r[2] as TLatest['status'], stage: r[3] as TLatest['stage'] },
+    ]),
+  );
 }

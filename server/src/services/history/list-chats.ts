@@ -1,4 +1,5 @@
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import { arrayRowStatement } from '../../db/array-row-statement.js';
 import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
@@ -8,7 +9,6 @@ import { chatColumns, toChatSummary, type TChatRow } from './chat-view.js';
 import { keysetPage } from '../data-access/keyset-page.js';
 import type { TKeysetPosition } from './keyset-cursor.js';
 import { latestAnalysesOf } from './latest-analyses.js';
-import { preparedPerDb } from './prepare-once.js';
 
 type TParam<T> = T | Placeholder;
 
@@ -48,30 +48,48 @@ export function chatPageQuery(opts: { db: TDb; userId: string; after: TKeysetPos
   return selectChatPage(opts.db, opts.userId, opts.after, opts.take);
 }
 
-// history.list's two page shapes (first page, and a page after a cursor), prepared once.
-const firstPage = preparedPerDb((db) =>
-  selectChatPage(db, sql.placeholder('userId'), null, sql.placeholder('take')).prepare('history_list_first'),
+// history.list's two page shapes (first page, and a page after a cursor), built once.
+const firstPage = arrayRowStatement<{ userId: string; take: number }>('history_list_first', (db) =>
+  selectChatPage(db, sql.placeholder('userId'), null, sql.placeholder('take')),
 );
-const pageAfter = preparedPerDb((db) =>
-  selectChatPage(
-    db,
-    sql.placeholder('userId'),
-    { createdAt: sql.placeholder('afterTs'), id: sql.placeholder('afterId') },
-    sql.placeholder('take'),
-  ).prepare('history_list_after'),
+const pageAfter = arrayRowStatement<{ userId: string; afterTs: string; afterId: string; take: number }>(
+  'history_list_after',
+  (db) =>
+    selectChatPage(
+      db,
+      sql.placeholder('userId'),
+      { createdAt: sql.placeholder('afterTs'), id: sql.placeholder('afterId') },
+      sql.placeholder('take'),
+    ),
 );
 
-/** chatPageQuery's rows through the prepared statements (what history.list runs). */
-export function preparedChatPage(opts: {
+/** A row of chatColumns, in their order (selectChatPage selects exactly those). */
+function chatRowOf(r: unknown[]): TChatRow {
+  return {
+    id: r[0] as string,
+    userId: r[1] as string,
+    profileId: r[2] as string | null,
+    title: r[3] as string,
+    patient: r[4] as TChatRow['patient'],
+    imageId: r[5] as string | null,
+    createdAt: r[6] as Date,
+    updatedAt: r[7] as Date,
+    cursorTs: r[8] as string,
+  };
+}
+
+/** chatPageQuery's rows through the statements above (what history.list runs). */
+export async function preparedChatPage(opts: {
   db: TDb;
   userId: string;
   after: TKeysetPosition | null;
   take: number;
 }): Promise<TChatRow[]> {
   const { db, userId, after, take } = opts;
-  return after
-    ? pageAfter(db).execute({ userId, afterTs: after.createdAt, afterId: after.id, take })
-    : firstPage(db).execute({ userId, take });
+  const rows = after
+    ? await pageAfter(db, { userId, afterTs: after.createdAt, afterId: after.id, take })
+    : await firstPage(db, { userId, take });
+  return rows.map(chatRowOf);
 }
 
 export async function listChats(opts: {
