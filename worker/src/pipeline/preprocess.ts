@@ -7,7 +7,11 @@ import type { ManifestInput } from './types.js';
  * in float64, then (x/255 - mean) / std as float32.
  */
 
-/** Luma: (299 R + 587 G + 114 B + 500) / 1000, integer division; alpha is ignored. A gray image is returned as it is (not copied). */
+/**
+ * Luma: (299 R + 587 G + 114 B + 500) / 1000, integer division; alpha is ignored. A gray image is
+ * returned as it is (not copied). Most films arrive as RGB with three equal channels, whose luma
+ * is that value ((1000 v + 500) / 1000 rounds down to v), so those pixels skip the arithmetic.
+ */
 export function toGray(img: DecodedImage): Uint8Array {
   const { width, height, channels, data } = img;
   const n = width * height;
@@ -17,9 +21,12 @@ export function toGray(img: DecodedImage): Uint8Array {
     for (let i = 0; i < n; i++) out[i] = data[i * channels]!;
     return out;
   }
-  for (let i = 0; i < n; i++) {
-    const o = i * channels;
-    out[i] = Math.floor((data[o]! * 299 + data[o + 1]! * 587 + data[o + 2]! * 114 + 500) / 1000);
+  for (let i = 0, o = 0; i < n; i++, o += channels) {
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    // | 0 is Math.floor here: the sum is non-negative and far below 2^31.
+    out[i] = r === g && g === b ? r : ((r * 299 + g * 587 + b * 114 + 500) / 1000) | 0;
   }
   return out;
 }
