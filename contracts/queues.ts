@@ -27,7 +27,15 @@ export const ZAnalysisResultJob = z.object({
   /** The pipeline's structured result (numbers and labels, no patient data). */
   result: ZStoredResult,
   heatmap: z
-    .object({ storageKey: z.string(), sha256: z.string(), bytes: z.number(), width: z.number(), height: z.number() })
+    .object({
+      storageKey: z.string(),
+      sha256: z.string(),
+      bytes: z.number(),
+      width: z.number(),
+      height: z.number(),
+      /** The overlay keeps its film's coding (explain.ts); a job from an older worker has no field: a PNG. */
+      mediaType: z.enum(['image/png', 'image/jpeg']).default('image/png'),
+    })
     .nullable(),
 });
 export type TAnalysisResultJob = z.infer<typeof ZAnalysisResultJob>;

@@ -1,15 +1,19 @@
-import { analyseFilm, loadModel, renderOverlay } from '../../worker/src/pipeline/run-pipeline.js';
+import { analyseFilm, loadModel, overlayCodingFor, renderOverlay } from '../../worker/src/pipeline/run-pipeline.js';
 import { decodeUpload } from '../../server/src/services/analysis/decode-upload.js';
 
 /**
  * The worker's pure stages in this process (no queue, no storage) on the images as the server
  * stores them: the pipeline's own stage times, and the overlay render for the top finding (or
- * the first map) at the stored image's size. One warm-up run first (model load, JIT).
+ * the first map) at the stored image's size, in the coding the worker picks for the stored film
+ * (a JPEG over a JPEG film). One warm-up run first (model load, JIT).
  */
 export async function measurePipeline(modelDir: string, images: { data: Buffer; megapixels: number }[]) {
   const model = await loadModel(modelDir);
   const stored = await Promise.all(
-    images.map(async (i) => ({ data: (await decodeUpload(i.data)).data, megapixels: i.megapixels })),
+    images.map(async (i) => {
+      const { data, mediaType } = await decodeUpload(i.data);
+      return { data, mediaType, megapixels: i.megapixels };
+    }),
   );
   await analyseFilm(stored[0]!.data, model);
   const stages: Record<string, number[]> = {};
@@ -20,7 +24,7 @@ export async function measurePipeline(modelDir: string, images: { data: Buffer; 
     const heatmap = result.heatmaps.find((h) => h.label === result.topFinding) ?? result.heatmaps[0];
     if (!heatmap || !film) continue;
     const t0 = performance.now();
-    await renderOverlay(film, heatmap);
+    await renderOverlay(film, heatmap, overlayCodingFor(img.mediaType));
     overlay.push({ ms: performance.now() - t0, megapixels: img.megapixels });
   }
   return { stages, overlay };

@@ -6,6 +6,7 @@ import {
   colourMap,
   OVERLAY_LUT,
   overlayAlpha,
+  overlayCodingFor,
   renderHeatmapOverlay,
   renderOverlay,
 } from '../../worker/src/pipeline/explain.js';
@@ -77,6 +78,34 @@ test("the overlay is the stored image's size, coloured by the colour map, and th
     }
   }
   assert.ok(checked > width * height * 0.2, 'a good part of the film lies outside the lungs');
+});
+
+test('over a JPEG film the overlay is a JPEG of the same look; over anything else a PNG', async () => {
+  assert.equal(overlayCodingFor('image/jpeg'), 'image/jpeg');
+  for (const other of ['image/png', 'image/webp', 'application/dicom'])
+    assert.equal(overlayCodingFor(other), 'image/png');
+
+  const stored = await radiograph({ side: 600 });
+  const heatmap = { label: 'pneumonia', width: GW, height: GH, data: lungMap() };
+  const jpeg = await renderHeatmapOverlay(stored, heatmap, 'image/jpeg');
+  const png = await renderHeatmapOverlay(stored, heatmap);
+  const meta = await sharp(jpeg).metadata();
+  assert.deepEqual([meta.format, meta.width, meta.height, meta.channels], ['jpeg', 600, 660, 3]);
+  assert.ok(jpeg.length < png.length / 2, `the JPEG (${jpeg.length} B) is much smaller than the PNG (${png.length} B)`);
+  // The same picture up to JPEG's loss at the stored quality: every channel close, on average very close.
+  const [a, b] = [(await rgbOf(jpeg)).data, (await rgbOf(png)).data];
+  let sum = 0;
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i]! - b[i]!);
+    sum += d;
+    worst = Math.max(worst, d);
+  }
+  assert.ok(sum / a.length < 1.5, `mean difference ${(sum / a.length).toFixed(2)}`);
+  assert.ok(worst <= 40, `largest difference ${worst}`);
+  const { x, y } = cellCentre(HOT.x, HOT.y, 600, 660);
+  const i = (y * 600 + x) * 3;
+  for (let k = 0; k < 3; k++) assert.ok(Math.abs(a[i + k]! - b[i + k]!) <= 6, `hot cell channel ${k}`);
 });
 
 test('a map that is cold everywhere leaves the film untouched', async () => {

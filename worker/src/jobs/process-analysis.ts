@@ -6,7 +6,7 @@ import { resultJobOptions, ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResul
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { resultJobId } from '@contracts/result-job-id.js';
 import { contentKey } from '@contracts/image-store.js';
-import { analyseFilm, loadModel, renderOverlay, type LoadedModel } from '../pipeline/run-pipeline.js';
+import { analyseFilm, loadModel, overlayCodingFor, renderOverlay, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type TProcessOutcome = {
@@ -49,7 +49,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
   return async (job: Job): Promise<TProcessOutcome> => {
     const parsed = ZAnalysisJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid analysis job payload');
-    const { analysisId, storageKey } = parsed.data;
+    const { analysisId, storageKey, mediaType: filmMediaType } = parsed.data;
     const t0 = performance.now();
     const timings: Record<string, number> = {};
     const lap = (name: string, since: number) => {
@@ -85,12 +85,12 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     const heatmap = result.topFinding ? result.heatmaps.find((h) => h.label === result.topFinding) : undefined;
     let stored: TAnalysisResultJob['heatmap'] = null;
     if (heatmap && film) {
-      const png = await renderOverlay(film, heatmap);
-      const sha256 = createHash('sha256').update(png).digest('hex');
+      const mediaType = overlayCodingFor(filmMediaType);
+      const overlay = await renderOverlay(film, heatmap, mediaType);
+      const sha256 = createHash('sha256').update(overlay).digest('hex');
       const key = contentKey(sha256);
-      if (!(await deps.images.exists(key))) await deps.images.put(key, png, 'image/png');
-      const size = pngSize(png);
-      stored = { storageKey: key, sha256, bytes: png.length, width: size.width, height: size.height };
+      if (!(await deps.images.exists(key))) await deps.images.put(key, overlay, mediaType);
+      stored = { storageKey: key, sha256, bytes: overlay.length, width: film.width, height: film.height, mediaType };
     }
     lap('overlayMs', t);
     lap('workerTotalMs', t0);
@@ -130,9 +130,4 @@ function testInferenceDelay(deps: WorkerDeps): Promise<void> {
   return new Promise((resolve) => {
     if (v !== 'hang') setTimeout(resolve, v);
   });
-}
-
-/** Width and height from a PNG's IHDR chunk (always the first chunk). */
-function pngSize(png: Buffer): { width: number; height: number } {
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }

@@ -8,7 +8,7 @@ import type { GrayFilm } from './explain.js';
 import type { AnalysisResult, GateVerdict, LoadedModel } from './types.js';
 
 export { loadModel } from './load-model.js';
-export { renderHeatmapOverlay, renderOverlay, type GrayFilm } from './explain.js';
+export { overlayCodingFor, renderHeatmapOverlay, renderOverlay, type GrayFilm } from './explain.js';
 export type * from './types.js';
 
 /** A result and the film it was computed from (8-bit luma, the stored image's size), or null when the image did not decode. */

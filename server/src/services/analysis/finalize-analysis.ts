@@ -79,7 +79,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
           kind: 'heatmap',
           storageKey: job.heatmap.storageKey,
           sha256: job.heatmap.sha256,
-          mediaType: 'image/png',
+          mediaType: job.heatmap.mediaType,
           bytes: job.heatmap.bytes,
           width: job.heatmap.width,
           height: job.heatmap.height,
