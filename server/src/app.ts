@@ -4,7 +4,6 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { AppDeps } from './deps.js';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
 import apiCacheControl from './plugins/api-cache-control.js';
@@ -15,6 +14,7 @@ import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
 import refuseNul from './plugins/refuse-nul.js';
+import trpcEndpoint from './plugins/trpc-endpoint.js';
 import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
 import { MAX_UPLOAD_BYTES } from '@contracts/dicom-limits.js';
@@ -123,16 +123,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(refuseNul);
 
   await app.register(health);
-  await app.register(fastifyTRPCPlugin, {
+  await app.register(trpcEndpoint<AppRouter>, {
     prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      createContext: createTrpcContextFactory(deps),
-      onError({ error, path }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'trpc error');
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    router: appRouter,
+    maxBatchSize: TRPC_MAX_BATCH_SIZE,
+    createContext: createTrpcContextFactory(deps),
+    onError({ error, path }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'trpc error');
+    },
   });
   await app.register(rest, { prefix: '/api' });
   await app.register(clientApp, { distDir: config.CLIENT_DIST_DIR });
