@@ -267,18 +267,19 @@ async function main(): Promise<void> {
   printStages("where it goes: job timestamps and the worker's stage times, in the app", one.stages);
   printStages('server upload stages, re-measured in this process', upload);
   printStages('worker pipeline, re-measured in this process', pure.stages);
-  const big = pure.overlay.filter((o) => o.megapixels >= 2.5).map((o) => o.ms);
-  console.log(
-    `  overlay render (all sizes)${' '.repeat(31)}${ms(median(pure.overlay.map((o) => o.ms))).padStart(8)} / ${ms(
-      percentile(
-        pure.overlay.map((o) => o.ms),
-        95,
-      ),
-    )}`,
-  );
-  console.log(
-    `  overlay render at 2.5-3 MP (${big.length} films)${' '.repeat(22)}${ms(median(big)).padStart(8)} / ${ms(percentile(big, 95))}`,
-  );
+  for (const coding of ['image/jpeg', 'image/png'] as const) {
+    const renders = pure.overlay.filter((o) => o.coding === coding);
+    if (!renders.length) continue;
+    const all = renders.map((o) => o.ms);
+    const big = renders.filter((o) => o.megapixels >= 2.5).map((o) => o.ms);
+    const name = coding === 'image/jpeg' ? 'JPEG' : 'PNG';
+    console.log(
+      `  overlay render as ${name} (all sizes)${' '.repeat(27 - name.length)}${ms(median(all)).padStart(8)} / ${ms(percentile(all, 95))}`,
+    );
+    console.log(
+      `  overlay render as ${name} at 2.5-3 MP (${big.length} films)${' '.repeat(18 - name.length)}${ms(median(big)).padStart(8)} / ${ms(percentile(big, 95))}`,
+    );
+  }
 
   console.log('\nthroughput (all uploads in flight)');
   const line = (name: string, r: RunResult) =>
