@@ -64,11 +64,15 @@ const shifted = (p: number, shift: number) => {
   return 1 / (1 + Math.exp(-(Math.log(q / (1 - q)) + shift)));
 };
 
-/** A moment inside that week: Wednesday noon, or just now for the current week. */
+/**
+ * A moment inside that week: Wednesday noon, or for the current week a minute or so ago but never
+ * before its Monday 00:00 UTC (a run just after midnight on a Monday put part of "this week" into
+ * the last one, and the test saw too few films this week for a PSI).
+ */
 function whenIn(weeksAgo: number, i: number, now: Date): Date {
-  if (weeksAgo === 0) return new Date(now.getTime() - 60_000 - i * 1000);
-  const monday = lastMondays(weeksAgo + 1, now)[0]!;
-  return new Date(new Date(`${monday}T12:00:00Z`).getTime() + 2 * 86_400_000 + i * 1000);
+  const monday = Date.parse(`${lastMondays(weeksAgo + 1, now)[0]!}T00:00:00Z`);
+  if (weeksAgo === 0) return new Date(Math.max(monday + i, now.getTime() - 60_000 - i * 1000));
+  return new Date(monday + 2 * 86_400_000 + 12 * 3_600_000 + i * 1000);
 }
 
 /** Writes the weeks' analyses (and a clinician's feedback on some of them) for `userId`. */
