@@ -7,7 +7,9 @@ Usage: /usr/bin/python3 models/train/evaluate_anatomy.py   -> models/cxr/anatomy
 """
 from __future__ import annotations
 
+import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -20,13 +22,16 @@ from train_anatomy import RUN, dice, normalise
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", type=Path, default=RUN, help="anatomy run folder (its best.pt is evaluated)")
+    args = ap.parse_args()
     torch.set_num_threads(2)
     z = np.load(CACHE / "seg.npz")
     rows = json.loads((CACHE / "rows.json").read_text())
     lung_full, heart_full = np.load(CACHE / "masks_full.npy", allow_pickle=True)
     split = np.array([rows[i]["split"] for i in z["row"]])
     net = AnatomyNet()
-    ck = torch.load(RUN / "best.pt")
+    ck = torch.load(args.run / "best.pt")
     net.load_state_dict(ck["net"])
     net.eval()
     out: dict = {"bestEpoch": ck["epoch"], "valDice": ck["val_dice"], "test": {}}
@@ -34,7 +39,7 @@ def main() -> None:
     with torch.no_grad():
         logits = net(normalise(torch.from_numpy(z["img"][te]).float()[:, None])).numpy()
     per: dict[str, dict[str, list]] = {}
-    ctr_err, ctr_pairs = [], []
+    ctr_err, ctr_pairs, ctr_src = [], [], []
     for k, i in enumerate(te):
         src = str(z["source"][i])
         ds = rows[int(z["row"][i])]["dataset"]
@@ -48,6 +53,7 @@ def main() -> None:
             if ref is not None:
                 ctr_pairs.append([ref, pred])
                 ctr_err.append(abs((pred if pred is not None else 0) - ref))
+                ctr_src.append(src)
     for key, v in per.items():
         out["test"][key] = {
             "n": len(v["lung"]),
@@ -64,6 +70,10 @@ def main() -> None:
         "mae": float(np.mean(ctr_err)),
         "maxError": float(np.max(ctr_err)),
         "referenceMean": float(np.mean([p[0] for p in ctr_pairs])),
+        "perSource": {
+            s: {"n": int(sum(1 for x in ctr_src if x == s)), "mae": float(np.mean([e for e, x in zip(ctr_err, ctr_src) if x == s]))}
+            for s in sorted(set(ctr_src))
+        },
         "pairs": [[round(a, 4), None if b is None else round(b, 4)] for a, b in ctr_pairs],
     }
     write_json(MODEL_DIR / "anatomy-evaluation.json", out)

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from anatomy_net import AnatomyNet
-from augment_v2 import photometric, random_affine, warp
+from augment_v2 import opacify, photometric, random_affine, warp
 from cache_v2 import CACHE
 from common import seed_everything, versions
 
@@ -84,6 +84,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--run", type=Path, default=RUN)
     ap.add_argument("--init", type=Path, help="start from these weights (fine-tuning)")
+    ap.add_argument("--freeze-bn", action="store_true", help="keep BatchNorm statistics fixed (weights recovered from a BN-folded graph)")
+    ap.add_argument("--opacify", type=float, default=0.0, help="share of each batch given simulated lung opacities and lines")
     args = ap.parse_args()
     run = args.run
     seed_everything(args.seed)
@@ -117,6 +119,10 @@ def main() -> None:
         rng = np.random.default_rng(args.seed + epoch)
         g.manual_seed(args.seed + epoch)
         net.train()
+        if args.freeze_bn:
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         t0, losses = time.time(), []
         for step in range(args.steps):
             it = epoch * args.steps + step
@@ -127,8 +133,11 @@ def main() -> None:
             nh = args.batch // 4
             b = np.concatenate([rng.choice(tr_heart, nh), rng.choice(tr, args.batch - nh)])
             theta = random_affine(len(b), g)
-            x = photometric(warp(img[b], theta), g)
             y = (warp(masks[b], theta) > 0.5).float()
+            x = warp(img[b], theta)
+            if args.opacify > 0:
+                x = opacify(x, y[:, :1], g, args.opacify)
+            x = photometric(x, g)
             logits = net(normalise(x))
             hw = torch.from_numpy(z["has_heart"][b]).float()[:, None, None]
             bce = F.binary_cross_entropy_with_logits(logits, y, reduction="none")

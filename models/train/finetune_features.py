@@ -1,0 +1,91 @@
+"""Turn the fine-tuned model 3 into the files model 2's calibration, evaluation and export read.
+
+Writes (same layout as extract_features.py + train_heads.py, so finalize_v2.py, evaluate_v2.py and
+export_v2.py run unchanged on model 3):
+  .cache/v2/features/eval.npy, eval_done.npy   (N,1376,7,7) float16 features of every cached row's crop
+  .cache/v2/features/aug.npy, aug_index.npy    the same for the augmented training views
+  .cache/v2/features/anatomy.npz               lung box and CTR of every cached row from the anatomy net
+                                               that ships (recipe: anatomy_for_eval)
+  .cache/v2/heads/head.pt                      the trained linear head; .cache/v2/heads/top.pt the blocks 14-18
+
+Usage: /usr/bin/python3 models/train/finetune_features.py [--recipe ...] [--run .cache/v2/finetune]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from anatomy_net import AnatomyNet
+from cache_v2 import CACHE
+from extract_features import anatomy_pass
+from finetune_net import TopNet, folded_backbone
+from finetune_train import B13
+from heads_v2 import Head
+from labels_v2 import LABELS
+from recipe import load_recipe
+
+FEATS = CACHE / "features"
+HEADS = CACHE / "heads"
+
+
+def top_features(net: TopNet, arr, batch: int = 128) -> np.ndarray:
+    out = np.zeros((len(arr), 1376, 7, 7), np.float16)
+    with torch.no_grad():
+        for s in range(0, len(arr), batch):
+            out[s : s + batch] = net.features(torch.from_numpy(np.asarray(arr[s : s + batch], dtype=np.float32))).contiguous().numpy().astype(np.float16)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--recipe", type=Path, default=Path(__file__).parent / "recipes" / "model3.json")
+    ap.add_argument("--run", type=Path, default=CACHE / "finetune")
+    args = ap.parse_args()
+    rc = load_recipe(args.recipe)
+    torch.set_num_threads(rc["threads"])
+    FEATS.mkdir(parents=True, exist_ok=True)
+    HEADS.mkdir(parents=True, exist_ok=True)
+    rows = json.loads((CACHE / "rows.json").read_text())
+    n = len(rows)
+    ck = torch.load(args.run / "best.pt")
+    net = TopNet(folded_backbone(), Head(len(LABELS), hidden=0))
+    net.load_state_dict(ck["net"])
+    net.eval()
+    ev = np.lib.format.open_memmap(FEATS / "eval.npy", mode="w+", dtype=np.float16, shape=(n, 1376, 7, 7))
+    done = np.zeros(n, bool)
+    for part in ("train", "eval"):
+        arr, index = np.load(B13 / f"{part}.npy", mmap_mode="r"), np.load(B13 / f"{part}_index.npy")
+        for s in range(0, len(index), 1024):
+            ev[index[s : s + 1024]] = top_features(net, arr[s : s + 1024])
+        done[index] = True
+        print(f"{part}: {len(index)} rows", flush=True)
+    ev.flush()
+    np.save(FEATS / "eval_done.npy", done)
+    arr, index = np.load(B13 / "aug.npy", mmap_mode="r"), np.load(B13 / "aug_index.npy")
+    aug = np.lib.format.open_memmap(FEATS / "aug.npy", mode="w+", dtype=np.float16, shape=(len(index), 1376, 7, 7))
+    for s in range(0, len(index), 1024):
+        aug[s : s + 1024] = top_features(net, arr[s : s + 1024])
+    aug.flush()
+    np.save(FEATS / "aug_index.npy", index)
+    # CTR and lung boxes from the anatomy net that ships, for every cached row (the CTR combination is fitted on them).
+    anatomy = AnatomyNet()
+    anatomy.load_state_dict(torch.load(CACHE.parents[1] / rc["anatomy_for_eval"])["net"])
+    anatomy.eval()
+    images = np.load(CACHE / "images.npy", allow_pickle=True)
+    todo = np.flatnonzero(done)
+    part = anatomy_pass(anatomy, [images[i] for i in todo])
+    an = {"boxes": np.full((n, 4), np.nan, np.float32), "ctr": np.full(n, np.nan, np.float32)}
+    an["boxes"][todo], an["ctr"][todo] = part["boxes"], part["ctr"]
+    np.savez(FEATS / "anatomy.npz", **an)
+    state = {k[len("head.") :]: v for k, v in ck["net"].items() if k.startswith("head.")}
+    torch.save({"head": state, "hidden": 0, "labels": LABELS, "args": {"finetune": rc["finetune"], "epoch": ck["epoch"]}}, HEADS / "head.pt")
+    torch.save({"top": {k[len("top.") :]: v for k, v in ck["net"].items() if k.startswith("top.")}}, HEADS / "top.pt")
+    print("features, anatomy and head written", flush=True)
+
+
+if __name__ == "__main__":
+    main()
