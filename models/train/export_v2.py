@@ -27,6 +27,8 @@ from mobilenet_v2 import MID_BLOCK, Backbone
 from net import GateNet
 
 GATE_WEIGHTS = CACHE.parent / "gate" / "gate_v2.pt"
+RECOVERED_GATE = CACHE / "recovered" / "gate.pt"  # model 2's gate read back from its anatomy.onnx (recover_onnx.py)
+TOP_WEIGHTS = CACHE / "heads" / "top.pt"  # model 3: fine-tuned blocks 14-18 (finetune_features.py)
 CTR_REFERENCE = 0.5
 
 
@@ -57,11 +59,13 @@ class ClassifierExport(nn.Module):
         return cams.mean((2, 3)), cams
 
 
-def load_parts(head_path: Path):
+def load_parts(head_path: Path, anatomy_path: Path):
     anatomy = AnatomyNet()
-    anatomy.load_state_dict(torch.load(CACHE / "anatomy" / "best.pt")["net"])
+    anatomy.load_state_dict(torch.load(anatomy_path)["net"])
     gate = GateNet()
-    if GATE_WEIGHTS.exists():
+    if RECOVERED_GATE.exists():  # model 3 keeps model 2's gate unchanged
+        gate.load_state_dict(torch.load(RECOVERED_GATE)["gate"])
+    elif GATE_WEIGHTS.exists():
         gate.load_state_dict(torch.load(GATE_WEIGHTS)["gate"])
     else:  # the v1 gate, unchanged
         v1 = torch.load(MODEL_DIR / "model.pt")
@@ -69,7 +73,10 @@ def load_parts(head_path: Path):
     ck = torch.load(head_path)
     head = Head(len(ck["labels"]), ck["hidden"])
     head.load_state_dict(ck["head"])
-    return AnatomyExport(anatomy.eval(), gate.eval()).eval(), ClassifierExport(Backbone().eval(), head.eval()).eval()
+    from finetune_net import shipped_backbone
+
+    backbone = shipped_backbone(TOP_WEIGHTS)
+    return AnatomyExport(anatomy.eval(), gate.eval()).eval(), ClassifierExport(backbone.eval(), head.eval()).eval()
 
 
 def export(model: nn.Module, path: Path, size: int, outputs: list[str]) -> None:
@@ -112,10 +119,11 @@ def main() -> None:
     ap.add_argument("--version", default="2.0.0")
     ap.add_argument("--head", type=Path, default=CACHE / "heads" / "head.pt")
     ap.add_argument("--calibration", type=Path, default=CACHE / "heads" / "calibration.json")
+    ap.add_argument("--anatomy", type=Path, default=CACHE / "anatomy3" / "best.pt")
     args = ap.parse_args()
     torch.set_num_threads(2)
     args.out.mkdir(parents=True, exist_ok=True)
-    anatomy, classifier = load_parts(args.head)
+    anatomy, classifier = load_parts(args.head, args.anatomy)
     export(anatomy, args.out / "anatomy.onnx", 128, ["masks", "gate_logits"])
     export(classifier, args.out / "model.onnx", 224, ["logits", "cams"])
     calib = json.loads(args.calibration.read_text())
@@ -177,7 +185,7 @@ def main() -> None:
                 "lowContrastStd": LOW_CONTRAST_STD,
             },
         },
-        "torchWeights": {"anatomy": ".cache/v2/anatomy/best.pt", "head": str(args.head.resolve().relative_to(CACHE.parents[1]))},
+        "torchWeights": {"anatomy": str(args.anatomy.resolve().relative_to(CACHE.parents[1])), "top": ".cache/v2/heads/top.pt", "head": str(args.head.resolve().relative_to(CACHE.parents[1]))},
     }
     write_json(args.out / "manifest.json", manifest)
     print(f"exported {args.version}: {len(findings)} findings shipped, {len(not_assessed)} not assessed")

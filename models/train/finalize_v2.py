@@ -133,8 +133,13 @@ def main() -> None:
             f["heatmap"] = lab
         if lab in SUMMARY:
             f["summary"] = True
+        if lab in ("pneumonia_viral", "pneumonia_bacterial"):
+            # Learned and validated on Kermany's children only: shown only when the patient's age says child.
+            f["ageGroup"] = "pediatric"
         if lab == "cardiomegaly":
             f["ctrCombine"] = combine
+            # A missing or flagged CTR never drives the call: the classifier alone, with its own threshold.
+            f["thresholdWithoutCtr"] = youden_threshold(target, pv[[pos[int(i)] for i in sel], LABELS.index("cardiomegaly")])
         findings.append(f)
     out = {"temperature": temps, "bias": biases, "uncertainMargin": UNCERTAIN_MARGIN, "findings": findings, "ctrCombine": combine}
     (RUN / "calibration.json").write_text(json.dumps(out, indent=1))

@@ -81,6 +81,11 @@ def main() -> None:
     an = {"boxes": np.full((n, 4), np.nan, np.float32), "ctr": np.full(n, np.nan, np.float32)}
     an["boxes"][todo], an["ctr"][todo] = part["boxes"], part["ctr"]
     np.savez(FEATS / "anatomy.npz", **an)
+    split = np.array([r["split"] for r in rows])
+    va = np.flatnonzero(split == "val")
+    with torch.no_grad():
+        zv = np.concatenate([net.head(torch.from_numpy(np.asarray(ev[va[s : s + 512]], dtype=np.float32))).numpy() for s in range(0, len(va), 512)])
+    np.save(HEADS / "head_val_logits.npy", zv)
     state = {k[len("head.") :]: v for k, v in ck["net"].items() if k.startswith("head.")}
     torch.save({"head": state, "hidden": 0, "labels": LABELS, "args": {"finetune": rc["finetune"], "epoch": ck["epoch"]}}, HEADS / "head.pt")
     torch.save({"top": {k[len("top.") :]: v for k, v in ck["net"].items() if k.startswith("top.")}}, HEADS / "top.pt")

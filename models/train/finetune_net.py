@@ -75,3 +75,19 @@ class TopNet(nn.Module):
 
     def forward(self, b13: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(b13))
+
+
+def shipped_backbone(top_weights=None):
+    """The backbone model 3 ships: folded, with the fine-tuned blocks 14-18 (heads/top.pt); model 2's
+    frozen one when there are none. Plain NCHW memory format, as the ONNX export and the reference
+    pipeline use it."""
+    from pathlib import Path
+
+    from cache_v2 import CACHE
+
+    path = Path(top_weights) if top_weights else CACHE / "heads" / "top.pt"
+    if not path.exists():
+        return Backbone().eval()
+    bb = folded_backbone().to(memory_format=torch.contiguous_format)
+    bb.features[TOP_FIRST:].load_state_dict(torch.load(path)["top"])
+    return bb.eval()

@@ -1,4 +1,4 @@
-"""Write models/cxr/MODEL_CARD.md and models/cxr/metrics.json for model 2 from the measured files:
+"""Write models/cxr/MODEL_CARD.md and models/cxr/metrics.json for model 2 and 3 from the measured files:
 evaluation.json (evaluate_v2.py), anatomy-evaluation.json (evaluate_anatomy.py),
 gate-evaluation.json (evaluate_gate.py), shortcut-checks.json (shortcut_checks.py),
 manifest.json and the training logs. Nothing here is typed by hand except the targets of issue 12.
@@ -15,7 +15,7 @@ from common import MODEL_DIR, write_json
 
 TARGETS = {
     "ChestX-ray14 normal vs abnormal": 0.80,
-    "adult infection vs adult normal": 0.90,
+    "adult infection vs adult normal": 0.92,
     "COVID-19 vs non-COVID infection (QU-Ex)": 0.80,
     "cardiomegaly (ChestX-ray14)": 0.85,
 }
@@ -87,6 +87,11 @@ def main() -> None:
             val, src = ev["test"].get(pop, {}).get("auc"), "test split"
         target_rows.append({"population": pop, "auc": val, "target": goal, "met": bool(val is not None and val >= goal), "from": src})
     target_rows.append({"population": "shipped findings", "auc": len(shipped), "target": 8, "met": len(shipped) >= 8, "from": "shipping rule"})
+    must = ["abnormal", "pleural_effusion", "cardiomegaly"]
+    target_rows.append({"population": "abnormal, effusion and cardiomegaly shipped", "auc": sum(m in shipped for m in must), "target": 3, "met": all(m in shipped for m in must), "from": "shipping rule"})
+    for src, v in an.get("ctr", {}).get("perSource", {}).items():
+        target_rows.append({"population": f"CTR mean absolute error, {src} test films", "auc": v["mae"], "target": 0.03, "met": v["mae"] <= 0.03, "from": f"test split, {v['n']} films", "atMost": True})
+    ablation, ctr_rel = load("ablation.json"), load("ctr-reliability.json")
 
     metrics = {
         "schemaVersion": 2,
@@ -114,6 +119,8 @@ def main() -> None:
         },
         "gate": {"rejectThreshold": gate.get("rejectThreshold"), **gate.get("test", {})},
         "targets": target_rows,
+        "ablation": ablation,
+        "ctrReliability": ctr_rel,
         "groups": ev["byGroup"],
     }
     write_json(MODEL_DIR / "metrics.json", metrics)
@@ -130,17 +137,30 @@ def main() -> None:
     w("")
     w(f"- Classifier `model.onnx` (sha256 `{man.get('sha256')}`) and anatomy stage `anatomy.onnx` (sha256 `{man.get('anatomy', {}).get('sha256')}`), ONNX opset 17.")
     w(f"- Training data: `{man.get('trainingData')}` (cxr-224 and cxr-extra train splits; thresholds and calibration on their val splits; test splits touched once, for this card).")
-    w("- Pipeline: input gate (deterministic checks + a small net) -> anatomy U-Net (lungs, heart; 128x128) -> the film cropped to the lung-field box (+8 % margin) at native resolution, stretched to 224x224 -> ImageNet MobileNetV2 (frozen, 1-channel; mid-level and top features at 7x7) -> a linear 1x1-conv head (logistic regression on the standardised features, applied at every position) giving 17 sigmoid outputs whose per-position values are the class-activation maps -> per-label Platt calibration (val) -> findings. Heatmaps are confined to the lung mask.")
+    w("- Pipeline: input gate (deterministic checks + a small net) -> anatomy U-Net (lungs, heart; 128x128) -> the film cropped to the lung-field box (+8 % margin) at native resolution, stretched to 224x224 -> " + ("ImageNet MobileNetV2 (1-channel; blocks 0-13 frozen ImageNet weights, blocks 14-18 fine-tuned on the training split; mid-level and top features at 7x7)" if load("ablation.json") else "ImageNet MobileNetV2 (frozen, 1-channel; mid-level and top features at 7x7)") + " -> a linear 1x1-conv head (logistic regression on the standardised features, applied at every position) giving 17 sigmoid outputs whose per-position values are the class-activation maps -> per-label Platt calibration (val) -> findings. Heatmaps are confined to the lung mask.")
     w("- Backbone weights: MobileNetV2 ImageNet weights from google-coral/test_data (Apache-2.0; see `LICENSE-mobilenet-v2`). The heart segmentation is trained on JSRT/SCR masks, whose terms allow research and education only: the anatomy stage inherits those terms.")
     w(f"- A probability within {man.get('uncertainMargin')} log-odds of its threshold is reported as 'uncertain'.")
     w("")
-    w("## Targets of issue 12 (cxr-extra test splits)")
+    w("## Targets of issue 26 (cxr-extra test splits)")
     w("")
     w("| population | measured | target | met | figure from |")
     w("|---|---|---|---|---|")
     for t in target_rows:
         val = t["auc"] if isinstance(t["auc"], int) else f3(t["auc"])
-        w(f"| {t['population']} | {val} | >= {t['target']} | {'yes' if t['met'] else 'no'} | {t['from']} |")
+        w(f"| {t['population']} | {val} | {'<=' if t.get('atMost') else '>='} {t['target']} | {'yes' if t['met'] else 'no'} | {t['from']} |")
+    w("")
+    if ablation:
+        a, b, c = ablation["a_frozen_model2"], ablation["b_top_blocks_finetuned"], ablation["c_full_network"]
+        w("## Ablation: frozen vs fine-tuned (validation split, same populations)")
+        w("")
+        w(f"Population: {ablation['population']}. (a) model 2 as shipped: frozen ImageNet MobileNetV2, linear head. (b) model 3: blocks 14-18 and the head fine-tuned on cached block-13 activations, best of {b['epochs']} epochs (epoch {b['bestEpoch']}), {b['trainingViewsPerEpoch']} training views per epoch, wall time per epoch {', '.join(f'{x / 60:.1f}' for x in b['secondsPerEpoch'])} min. (c) the whole network: {c['why']}.")
+        w("")
+        w("| finding (deciding population) | (a) frozen, model 2 | (b) top blocks fine-tuned |")
+        w("|---|---|---|")
+        for k in b["valAuroc"]:
+            w(f"| {k} | {f3(a['valAuroc'].get(k))} | {f3(b['valAuroc'].get(k))} |")
+        w(f"| **mean** | {f3(a['valMean'])} | {f3(b['valMean'])} |")
+        w("")
     w("")
     w("## Every candidate finding and whether it shipped")
     w("")
@@ -189,7 +209,22 @@ def main() -> None:
         for k, v in an["test"].items():
             w(f"| {k} | {v['n']} | {f3(v['lungDice'])} ({f3(v['lungDiceMin'])}) | {f3(v.get('heartDice'))} ({f3(v.get('heartDiceMin'))}) |")
         w("")
-        w("CTR definition: maximal horizontal heart width (leftmost to rightmost heart pixel) / maximal inner thoracic width (the widest row from the outer edge of one lung field to the outer edge of the other). Usual upper reference 0.50 on an adult PA film. The heart masks come from 247 adult PA JSRT films only, so the CTR is less reliable on AP films (magnified heart), pediatric films (a larger normal heart) and films unlike 1990s digitised film; no such films had reference masks to measure it on.")
+        for src, v in an["ctr"].get("perSource", {}).items():
+            w(f"- CTR mean absolute error on {src} test films: {f3(v['mae'])} ({v['n']} films).")
+        w("")
+        w("CTR definition: maximal horizontal heart width (leftmost to rightmost heart pixel) / maximal inner thoracic width (the widest row from the outer edge of one lung field to the outer edge of the other). Usual upper reference 0.50 on an adult PA film. The heart masks come from 247 JSRT films and 259 Wingspan films (adult, frontal); the CTR is less reliable on AP films (magnified heart) and pediatric films (a larger normal heart).")
+        w("")
+    if ctr_rel:
+        w("## When the CTR is not measurable (validation split)")
+        w("")
+        w("The worker checks the anatomy masks before it reports a CTR (`worker/src/pipeline/check-ctr.ts` = `train/ctr_checks.py`): a heart outline reaching the thoracic inlet or below the lung bases, lung fields too small, too asymmetric or retracted (as over opaque lung), a heart too large against the lungs or a ratio beyond a plausible width. A flagged CTR is reported as 'not measurable: <reason>' and never drives the cardiomegaly call (the classifier alone decides, at its own threshold). Thresholds: `" + json.dumps(ctr_rel["checks"]) + "`.")
+        w("")
+        w("| films | source | n | flagged | CTR median [p10, p90], all films | CTR median [p10, p90], films not flagged |")
+        w("|---|---|---|---|---|---|")
+        for g, v in ctr_rel["groups"].items():
+            for src, x in [("all", v["all"])] + sorted(v["perSource"].items()):
+                a_, s_ = x["ctrAll"], x["ctrShown"]
+                w(f"| {g} | {src} | {x['films']} | {pct(x['flaggedShare'])} | {f3(a_['median'])} [{f3(a_['p10'])}, {f3(a_['p90'])}] | {f3(s_['median'])} [{f3(s_['p10'])}, {f3(s_['p90'])}] |")
         w("")
     if gate:
         t = gate.get("test", {})
@@ -246,6 +281,9 @@ def main() -> None:
     w(f"- Library versions: `{json.dumps(man.get('training', {}).get('versions', {}))}`")
     for name, secs in training_seconds().items():
         w(f"- {name}: {secs / 60:.1f} min")
+    if ablation:
+        b = ablation["b_top_blocks_finetuned"]
+        w(f"- Fine-tuning of blocks 14-18 + head: {sum(b['secondsPerEpoch']) / 60:.1f} min for {b['epochs']} epochs (recipe `models/train/recipes/model3.json`).")
     w("- Machine: 2 CPU cores, 24 GiB, no GPU, shared with other work during the run (so the times are upper bounds); commands in models/README.md.")
     w("")
     w("## Limits")

@@ -26,7 +26,6 @@ from common import MODEL_DIR, REPO_ROOT, resize_area, sha256_file, to_gray_u8
 from export_v2 import GATE_WEIGHTS, AnatomyExport, ClassifierExport
 from gate_checks import pre_checks
 from heads_v2 import Head
-from mobilenet_v2 import Backbone
 from net import GateNet
 from pipeline import TorchRunner, calibrated, gate_verdict, softmax
 
@@ -77,7 +76,9 @@ def load_nets(model_dir: Path, manifest: dict, anatomy_weights: Path | None = No
     head = Head(len(ck["labels"]), ck["hidden"])
     head.load_state_dict(ck["head"])
     a = AnatomyExport(anatomy.eval(), gate.eval()).eval()
-    c = ClassifierExport(Backbone().eval(), head.eval()).eval()
+    from finetune_net import shipped_backbone
+
+    c = ClassifierExport(shipped_backbone(REPO_ROOT / tw["top"] if "top" in tw else REPO_ROOT / ".cache/v2/none.pt"), head.eval()).eval()
     _check_against_onnx(a, model_dir / manifest["anatomy"]["file"], ["anatomy.out.weight", "anatomy.out.bias", "gate.fc.weight", "gate.fc.bias"])
     _check_against_onnx(c, model_dir / manifest["file"], (["head.c1.weight"] if c.head.c1 is not None else []) + ["head.c2.bias"])
     return Nets(TorchRunner(a, ["masks", "gate_logits"]), TorchRunner(c, ["logits", "cams"]))

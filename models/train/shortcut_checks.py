@@ -27,7 +27,7 @@ from common import MODEL_DIR, resize_area, write_json
 from finalize_v2 import calibrated
 from heads_v2 import Head, auroc, predict
 from labels_v2 import LABELS
-from mobilenet_v2 import Backbone
+from finetune_net import shipped_backbone
 from populations_v2 import DECIDING, populations
 from train_anatomy import RUN as ANATOMY_RUN
 from train_anatomy import normalise
@@ -101,9 +101,10 @@ def main() -> None:
 
     # Lungs only / lungs blanked.
     anatomy = AnatomyNet()
-    anatomy.load_state_dict(torch.load(ANATOMY_RUN / "best.pt")["net"])
+    anatomy_run = CACHE / "anatomy3" if (CACHE / "anatomy3" / "best.pt").exists() else ANATOMY_RUN
+    anatomy.load_state_dict(torch.load(anatomy_run / "best.pt")["net"])
     anatomy.eval()
-    backbone = Backbone().eval()
+    backbone = shipped_backbone()
     pops = populations(rows, te)
     pos = {int(i): k for k, i in enumerate(te)}
     probs = {}
