@@ -45,6 +45,14 @@ def main() -> None:
     rows, _, parts = load_parts()
     frozen = TopNet(folded_backbone(), model2_head()).eval()
     a = val_scores(rows, frozen, parts)
+    variants = {}
+    for run, recipe in (("finetune-long", "recipes/model3-long.json"),):
+        p = CACHE / run / "train.log"
+        if p.exists():
+            recs = [json.loads(l) for l in p.read_text().splitlines() if '"val_auroc"' in l]
+            if recs:
+                b_ = max(recs, key=lambda r: r["val_mean"])
+                variants[recipe] = {"valAuroc": b_["val_auroc"], "valMean": b_["val_mean"], "bestEpoch": b_["epoch"], "epochs": len(recs), "secondsPerEpoch": [r["epoch_sec"] for r in recs]}
     log = [json.loads(l) for l in (CACHE / "finetune" / "train.log").read_text().splitlines()]
     epochs = [r for r in log if "val_auroc" in r]
     best = max(epochs, key=lambda r: r["val_mean"])
@@ -62,6 +70,7 @@ def main() -> None:
             "secondsPerEpoch": sec,
             "perEpochValMean": [r["val_mean"] for r in epochs],
         },
+        "b_variants_not_shipped": variants,
         "c_full_network": {
             "run": False,
             "why": "not run in this build: the whole net trains at about 6 images/s on this 2-core CPU (issue 26's measurement), "

@@ -90,7 +90,7 @@ def main() -> None:
                 flag = check_ctr(lung, heart, ctr if ctr is not None else 0.0, checks) if ctr is not None else {"code": "no_heart"}
                 r = rows[i]
                 per.setdefault(group_of(r), {}).setdefault(r["source"], []).append((ctr, flag))
-    out = {"split": "val", "anatomy": str(args.anatomy.relative_to(CACHE.parents[1])), "checks": checks, "groups": {}}
+    out = {"split": "val", "anatomy": str(args.anatomy.resolve().relative_to(CACHE.parents[1])), "checks": checks, "groups": {}}
     for g, by_src in per.items():
         everything = [x for v in by_src.values() for x in v]
         out["groups"][g] = {"all": summary(everything), "perSource": {s: summary(v) for s, v in by_src.items()}}

@@ -20,6 +20,7 @@ from anatomy_net import AnatomyNet
 from anatomy_ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION
 from cache_v2 import CACHE
 from common import MODEL_DIR, sha256_file, versions, write_json
+from ctr_checks import DEFAULT_CTR_CHECKS
 from gate_checks import BLANK_STD, CHROMA_LEVEL, LOW_CONTRAST_STD, MAX_ASPECT, MAX_COLOUR_FRACTION, MIN_SIDE
 from heads_v2 import Head
 from labels_v2 import DISPLAY, LABELS
@@ -166,6 +167,8 @@ def main() -> None:
             "minLungFraction": MIN_LUNG_FRACTION,
             "minHeartPixels": MIN_HEART_PIXELS,
             "ctrReference": CTR_REFERENCE,
+            # The CTR plausibility check's thresholds (ctr_checks.py = worker check-ctr.ts), reported in the card.
+            "ctrChecks": DEFAULT_CTR_CHECKS,
         },
         "gate": {
             "model": "anatomy",

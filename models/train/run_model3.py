@@ -30,6 +30,8 @@ def py(script: str, *args: str) -> list[str]:
 def steps(rc: dict, version: str) -> list[tuple[str, list[str], Path | None]]:
     an = rc["anatomy"]
     anatomy_args = ["--epochs", str(an["epochs"]), "--steps", str(an["steps"]), "--lr", str(an["lr"]), "--init", an["init"], "--opacify", str(an["opacify"]), "--run", str(ROOT / Path(rc["anatomy_for_eval"]).parent), "--seed", str(rc["seed"])]
+    if an.get("stop_after"):
+        anatomy_args += ["--stop-after", str(an["stop_after"])]
     if an["freeze_bn"]:
         anatomy_args.append("--freeze-bn")
     return [

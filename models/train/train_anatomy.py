@@ -85,6 +85,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, default=RUN)
     ap.add_argument("--init", type=Path, help="start from these weights (fine-tuning)")
     ap.add_argument("--freeze-bn", action="store_true", help="keep BatchNorm statistics fixed (weights recovered from a BN-folded graph)")
+    ap.add_argument("--stop-after", type=int, help="end after this many epochs, keeping the --epochs learning-rate schedule (CPU budget)")
     ap.add_argument("--opacify", type=float, default=0.0, help="share of each batch given simulated lung opacities and lines")
     args = ap.parse_args()
     run = args.run
@@ -115,7 +116,7 @@ def main() -> None:
         log.write(json.dumps({"versions": versions(), "args": vars(args), "n_train": len(tr)}, default=str) + "\n")
     g = torch.Generator().manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    for epoch in range(start, args.epochs):
+    for epoch in range(start, min(args.epochs, args.stop_after or args.epochs)):
         rng = np.random.default_rng(args.seed + epoch)
         g.manual_seed(args.seed + epoch)
         net.train()
