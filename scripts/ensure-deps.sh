@@ -4,7 +4,7 @@
 # arguments (e.g. redis-server chromium). Not root and a package missing: says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+export ONNXRUNTIME_NODE_INSTALL=skip
 
 missing=()
 for pkg in "$@"; do
