@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigShape } from './base-config.js';
+import { dicomConfigShape } from './dicom-config.js';
 import { parseEnv, zBool } from './parse-env.js';
 
 /**
@@ -9,6 +10,7 @@ import { parseEnv, zBool } from './parse-env.js';
  */
 export const ZConfig = z.object({
   ...baseConfigShape,
+  ...dicomConfigShape,
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().default('http://localhost:3000'),
