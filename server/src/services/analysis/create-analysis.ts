@@ -102,7 +102,7 @@ export async function createAnalysis(
       job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType },
     });
   } catch (err) {
-    log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
+    log.warn({ err, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
     await db.delete(chats).where(eq(chats.id, created.chatId));
     await deleteUnreferencedImages({ db, images, log, imageIds: [created.imageId] });
 

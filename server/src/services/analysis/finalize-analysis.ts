@@ -113,7 +113,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     chatId: row.chatId,
     stage: status === 'completed' ? 'done' : 'refused',
     ...(message ? { message } : {}),
-  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
+  }).catch((err: Error) => log.warn({ err }, 'could not publish analysis event'));
   return status;
 }
 
@@ -149,6 +149,6 @@ export async function failAnalysis(opts: TFinalizeDeps & { analysisId: string; r
     chatId,
     stage: 'failed',
     message: analysisErrorOf('failed', null)!,
-  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
+  }).catch((err: Error) => log.warn({ err }, 'could not publish analysis event'));
   return true;
 }

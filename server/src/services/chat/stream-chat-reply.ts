@@ -5,7 +5,6 @@ import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
-import { safeErr } from '../analysis/safe-error.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
@@ -92,7 +91,7 @@ export async function* replyToChat(
     if (!text.trim()) throw new Error('empty reply');
   } catch (err) {
     if (isAppError(err)) throw err;
-    log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
+    log.warn({ err, responder: responder.name }, 'chat responder failed');
     await recordAudit(db, meta, {
       actorUserId: userId,
       action: 'chat.message',
