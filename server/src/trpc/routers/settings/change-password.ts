@@ -1,13 +1,12 @@
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES, ZChangePasswordInput } from '@contracts/schemas/settings.js';
-import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { changePassword } from '../../../services/settings/change-password.js';
-import { protectedProcedure } from '../../trpc.js';
+import { passwordSessionProcedure } from '../../trpc.js';
 
-export const changePasswordProcedure = protectedProcedure
+export const changePasswordProcedure = passwordSessionProcedure
   .input(ZChangePasswordInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
-    await changePassword({ ...ctx.deps, meta: ctx.meta, auth: requirePasswordSession(ctx.auth), input });
+    await changePassword({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, input });
     return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
   });
