@@ -114,6 +114,26 @@ export const NOT_ASSESSED_REASON = 'this model version cannot back these finding
 export const ZNotAssessed = z.object({ label: z.string().max(100), display: z.string().max(200) });
 export type TNotAssessed = z.infer<typeof ZNotAssessed>;
 
+/** The patient's lung zones of heatmapZones (image left is the patient's right on a frontal film). */
+export const LUNG_ZONES = [
+  'right_upper',
+  'right_middle',
+  'right_lower',
+  'left_upper',
+  'left_middle',
+  'left_lower',
+] as const;
+export type TLungZone = (typeof LUNG_ZONES)[number];
+
+/** One finding's heatmap mass inside the lung masks, as shares per zone (worker/src/pipeline/heatmap-zones.ts). */
+export const ZHeatmapZones = z.object({
+  label: z.string().max(100),
+  zones: z.object(
+    Object.fromEntries(LUNG_ZONES.map((k) => [k, z.number().min(0).max(1)])) as Record<TLungZone, z.ZodNumber>,
+  ),
+});
+export type THeatmapZones = z.infer<typeof ZHeatmapZones>;
+
 /** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
 export const ZStoredResult = z.object({
   modelVersion: z.string(),
@@ -135,6 +155,8 @@ export const ZStoredResult = z.object({
   notAssessed: z.array(ZNotAssessed).optional(),
   topFinding: z.string().nullable(),
   heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
+  /** Model 2+ (issue 27): where each finding's heatmap mass lies in the lungs; absent in older analyses. */
+  heatmapZones: z.array(ZHeatmapZones).max(100).optional().catch(undefined),
   image: z.object({ width: z.number(), height: z.number() }),
   timingsMs: z.record(z.string(), z.number()).default({}),
 });

@@ -1,3 +1,5 @@
+import type { HeatmapZones } from './heatmap-zones.js';
+
 /**
  * The analysis result contract (other packages code against these names) and the model
  * manifest format that lets any ONNX classifier be dropped in through MODEL_DIR.
@@ -64,6 +66,8 @@ export interface AnalysisResult {
   notAssessed?: NotAssessed[];
   topFinding: string | null;
   heatmaps: Heatmap[];
+  /** Model 2+: each map's mass per lung zone (heatmap-zones.ts). */
+  heatmapZones?: HeatmapZones[];
   image: { width: number; height: number };
   timingsMs: Record<string, number>;
 }
