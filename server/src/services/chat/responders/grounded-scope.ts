@@ -46,7 +46,7 @@ export function displayOf(result: TStoredResult, label: string): string {
 }
 
 /** 'ROC AUC 0.812 (95% CI 0.701-0.900); …; 421 images, 10 positive (population, where from)' or null. */
-function figureText(m: TFindingMetrics | undefined): string | null {
+export function figureText(m: TFindingMetrics | undefined): string | null {
   if (!m || m.auc === null) return null;
   const ci = m.aucCi95 ? ` (95% CI ${m.aucCi95[0].toFixed(3)}-${m.aucCi95[1].toFixed(3)})` : '';
   const op =
