@@ -3,10 +3,7 @@ import { MAX_DICOM_BYTES } from '../dicom-limits.js';
 
 /** An AE title: 1-16 characters of the default character repertoire, no backslash (PS3.5 6.2). */
 const AE_RE = /^[\x20-\x5b\x5d-\x7e]{1,16}$/;
-const zAeTitle = z
-  .string()
-  .trim()
-  .regex(AE_RE, 'an AE title is 1 to 16 printable characters without a backslash');
+const zAeTitle = z.string().trim().regex(AE_RE, 'an AE title is 1 to 16 printable characters without a backslash');
 
 export interface TDicomCaller {
   ae: string;
