@@ -59,7 +59,14 @@ function importBoundaries() {
   );
   const rule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
   return [
-    { files: ['worker/**/*.ts'], rules: rule(server, ban('client', 'the worker has no UI')) },
+    {
+      files: ['worker/**/*.ts'],
+      rules: rule(
+        server,
+        ban('client', 'the worker has no UI'),
+        ban('scripts', 'scripts are tools on top of the worker; shared code lives in common/'),
+      ),
+    },
     {
       files: ['client/src/**/*.{ts,tsx}'],
       rules: {
@@ -97,6 +104,7 @@ function importBoundaries() {
         server,
         ban('worker', 'common/ is shared by server and worker'),
         ban('client', 'common/ is Node runtime code'),
+        ban('scripts', 'common/ is below the tools that use it'),
       ),
     },
   ];

@@ -40,8 +40,8 @@ export default fp(async (app) => {
       pending = !cred
         ? Promise.resolve(null)
         : cred.from === 'bearer' && cred.token.startsWith(API_KEY_PREFIX)
-          ? resolveApiKey(db, cred.token)
-          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS, sessionCache);
+          ? resolveApiKey({ db, key: cred.token })
+          : resolveSession({ db, token: cred.token, idleHours: config.SESSION_IDLE_HOURS, cache: sessionCache });
       pendingAuth.set(this, pending);
     }
     return pending;

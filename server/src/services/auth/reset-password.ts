@@ -55,6 +55,6 @@ export async function resetPassword(
   await announceSessionsEnded(deps, { userId });
   await auditAccount(db, meta, 'auth.password_reset', userId, 'success');
   // Whoever holds the mailbox may sign in again at once, even if guessers had locked the account.
-  const user = await findUserById(db, userId);
+  const user = await findUserById({ db, userId });
   if (user) await authLimits(deps).clearLoginFailures(user.email);
 }

@@ -92,13 +92,17 @@ export async function* replyToChat(
   } catch (err) {
     if (isAppError(err)) throw err;
     log.warn({ err, responder: responder.name }, 'chat responder failed');
-    await recordAudit(db, meta, {
-      actorUserId: userId,
-      action: 'chat.message',
-      objectType: 'chat',
-      objectId: ctx.chatId,
-      outcome: 'failure',
-      details: { responder: responder.name },
+    await recordAudit({
+      db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'chat.message',
+        objectType: 'chat',
+        objectId: ctx.chatId,
+        outcome: 'failure',
+        details: { responder: responder.name },
+      },
     });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
@@ -117,13 +121,17 @@ export async function* replyToChat(
       .where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
   });
-  await recordAudit(db, meta, {
-    actorUserId: userId,
-    action: 'chat.message',
-    objectType: 'chat',
-    objectId: ctx.chatId,
-    outcome: 'success',
-    details: { responder: responder.name, messageId: answered.id },
+  await recordAudit({
+    db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action: 'chat.message',
+      objectType: 'chat',
+      objectId: ctx.chatId,
+      outcome: 'success',
+      details: { responder: responder.name, messageId: answered.id },
+    },
   });
   yield { type: 'done', messageId: asked.id, replyId: answered.id };
 }

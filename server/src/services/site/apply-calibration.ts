@@ -32,13 +32,17 @@ export async function applyCalibration(
       .set({ status: 'applied', appliedAt: new Date(), revertedAt: null })
       .where(eq(siteCalibrations.id, row.id))
       .returning();
-    await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: userId,
-      action: 'site.calibration.apply',
-      objectType: 'site_calibration',
-      objectId: row.id,
-      outcome: 'success',
-      details: { modelVersion: row.modelVersion },
+    await recordAudit({
+      db: tx as unknown as typeof deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.apply',
+        objectType: 'site_calibration',
+        objectId: row.id,
+        outcome: 'success',
+        details: { modelVersion: row.modelVersion },
+      },
     });
     return calibrationView(applied!);
   });
@@ -57,12 +61,16 @@ export async function revertCalibration(
       .where(eq(siteCalibrations.status, 'applied'))
       .returning({ id: siteCalibrations.id });
     if (!row) throw new AppError('NOT_FOUND', SITE_MESSAGES.nothingApplied);
-    await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: userId,
-      action: 'site.calibration.revert',
-      objectType: 'site_calibration',
-      objectId: row.id,
-      outcome: 'success',
+    await recordAudit({
+      db: tx as unknown as typeof deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.revert',
+        objectType: 'site_calibration',
+        objectId: row.id,
+        outcome: 'success',
+      },
     });
   });
 }

@@ -27,11 +27,15 @@ export async function proposeCalibration(
   const minCases = deps.config.SITE_CALIBRATION_MIN_CASES;
   const proposal = buildProposal(model.findings, cases, input.method, minCases);
   if (proposal.findings.length === 0) {
-    await recordAudit(deps.db, meta, {
-      actorUserId: userId,
-      action: 'site.calibration.propose',
-      outcome: 'failure',
-      details: { code: 'NOT_ENOUGH_CASES', source: input.source },
+    await recordAudit({
+      db: deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.propose',
+        outcome: 'failure',
+        details: { code: 'NOT_ENOUGH_CASES', source: input.source },
+      },
     });
     throw new AppError('BAD_REQUEST', SITE_MESSAGES.notEnoughCases(minCases));
   }
@@ -46,13 +50,17 @@ export async function proposeCalibration(
       createdBy: userId,
     })
     .returning();
-  await recordAudit(deps.db, meta, {
-    actorUserId: userId,
-    action: 'site.calibration.propose',
-    objectType: 'site_calibration',
-    objectId: row!.id,
-    outcome: 'success',
-    details: { source: input.source, findings: proposal.findings.length, skipped: proposal.skipped.length },
+  await recordAudit({
+    db: deps.db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action: 'site.calibration.propose',
+      objectType: 'site_calibration',
+      objectId: row!.id,
+      outcome: 'success',
+      details: { source: input.source, findings: proposal.findings.length, skipped: proposal.skipped.length },
+    },
   });
   return calibrationView(row!);
 }
