@@ -78,6 +78,8 @@ export const ZFinding = z.object({
   /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
   modelThreshold: z.number().optional(),
   call: z.enum(['positive', 'negative', 'uncertain']),
+  /** 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child. */
+  ageGroup: z.enum(['pediatric']).optional(),
 });
 export type TFinding = z.infer<typeof ZFinding>;
 
@@ -95,8 +97,12 @@ const ZPathData = z
  * are outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none") over the film.
  */
 export const ZAnatomy = z.object({
-  /** Cardiothoracic ratio; null when it could not be measured (see flags). Shown as measured, however odd. */
+  /** Cardiothoracic ratio; null when it could not be measured (see flags) or its outlines are implausible (ctrUnreliable). */
   ctr: z.number().min(0).nullable(),
+  /** The ratio as measured, also when flagged (absent on results of workers before the CTR checks). */
+  ctrMeasured: z.number().min(0).nullish(),
+  /** Why the measured ratio cannot be trusted (worker/src/pipeline/check-ctr.ts); null or absent when it can. */
+  ctrUnreliable: z.object({ code: z.string().max(100), reason: z.string().max(300) }).nullish(),
   /** The usual upper reference value on an adult PA film. */
   ctrReference: z.number().min(0),
   /** The lung-field box the classifier saw [x0, y0, x1, y1], fractions of the image; null = whole film. */
@@ -110,8 +116,19 @@ export type TAnatomy = z.infer<typeof ZAnatomy>;
 /** Why a candidate finding is "not assessed", in the report, the chat, the exports and the viewer. */
 export const NOT_ASSESSED_REASON = 'this model version cannot back these findings on held-out data';
 
-/** A candidate finding this model version cannot back on held-out data: shown as "not assessed". */
-export const ZNotAssessed = z.object({ label: z.string().max(100), display: z.string().max(200) });
+/** Why a finding validated only in children is "not assessed" for an adult or a patient of unknown age. */
+export const PEDIATRIC_ONLY_REASON = 'validated only in children';
+
+/**
+ * A candidate finding this model version cannot back on held-out data, or (with `reason`) one it
+ * does not assess for this patient (a pediatric-only finding for an adult): shown as "not assessed".
+ */
+export const ZNotAssessed = z.object({
+  label: z.string().max(100),
+  display: z.string().max(200),
+  /** Absent: NOT_ASSESSED_REASON. */
+  reason: z.string().max(300).optional(),
+});
 export type TNotAssessed = z.infer<typeof ZNotAssessed>;
 
 /** The patient's lung zones of heatmapZones (image left is the patient's right on a frontal film). */

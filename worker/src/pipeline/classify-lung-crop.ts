@@ -55,7 +55,11 @@ export async function classifyLungCrop(
   const outputs = await infer(model, input);
   t = lap('classifier', t);
 
-  const { findings, topFinding } = composeFindings(model, findingProbabilities(model, outputs, anatomy.ctr));
+  const { findings, topFinding } = composeFindings(
+    model,
+    findingProbabilities(model, outputs, anatomy.ctr),
+    anatomy.ctr,
+  );
   const crop: PixelBox = cropBox
     ? pixelBox(cropBox, img.width, img.height)
     : { left: 0, top: 0, width: img.width, height: img.height };
