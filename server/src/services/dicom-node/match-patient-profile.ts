@@ -53,13 +53,17 @@ export async function matchPatientProfile(
       if (!mapped) throw new MappingRace();
       return profile!.id;
     });
-    await recordAudit(db, meta, {
-      actorUserId: userId,
-      action: 'profile.create',
-      objectType: 'patient_profile',
-      objectId: profileId,
-      outcome: 'success',
-      details: { source: 'dicom' },
+    await recordAudit({
+      db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'profile.create',
+        objectType: 'patient_profile',
+        objectId: profileId,
+        outcome: 'success',
+        details: { source: 'dicom' },
+      },
     });
     return profileId;
   } catch (err) {
