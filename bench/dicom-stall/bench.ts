@@ -4,7 +4,7 @@
  * Issue 23, N1: does a hostile DICOM stall the web server? Starts the real server as its own
  * process (no analysis worker: only the upload path is measured), then uploads, one at a time,
  * the scan's four hostile files (built in code: tests/helpers/write-hostile-dicom.ts) and, as a
- * fifth case, the costliest file the limits still accept (an empty 7000×7000 8-bit JPEG 2000:
+ * fifth case, the costliest file the pixel budget lets through (an empty 7000×7000 8-bit JPEG 2000:
  * 47 MB of pixels, decoded for real). During each upload `/healthz` is probed every 50 ms.
  *
  * Prints per file: the answer (status, message), the upload's time, the worst and median probe,
@@ -19,11 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { startE2eApp, type E2eApp } from '../../tests/helpers/e2e-app.js';
 import { multipart, PATIENT } from '../../tests/analysis/support/fixtures.js';
-import {
-  deflateBombDicom,
-  hostileJ2kDicom,
-  hostileRleDicom,
-} from '../../tests/helpers/write-hostile-dicom.js';
+import { deflateBombDicom, hostileJ2kDicom, hostileRleDicom } from '../../tests/helpers/write-hostile-dicom.js';
 import { createPostgresDatabase } from '../../tests/helpers/test-config.js';
 import { percentile } from '../load/stats.js';
 
@@ -63,7 +59,11 @@ async function signUp(app: E2eApp): Promise<string> {
   const res = await fetch(`${app.url}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench Clinician', email: `stall-${Date.now()}@example.org`, password: 'bench password 123' }),
+    body: JSON.stringify({
+      name: 'Bench Clinician',
+      email: `stall-${Date.now()}@example.org`,
+      password: 'bench password 123',
+    }),
   });
   const json = (await res.json()) as { token?: string; message?: string };
   if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
@@ -151,14 +151,17 @@ async function upload(app: E2eApp, token: string, name: string, file: Buffer): P
 }
 
 async function main(): Promise<void> {
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
   const loadStart = load();
   const files: [string, () => Promise<Buffer>][] = [
     ['j2k-7000-16bit', () => hostileJ2kDicom(16)],
     ['rle-7000-16bit', hostileRleDicom],
     ['deflate-256MiB', () => deflateBombDicom(256)],
     ['deflate-1GiB', () => deflateBombDicom(1024)],
-    ['j2k-7000-8bit (accepted: decoded in a thread)', () => hostileJ2kDicom(8)],
+    ['j2k-7000-8bit (within budget: decoded in a thread)', () => hostileJ2kDicom(8)],
   ];
   const pgdb = await createPostgresDatabase();
   const app = await startE2eApp(
@@ -186,13 +189,12 @@ async function main(): Promise<void> {
           `/healthz worst ${r.worstProbeMs} ms, median ${r.medianProbeMs} ms (${r.probes} probes); RSS peak ${r.peakRssMb} MB`,
       );
     }
-    const hwm = procStatusMb(app.server.pid!, 'VmHWM');
     const hostile = results.slice(0, 4);
     const summary = {
       bench: 'dicom-stall',
       worstProbeMs: Math.max(...hostile.map((r) => r.worstProbeMs)),
       peakRssMb: Math.max(...hostile.map((r) => r.peakRssMb)),
-      serverVmHwmMb: hwm,
+      withinBudgetCase: { worstProbeMs: results[4]!.worstProbeMs, peakRssMb: results[4]!.peakRssMb },
       baselineRssMb,
       noiseFloor: { worstProbeMs: floor.worstProbeMs, medianProbeMs: floor.medianProbeMs },
       targets: { worstProbeMs: 100, serverMemoryMb: 600 },
@@ -201,9 +203,15 @@ async function main(): Promise<void> {
       loadAvgStart: loadStart,
       loadAvgEnd: load(),
     };
-    console.log(`four hostile files: worst /healthz ${summary.worstProbeMs} ms, server RSS peak ${summary.peakRssMb} MB`);
-    console.log(`server VmHWM (whole run, fifth case included): ${hwm} MB`);
-    console.log(`load average (1/5/15 min) at start: ${loadStart}, at end: ${summary.loadAvgEnd} on ${summary.cores} cores`);
+    console.log(
+      `four hostile files: worst /healthz ${summary.worstProbeMs} ms, server RSS peak ${summary.peakRssMb} MB`,
+    );
+    console.log(
+      `the within-budget 7000×7000 8-bit file: worst /healthz ${summary.withinBudgetCase.worstProbeMs} ms, server RSS peak ${summary.withinBudgetCase.peakRssMb} MB`,
+    );
+    console.log(
+      `load average (1/5/15 min) at start: ${loadStart}, at end: ${summary.loadAvgEnd} on ${summary.cores} cores`,
+    );
     console.log(JSON.stringify(summary));
   } finally {
     await app.close();

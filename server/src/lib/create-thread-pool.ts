@@ -35,8 +35,15 @@ export interface TThreadPoolOptions {
   idleMs: number;
 }
 
+export interface TThreadRunOptions {
+  /** Buffers handed to the thread instead of copied (they become unusable here). */
+  transfer?: readonly ArrayBuffer[];
+  /** This job's own time limit, when it must differ from the pool's. */
+  timeLimitMs?: number;
+}
+
 export interface TThreadPool<I, O> {
-  run(input: I, transfer?: readonly ArrayBuffer[]): Promise<O>;
+  run(input: I, options?: TThreadRunOptions): Promise<O>;
   close(): Promise<void>;
 }
 
@@ -44,6 +51,7 @@ interface Job {
   id: number;
   input: unknown;
   transfer: readonly ArrayBuffer[];
+  timeLimitMs: number;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   rssStart: number;
@@ -127,7 +135,7 @@ export function createThreadPool<I, O>(opts: TThreadPoolOptions): TThreadPool<I,
     job.rssStart = process.memoryUsage.rss();
     job.timer = setTimeout(
       () => void drop(slot, new ThreadJobError('timeout', 'the job ran out of time')),
-      opts.timeLimitMs,
+      job.timeLimitMs,
     ).unref();
     slot.worker.postMessage({ id: job.id, input: job.input }, [...job.transfer]);
     watch ??= setInterval(watchMemory, 50).unref();
@@ -141,7 +149,12 @@ export function createThreadPool<I, O>(opts: TThreadPoolOptions): TThreadPool<I,
       else if (slot.job?.id === msg.id) {
         const job = settle(slot)!;
         if (msg.type === 'done') job.resolve(msg.value);
-        else job.reject(msg.error.code ? new AppError(msg.error.code as TAppErrorCode, msg.error.message) : new ThreadJobError('crashed', msg.error.message));
+        else
+          job.reject(
+            msg.error.code
+              ? new AppError(msg.error.code as TAppErrorCode, msg.error.message)
+              : new ThreadJobError('crashed', msg.error.message),
+          );
       }
       if (!slot.job) {
         slot.worker.unref();
@@ -169,11 +182,12 @@ export function createThreadPool<I, O>(opts: TThreadPoolOptions): TThreadPool<I,
   }
 
   return {
-    run(input, transfer = []) {
+    run(input, { transfer = [], timeLimitMs = opts.timeLimitMs } = {}) {
       if (closed) return Promise.reject(new ThreadJobError('crashed', 'the pool is closed'));
       if (queue.length >= opts.queueLimit) return Promise.reject(new ThreadJobError('busy', 'the queue is full'));
       return new Promise<O>((resolve, reject) => {
-        queue.push({ id: nextId++, input, transfer, resolve: resolve as (v: unknown) => void, reject, rssStart: 0 });
+        const settle = { resolve: resolve as (v: unknown) => void, reject };
+        queue.push({ id: nextId++, input, transfer, timeLimitMs, ...settle, rssStart: 0 });
         pump();
       });
     },

@@ -5,11 +5,7 @@ import {
   type TThreadPool,
   type TThreadPoolOptions,
 } from '../../lib/create-thread-pool.js';
-import {
-  DICOM_DECODE_TOO_BIG,
-  DICOM_DECODE_TOO_SLOW,
-  DICOM_DECODER_BUSY,
-} from '@contracts/dicom-limits.js';
+import { DICOM_DECODE_TOO_BIG, DICOM_DECODE_TOO_SLOW, DICOM_DECODER_BUSY } from '@contracts/dicom-limits.js';
 import type { TThreadDecodedDicom } from './decode-dicom-thread.js';
 
 export type TDicomDecodePool = TThreadPool<Uint8Array, TThreadDecodedDicom>;
@@ -63,11 +59,12 @@ function refusalOf(err: unknown): unknown {
 export async function decodeDicomInThread(opts: {
   bytes: Uint8Array;
   pool?: TDicomDecodePool;
+  timeLimitMs?: number;
 }): Promise<TThreadDecodedDicom> {
   // A real copy (Buffer#slice is a view): the transfer detaches it, never the caller's buffer.
   const copy = new Uint8Array(opts.bytes);
   try {
-    return await (opts.pool ?? dicomDecodePool()).run(copy, [copy.buffer]);
+    return await (opts.pool ?? dicomDecodePool()).run(copy, { transfer: [copy.buffer], timeLimitMs: opts.timeLimitMs });
   } catch (err) {
     throw refusalOf(err);
   }

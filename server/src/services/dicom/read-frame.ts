@@ -112,11 +112,7 @@ function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): TSto
 }
 
 /** Stored pixel values of frame 1, row-major, one sample per pixel. */
-export async function readFrame(
-  ds: DataSet,
-  encoding: TPixelEncoding,
-  layout: TPixelLayout,
-): Promise<TStoredSamples> {
+export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: TPixelLayout): Promise<TStoredSamples> {
   const el = ds.elements[TAG.pixelData];
   if (!el || el.length === 0) throw new AppError('BAD_REQUEST', 'The DICOM file has no pixel data');
   try {
