@@ -5,6 +5,8 @@ import { eq } from 'drizzle-orm';
 import { DICOM_INFLATES_TOO_LARGE, DICOM_PIXELS_TOO_LARGE } from '@contracts/dicom-limits.js';
 import { storedImages } from '../../server/src/db/schema.js';
 import { decodeDicom } from '../../server/src/services/dicom/decode-dicom.js';
+import { parseDicomHeader } from '../../server/src/services/dicom/parse-dicom-capped.js';
+import { readInstanceTags } from '../../server/src/services/dicom-node/read-instance-tags.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { writeDicom } from '../helpers/write-dicom.js';
@@ -53,6 +55,14 @@ describe('hostile DICOM files', () => {
       await assert.rejects(decodeDicom(await h.make()), { code: 'PAYLOAD_TOO_LARGE', message: h.message });
     });
   }
+
+  test('the DICOM node reads the tags of a Deflated bomb from its first MB, not from the 1 GiB it inflates to', async () => {
+    const bomb = await deflateBombDicom(1024);
+    const tags = readInstanceTags(bomb);
+    assert.equal(tags?.SOPInstanceUID, '2.25.1234567890');
+    const ds = parseDicomHeader(bomb);
+    assert.ok(ds && ds.byteArray.length < 10 * 1024 * 1024, `${ds?.byteArray.length}`);
+  });
 
   test('a Deflated DICOM whose declared image is over the budget is refused before inflating it', async () => {
     // 6000×6000 16-bit declares 72 MB of pixels; the data set carries only a few bytes of them.

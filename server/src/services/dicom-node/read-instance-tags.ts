@@ -1,4 +1,5 @@
-import { parseDicomBytes, textTag } from '../dicom/dicom-lib.js';
+import { textTag } from '../dicom/dicom-lib.js';
+import { parseDicomHeader } from '../dicom/parse-dicom-capped.js';
 
 /**
  * The attributes of a received instance that the node uses: the UIDs (deduplication, where the
@@ -45,7 +46,8 @@ export const STORED_TAG_NAMES = [
 
 /** Reads the node's tags from a Part 10 file; null when the bytes are not readable DICOM. */
 export function readInstanceTags(bytes: Uint8Array): TInstanceTags | null {
-  const ds = parseDicomBytes(bytes);
+  // Header only, on the event loop: a Deflated bomb must not inflate here (issue 23, N1).
+  const ds = parseDicomHeader(bytes);
   if (!ds) return null;
   return Object.fromEntries(Object.entries(TAGS).map(([name, tag]) => [name, textTag(ds, tag)])) as TInstanceTags;
 }

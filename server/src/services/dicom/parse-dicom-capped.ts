@@ -8,6 +8,8 @@ import { dicomParser, isDicomBytes, TAG, type DataSet } from './dicom-lib.js';
 const OTHER_TAGS_BYTES = 8 * 1024 * 1024;
 // The image tags (group 0028) sit near the start of the data set; this much inflated is plenty.
 const PREFIX_BYTES = 256 * 1024;
+// A header read (patient, study, routing tags) inflates at most this much of a Deflated data set.
+const HEADER_BYTES = 1024 * 1024;
 // Deflate expands at most ~1032:1, so a prefix read from a few KB of input stays under this.
 const PREFIX_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -30,8 +32,11 @@ function declaredIn(full: Uint8Array): TDeclaredPixels | null {
   return { rows, columns, bitsAllocated, frames: Number(ds.intString(TAG.numberOfFrames) ?? 1) || 1 };
 }
 
-/** Inflates growing prefixes of the data set (each call bounded) until the image tags appear. */
-function declaredInPrefix(header: Uint8Array, deflated: Uint8Array): TDeclaredPixels | null {
+/**
+ * The first `want` bytes (or more) of a raw deflate stream, or all of it if shorter: growing
+ * input prefixes, each inflate bounded, so a bomb costs no more than a few MB here. Null if damaged.
+ */
+function inflatePrefix(deflated: Uint8Array, want: number, done?: (out: Buffer) => boolean): Buffer | null {
   for (let take = 1024; ; take *= 2) {
     const input = deflated.subarray(0, take);
     let out: Buffer;
@@ -40,9 +45,15 @@ function declaredInPrefix(header: Uint8Array, deflated: Uint8Array): TDeclaredPi
     } catch {
       return null;
     }
-    const declared = declaredIn(Buffer.concat([header, out]));
-    if (declared || out.length >= PREFIX_BYTES || input.length === deflated.length) return declared;
+    if (out.length >= want || input.length === deflated.length || done?.(out)) return out;
   }
+}
+
+/** Rows, Columns, frames and Bits Allocated from the start of a Deflated data set, when it says. */
+function declaredInPrefix(header: Uint8Array, deflated: Uint8Array): TDeclaredPixels | null {
+  let declared: TDeclaredPixels | null = null;
+  inflatePrefix(deflated, PREFIX_BYTES, (out) => (declared = declaredIn(Buffer.concat([header, out]))) !== null);
+  return declared;
 }
 
 /**
@@ -78,5 +89,22 @@ export function parseDicomCapped(bytes: Uint8Array): DataSet | null {
   } catch (err) {
     if (isAppError(err)) throw err;
     return null;
+  }
+}
+
+/**
+ * The data set up to Pixel Data, for tag reads that run on the event loop (the DICOM node's
+ * routing and patient tags): pixels are never read, and a Deflated data set is inflated only
+ * as far as its first MB. Null when the bytes are not readable DICOM.
+ */
+export function parseDicomHeader(bytes: Uint8Array): DataSet | null {
+  if (!isDicomBytes(bytes)) return null;
+  const inflater = (b: Uint8Array, position: number) =>
+    Buffer.concat([b.subarray(0, position), inflatePrefix(b.subarray(position), HEADER_BYTES) ?? Buffer.alloc(0)]);
+  try {
+    return parse(bytes, { untilTag: TAG.pixelData, inflater });
+  } catch (err) {
+    // A prefix ends mid-element: what was read before it is the header.
+    return (err as { dataSet?: DataSet } | null)?.dataSet ?? null;
   }
 }
