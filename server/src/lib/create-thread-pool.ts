@@ -80,6 +80,9 @@ function startWorker(entry: URL, resourceLimits: ResourceLimits): Worker {
 }
 
 const MB = 1024 * 1024;
+// Loading the entry (tsx, sharp, the codecs) takes seconds on a busy machine; a thread that is
+// still not ready after this is stuck, and whatever waits for it is answered.
+const START_LIMIT_MS = 60_000;
 
 /**
  * A small pool of worker threads for CPU-heavy work that must never run on the HTTP event loop.
@@ -144,9 +147,12 @@ export function createThreadPool<I, O>(opts: TThreadPoolOptions): TThreadPool<I,
   const spawn = () => {
     const slot: Slot = { worker: startWorker(opts.entry, opts.resourceLimits), ready: false, job: null };
     slots.add(slot);
+    const starting = setTimeout(() => void drop(slot), START_LIMIT_MS).unref();
     slot.worker.on('message', (msg: TThreadMessage) => {
-      if (msg.type === 'ready') slot.ready = true;
-      else if (slot.job?.id === msg.id) {
+      if (msg.type === 'ready') {
+        clearTimeout(starting);
+        slot.ready = true;
+      } else if (slot.job?.id === msg.id) {
         const job = settle(slot)!;
         if (msg.type === 'done') job.resolve(msg.value);
         else
@@ -166,7 +172,10 @@ export function createThreadPool<I, O>(opts: TThreadPoolOptions): TThreadPool<I,
       const kind = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crashed';
       void drop(slot, new ThreadJobError(kind, kind === 'memory' ? 'the job outgrew its heap' : err.message));
     });
-    slot.worker.on('exit', () => void drop(slot));
+    slot.worker.on('exit', () => {
+      clearTimeout(starting);
+      void drop(slot);
+    });
   };
 
   function pump(): void {
