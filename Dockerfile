@@ -6,7 +6,7 @@
 # --- build: all dependencies (vite is a devDependency), then the client bundle.
 FROM node:24-bookworm-slim AS build
 # onnxruntime-node's install script would fetch CUDA from the internet; the image runs on CPU.
-ENV ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund --loglevel=error
@@ -15,7 +15,7 @@ RUN npm run build
 
 # --- run: production dependencies only, the sources tsx runs, the built client.
 FROM node:24-bookworm-slim AS run
-ENV NODE_ENV=production ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+ENV NODE_ENV=production ONNXRUNTIME_NODE_INSTALL=skip
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force

@@ -26,6 +26,16 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Errors are logged whole as `{ err }`: the logger's one serializer (common/serialize-error.ts)
+      // keeps the type, code and stack and masks what may be patient data; a bare message string
+      // would be logged as {"type":"string"} and nothing else.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='err'][value.type='MemberExpression'][value.property.name='message']",
+          message: 'log the error itself as { err }: the serializer keeps what is safe',
+        },
+      ],
     },
   },
   {
@@ -49,7 +59,14 @@ function importBoundaries() {
   );
   const rule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
   return [
-    { files: ['worker/**/*.ts'], rules: rule(server, ban('client', 'the worker has no UI')) },
+    {
+      files: ['worker/**/*.ts'],
+      rules: rule(
+        server,
+        ban('client', 'the worker has no UI'),
+        ban('scripts', 'scripts are tools on top of the worker; shared code lives in common/'),
+      ),
+    },
     {
       files: ['client/src/**/*.{ts,tsx}'],
       rules: {
@@ -87,6 +104,7 @@ function importBoundaries() {
         server,
         ban('worker', 'common/ is shared by server and worker'),
         ban('client', 'common/ is Node runtime code'),
+        ban('scripts', 'common/ is below the tools that use it'),
       ),
     },
   ];

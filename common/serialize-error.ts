@@ -57,3 +57,15 @@ export function serializeError(err: unknown, depth = 0): TSerializedError {
   if (e.cause && depth < MAX_CAUSES) out.cause = serializeError(e.cause, depth + 1);
   return out;
 }
+
+/**
+ * A short label for an error that must leave the process in a message (BullMQ keeps a failed
+ * job's message in Redis): its name and code, never its message, which may quote a query's
+ * parameters.
+ */
+export function errorLabel(err: unknown): string {
+  const e = err as { name?: unknown; code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  const name = typeof e?.name === 'string' ? e.name : 'Error';
+  return typeof code === 'string' || typeof code === 'number' ? `${name} ${code}` : name;
+}

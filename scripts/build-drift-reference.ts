@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { CliUsageError, intFlag, parseCliArgs, runCli } from './lib/cli-args.js';
+import { CliUsageError, intFlag, parseCliArgs, runCli } from '@common/cli-args.js';
 import { loadModel, runPipeline } from '../worker/src/pipeline/run-pipeline.js';
 import { histogram } from '../server/src/services/site/psi.js';
 

@@ -5,7 +5,7 @@
  * same CSV from the Site tab or to POST /api/site/calibration/propose, then PUT /api/site/calibration.
  */
 import { readFile } from 'node:fs/promises';
-import { CliUsageError, intFlag, parseCliArgs, runCli } from './lib/cli-args.js';
+import { CliUsageError, intFlag, parseCliArgs, runCli } from '@common/cli-args.js';
 import { buildProposal } from '../server/src/services/site/build-proposal.js';
 import { csvCases } from '../server/src/services/site/collect-cases.js';
 import { readModelIdentity } from '../server/src/services/site/read-model-identity.js';

@@ -17,7 +17,7 @@ import { checkDockerfilePolicy } from './docker/check-dockerfile-policy.js';
 import { makeBuildContext } from './docker/build-context.js';
 import { execForm, parseDockerfile } from './docker/parse-dockerfile.js';
 import { gitHead, replayDockerfile } from './docker/replay-dockerfile.js';
-import { parseCliArgs, runCli } from './lib/cli-args.js';
+import { parseCliArgs, runCli } from '@common/cli-args.js';
 import { freePort } from './lib/private-redis.js';
 
 const USAGE = `Usage: npm run docker:check -- [--full] [--keep]

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import pretty from 'pino-pretty';
 import { loadConfig } from '@contracts/config/server-config.js';
-import { parseCliArgs, runCli } from './lib/cli-args.js';
+import { parseCliArgs, runCli } from '@common/cli-args.js';
 import { startAppRedis } from './lib/private-redis.js';
 import { stopChildren } from './lib/stop-children.js';
 

@@ -4,7 +4,7 @@
 # arguments (e.g. redis-server chromium). Not root and a package missing: says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+export ONNXRUNTIME_NODE_INSTALL=skip
 
 missing=()
 for pkg in "$@"; do
@@ -12,7 +12,13 @@ for pkg in "$@"; do
   case "$pkg" in
     postgresql) bin=pg_ctlcluster ;;
     poppler-utils) bin=pdftotext ;;
+    dcmtk) bin=storescu ;;
+    dicom3tools) bin=dciodvfy ;;
+    orthanc) bin=/usr/sbin/Orthanc ;;
+    # A plugin, not a program: the shared library Orthanc loads.
+    orthanc-dicomweb) bin=/usr/share/orthanc/plugins/libOrthancDicomWeb.so ;;
   esac
+  if [[ "$bin" == /* ]]; then [ -e "$bin" ] || missing+=("$pkg"); continue; fi
   command -v "$bin" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

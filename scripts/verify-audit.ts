@@ -12,7 +12,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirOf(config) });
   try {
-    const report = await verifyAuditChain(database.db);
+    const report = await verifyAuditChain({ db: database.db });
     if (report.ok) {
       console.log(`audit log intact: ${report.entries} entries verified`);
       return 0;

@@ -14,7 +14,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intFlag, parseCliArgs, runCli } from '../../scripts/lib/cli-args.js';
+import { intFlag, parseCliArgs, runCli } from '@common/cli-args.js';
 
 const USAGE = 'Usage: npm run bench:batch -- [--files 5000] [--kb 4] [--concurrency 8]';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigShape } from './base-config.js';
+import { dicomConfigShape } from './dicom-config.js';
 import { parseEnv, zBool } from './parse-env.js';
 
 /**
@@ -9,6 +10,7 @@ import { parseEnv, zBool } from './parse-env.js';
  */
 export const ZConfig = z.object({
   ...baseConfigShape,
+  ...dicomConfigShape,
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().default('http://localhost:3000'),
@@ -31,6 +33,8 @@ export const ZConfig = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_API_KEY: z.string().optional(),
   RATE_LIMIT_DISABLED: zBool.default(false),
+  /** The global limiter: requests per client IP per minute, on every route. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   // Password hashing (argon2id). The defaults are OWASP's minimum; tests lower them for speed,
   // and production refuses anything weaker (server/src/lib/password.ts).
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),

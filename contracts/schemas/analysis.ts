@@ -78,6 +78,8 @@ export const ZFinding = z.object({
   /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
   modelThreshold: z.number().optional(),
   call: z.enum(['positive', 'negative', 'uncertain']),
+  /** 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child. */
+  ageGroup: z.enum(['pediatric']).optional(),
 });
 export type TFinding = z.infer<typeof ZFinding>;
 
@@ -95,8 +97,12 @@ const ZPathData = z
  * are outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none") over the film.
  */
 export const ZAnatomy = z.object({
-  /** Cardiothoracic ratio; null when it could not be measured (see flags). Shown as measured, however odd. */
+  /** Cardiothoracic ratio; null when it could not be measured (see flags) or its outlines are implausible (ctrUnreliable). */
   ctr: z.number().min(0).nullable(),
+  /** The ratio as measured, also when flagged (absent on results of workers before the CTR checks). */
+  ctrMeasured: z.number().min(0).nullish(),
+  /** Why the measured ratio cannot be trusted (worker/src/pipeline/check-ctr.ts); null or absent when it can. */
+  ctrUnreliable: z.object({ code: z.string().max(100), reason: z.string().max(300) }).nullish(),
   /** The usual upper reference value on an adult PA film. */
   ctrReference: z.number().min(0),
   /** The lung-field box the classifier saw [x0, y0, x1, y1], fractions of the image; null = whole film. */
@@ -110,9 +116,40 @@ export type TAnatomy = z.infer<typeof ZAnatomy>;
 /** Why a candidate finding is "not assessed", in the report, the chat, the exports and the viewer. */
 export const NOT_ASSESSED_REASON = 'this model version cannot back these findings on held-out data';
 
-/** A candidate finding this model version cannot back on held-out data: shown as "not assessed". */
-export const ZNotAssessed = z.object({ label: z.string().max(100), display: z.string().max(200) });
+/** Why a finding validated only in children is "not assessed" for an adult or a patient of unknown age. */
+export const PEDIATRIC_ONLY_REASON = 'validated only in children';
+
+/**
+ * A candidate finding this model version cannot back on held-out data, or (with `reason`) one it
+ * does not assess for this patient (a pediatric-only finding for an adult): shown as "not assessed".
+ */
+export const ZNotAssessed = z.object({
+  label: z.string().max(100),
+  display: z.string().max(200),
+  /** Absent: NOT_ASSESSED_REASON. */
+  reason: z.string().max(300).optional(),
+});
 export type TNotAssessed = z.infer<typeof ZNotAssessed>;
+
+/** The patient's lung zones of heatmapZones (image left is the patient's right on a frontal film). */
+export const LUNG_ZONES = [
+  'right_upper',
+  'right_middle',
+  'right_lower',
+  'left_upper',
+  'left_middle',
+  'left_lower',
+] as const;
+export type TLungZone = (typeof LUNG_ZONES)[number];
+
+/** One finding's heatmap mass inside the lung masks, as shares per zone (worker/src/pipeline/heatmap-zones.ts). */
+export const ZHeatmapZones = z.object({
+  label: z.string().max(100),
+  zones: z.object(
+    Object.fromEntries(LUNG_ZONES.map((k) => [k, z.number().min(0).max(1)])) as Record<TLungZone, z.ZodNumber>,
+  ),
+});
+export type THeatmapZones = z.infer<typeof ZHeatmapZones>;
 
 /** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
 export const ZStoredResult = z.object({
@@ -135,6 +172,8 @@ export const ZStoredResult = z.object({
   notAssessed: z.array(ZNotAssessed).optional(),
   topFinding: z.string().nullable(),
   heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
+  /** Model 2+ (issue 27): where each finding's heatmap mass lies in the lungs; absent in older analyses. */
+  heatmapZones: z.array(ZHeatmapZones).max(100).optional().catch(undefined),
   image: z.object({ width: z.number(), height: z.number() }),
   timingsMs: z.record(z.string(), z.number()).default({}),
 });

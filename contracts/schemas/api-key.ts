@@ -11,6 +11,13 @@ export const API_KEY_MESSAGES = {
   revoked: 'API key revoked',
 } as const;
 
+/** What a password change or reset did to the account's keys (they all stop working). */
+export function apiKeysRevokedText(count: number): string {
+  return count === 1
+    ? 'Your API key was revoked; create a new one if you still need it.'
+    : `Your ${count} API keys were revoked; create new ones if you still need them.`;
+}
+
 /** Active keys per account; a leaked-key clean-up should not mean reviewing hundreds. */
 export const MAX_ACTIVE_API_KEYS = 20;
 

@@ -3,14 +3,15 @@ import { ZAnatomy, ZNotAssessed } from './analysis.js';
 
 /**
  * Exports of an analysed chat. ZExportReport is the versioned JSON export
- * (`chest-doctor-ai/report@3`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * (`chest-doctor-ai/report@4`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
  * exports are rendered from the same object, so every format says the same thing.
  */
 /**
  * Documents are closed, so every shape change is a new version: @2 added `anatomy` and
- * `notAssessed` (model 2), @3 the optional `findings[].modelThreshold` and `clinicianAssessment` (issue 17).
+ * `notAssessed` (model 2), @3 the optional `findings[].modelThreshold` and `clinicianAssessment` (issue 17),
+ * @4 the optional `anatomy.ctrMeasured`, `anatomy.ctrUnreliable` and `notAssessed[].reason` (model 3).
  */
-export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@3';
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@4';
 
 export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
 export const ZExportFormat = z.enum(EXPORT_FORMATS);

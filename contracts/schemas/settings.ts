@@ -55,6 +55,15 @@ export const ZChangePasswordInput = z
   });
 export type TChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
 
+/** The spec's `success, message`, plus what the change ended, for the Settings page to show. */
+export const ZChangePasswordResult = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  otherSessionsEnded: z.number().int(),
+  apiKeysRevoked: z.number().int(),
+});
+export type TChangePasswordResult = z.infer<typeof ZChangePasswordResult>;
+
 /** {confirm_clear: true}: an explicit flag so a stray POST cannot wipe data. */
 export const ZClearInput = z.object({
   confirm_clear: z.literal(true, { error: SETTINGS_MESSAGES.confirmRequired }),

@@ -23,6 +23,7 @@ import torch
 from anatomy_net import AnatomyNet
 from anatomy_ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION, cardiothoracic_ratio, crop_resize, lung_box
 from common import MODEL_DIR, REPO_ROOT, resize_area, sha256_file, to_gray_u8
+from ctr_checks import check_ctr
 from export_v2 import GATE_WEIGHTS, AnatomyExport, ClassifierExport
 from gate_checks import pre_checks
 from heads_v2 import Head
@@ -154,7 +155,10 @@ def analyse_file_v2(path: Path, manifest: dict, nets: Nets) -> dict:
     logits = out[a["masks"]["output"]][0]
     lung, heart = logits[0] > 0, logits[1] > 0
     box = lung_box(lung)
-    ctr = cardiothoracic_ratio(lung, heart)
+    ctr_measured = cardiothoracic_ratio(lung, heart)
+    # check-ctr.ts: an implausible outline gives no CTR (and no CTR in the cardiomegaly call).
+    unreliable = None if ctr_measured is None else check_ctr(lung, heart, ctr_measured, a.get("ctrChecks"))
+    ctr = None if unreliable else ctr_measured
     spec = manifest["input"]
     crop = crop_resize(gray, box if spec.get("crop") == "lung-box" else None, spec["height"])
     cout = nets.classifier(normalise(spec, crop))
@@ -162,7 +166,9 @@ def analyse_file_v2(path: Path, manifest: dict, nets: Nets) -> dict:
     res["anatomy"] = {
         "lungBox": None if box is None else [float(v) for v in box],
         "ctr": ctr,
-        "flags": (["no_lung_field"] if box is None else []) + (["no_heart"] if ctr is None else []),
+        "ctrMeasured": ctr_measured,
+        "ctrUnreliable": unreliable,
+        "flags": (["no_lung_field"] if box is None else []) + (["no_heart"] if ctr_measured is None else []),
         "lungMask": mask_b64(lung),
         "heartMask": mask_b64(heart),
     }

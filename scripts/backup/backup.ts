@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { CliUsageError, parseCliArgs, runCli } from '../lib/cli-args.js';
+import { CliUsageError, parseCliArgs, runCli } from '@common/cli-args.js';
 import { createBackup } from './create-backup.js';
 import { exitCodeOf, openTarget } from './open-target.js';
 

@@ -133,18 +133,22 @@ export async function restoreBackup(opts: RestoreBackupOptions): Promise<TRestor
         log(`  ${t.name}: ${t.rows} rows`);
       }
       await resetSequences(db, target);
-      const chain = await verifyAuditChain(db);
+      const chain = await verifyAuditChain({ db });
       if (!chain.ok)
         throw new BackupError(
           `The restored audit log's hash chain is broken at entry ${chain.brokenAt}. Nothing was restored.`,
         );
       return chain.entries;
     });
-    await recordAudit(opts.db, null, {
-      actorUserId: null,
-      action: 'system.restore',
-      outcome: 'success',
-      details: { tables: manifest.tables.length, files: manifest.files.length, backupCreatedAt: manifest.createdAt },
+    await recordAudit({
+      db: opts.db,
+      meta: null,
+      entry: {
+        actorUserId: null,
+        action: 'system.restore',
+        outcome: 'success',
+        details: { tables: manifest.tables.length, files: manifest.files.length, backupCreatedAt: manifest.createdAt },
+      },
     });
     return { manifest, rows, files: manifest.files.length, auditEntries };
   } finally {

@@ -1,4 +1,4 @@
-import { CliUsageError, parseCliArgs, runCli } from '../lib/cli-args.js';
+import { CliUsageError, parseCliArgs, runCli } from '@common/cli-args.js';
 import { restoreBackup } from './restore-backup.js';
 import { exitCodeOf, openTarget } from './open-target.js';
 

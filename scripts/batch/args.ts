@@ -1,4 +1,4 @@
-import { CliUsageError, intFlag, parseCliArgs } from '../lib/cli-args.js';
+import { CliUsageError, intFlag, parseCliArgs } from '@common/cli-args.js';
 
 export interface TBatchArgs {
   input: string;

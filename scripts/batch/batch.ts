@@ -1,4 +1,4 @@
-import { runCli } from '../lib/cli-args.js';
+import { runCli } from '@common/cli-args.js';
 import { EXIT, parseBatchArgs, USAGE } from './args.js';
 import { ServerUnreachableError } from './check-server.js';
 import { CsvInputError } from './csv.js';

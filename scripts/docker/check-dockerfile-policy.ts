@@ -22,8 +22,9 @@ export function checkDockerfilePolicy(stages: readonly TStage[]): string[] {
     for (const ins of s.instructions) {
       if (ins.op === 'ENV') Object.assign(env, parseEnv(ins.args));
       if (ins.op !== 'RUN' || !/\bnpm (ci|install)\b/.test(ins.args)) continue;
-      if (env.ONNXRUNTIME_NODE_INSTALL_CUDA !== 'skip')
-        problems.push(`line ${ins.line}: npm installs without ONNXRUNTIME_NODE_INSTALL_CUDA=skip`);
+      // onnxruntime-node's install script reads ONNXRUNTIME_NODE_INSTALL (…_CUDA is its deprecated name).
+      if (env.ONNXRUNTIME_NODE_INSTALL !== 'skip' && env.ONNXRUNTIME_NODE_INSTALL_CUDA !== 'skip')
+        problems.push(`line ${ins.line}: npm installs without ONNXRUNTIME_NODE_INSTALL=skip`);
       if (!/\bnpm ci\b/.test(ins.args))
         problems.push(`line ${ins.line}: npm install instead of npm ci (the lock file must decide)`);
       const omitsDev = /--omit=dev/.test(ins.args) || env.NODE_ENV === 'production';

@@ -99,7 +99,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => limiterRedis.disconnect());
   await app.register(rateLimit, {
     global: true,
-    max: 600,
+    max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
     redis: limiterRedis,
     nameSpace: `${config.QUEUE_PREFIX}:rl:`,

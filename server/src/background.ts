@@ -2,6 +2,7 @@ import type { AppDeps } from './deps.js';
 import { startAnalysisConsumers } from './services/analysis/start-analysis-consumers.js';
 import { startAuthSweeper } from './services/auth/purge-expired-auth.js';
 import { startReadAuditWriter } from './services/audit/start-read-audit-writer.js';
+import { startDicomServices } from './services/dicom-node/start-dicom-services.js';
 
 export interface BackgroundServices {
   close(): Promise<void>;
@@ -19,6 +20,11 @@ export function startBackgroundServices(deps: AppDeps): BackgroundServices {
     startAuthSweeper(deps),
     startReadAuditWriter(deps),
   ];
+  // The DICOM network (issue 24): the node itself only when DICOM_PORT is set. A node that cannot
+  // start (port taken, owner unset) is logged and the web app keeps serving.
+  const dicom = startDicomServices(deps);
+  dicom.catch((err: Error) => deps.log.error({ err }, 'DICOM node not started'));
+  started.push({ close: () => dicom.then((d) => d.close()).catch(() => undefined) });
   return {
     close: async () => {
       await Promise.all(started.map((s) => s.close()));

@@ -23,8 +23,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ host: config.HOST, port: config.PORT });
-  app.log.info(`Chest Doctor AI listening on ${config.PUBLIC_URL}`);
+  // Where the socket is bound (PORT=0 picks a free one); PUBLIC_URL is what browsers are sent to.
+  const address = await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info({ publicUrl: config.PUBLIC_URL }, `Chest Doctor AI listening on ${address}`);
 }
 
 main().catch((err: unknown) => {

@@ -56,7 +56,7 @@ for (const backend of testBackends()) {
         rows,
       );
       for (let i = 1; i < stored.length; i++) assert.equal(stored[i]!.prevHash, stored[i - 1]!.hash);
-      assert.deepEqual(await verifyAuditChain(database.db), { ok: true, entries: rows.length, brokenAt: null });
+      assert.deepEqual(await verifyAuditChain({ db: database.db }), { ok: true, entries: rows.length, brokenAt: null });
     });
 
     test('entries already stored are skipped, also when repeated within one call', async () => {
@@ -81,7 +81,7 @@ for (const backend of testBackends()) {
         .from(auditLog)
         .where(inArray(auditLog.entryId, [first.entryId, second.entryId]));
       assert.equal(stored.length, 2);
-      assert.equal((await verifyAuditChain(database.db)).ok, true);
+      assert.equal((await verifyAuditChain({ db: database.db })).ok, true);
     });
   });
 }

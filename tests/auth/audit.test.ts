@@ -117,7 +117,11 @@ for (const backend of testBackends()) {
     });
 
     test('req 10: the database refuses UPDATE and DELETE on the audit log', async () => {
-      await recordAudit(t.deps.db, null, { actorUserId: null, action: 'test.append', outcome: 'success' });
+      await recordAudit({
+        db: t.deps.db,
+        meta: null,
+        entry: { actorUserId: null, action: 'test.append', outcome: 'success' },
+      });
       const appendOnly = (err: unknown) => /append-only/.test(String((err as { cause?: Error }).cause?.message ?? err));
       await assert.rejects(t.deps.db.update(auditLog).set({ outcome: 'failure' }), appendOnly);
       await assert.rejects(t.deps.db.delete(auditLog), appendOnly);
@@ -144,11 +148,11 @@ for (const backend of testBackends()) {
       const open = () => openDatabase({ url: pg?.url, pgliteDir: join(dir, 'pg') });
       let database = await open();
       for (const action of ['auth.login', 'settings.change_password', 'account.delete']) {
-        await recordAudit(
-          database.db,
-          { ip: '10.0.0.1', requestId: 'r' },
-          { actorUserId: null, action, outcome: 'success' },
-        );
+        await recordAudit({
+          db: database.db,
+          meta: { ip: '10.0.0.1', requestId: 'r' },
+          entry: { actorUserId: null, action, outcome: 'success' },
+        });
       }
       const [second] = await database.db
         .select({ id: auditLog.id })

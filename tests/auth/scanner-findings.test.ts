@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
+import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, trpc, uniqueEmail } from './auth-helpers.js';
 
@@ -136,7 +137,7 @@ describe('scanner findings (issue 15)', () => {
           payload,
         });
         assert.equal(res.statusCode, 400, res.body);
-        assert.equal(res.json().message, 'The request contains invalid characters');
+        assert.equal(res.json().message, TEXT_MESSAGES.invalid);
       }
     });
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, test } from 'vitest';
 
-/** The command-line tools share one flag parser (scripts/lib/cli-args.ts) and its conventions. */
+/** The command-line tools share one flag parser (common/cli-args.ts) and its conventions. */
 const run = promisify(execFile);
 const CLIS = {
   batch: 'scripts/batch/batch.ts',

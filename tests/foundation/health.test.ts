@@ -59,31 +59,39 @@ for (const backend of testBackends()) {
     });
 
     test('the audit log is append-only and hash-chained', async () => {
-      await recordAudit(
-        t.deps.db,
-        { ip: '127.0.0.1', requestId: 'r1' },
-        { actorUserId: null, action: 'test.one', outcome: 'success' },
-      );
-      await recordAudit(t.deps.db, null, {
-        actorUserId: null,
-        action: 'test.two',
-        outcome: 'failure',
-        details: { n: 1 },
+      await recordAudit({
+        db: t.deps.db,
+        meta: { ip: '127.0.0.1', requestId: 'r1' },
+        entry: { actorUserId: null, action: 'test.one', outcome: 'success' },
       });
-      assert.deepEqual(await verifyAuditChain(t.deps.db), { ok: true, entries: 2, brokenAt: null });
+      await recordAudit({
+        db: t.deps.db,
+        meta: null,
+        entry: {
+          actorUserId: null,
+          action: 'test.two',
+          outcome: 'failure',
+          details: { n: 1 },
+        },
+      });
+      assert.deepEqual(await verifyAuditChain({ db: t.deps.db }), { ok: true, entries: 2, brokenAt: null });
       await assert.rejects(t.deps.db.update(auditLog).set({ action: 'forged' }), appendOnly);
       await assert.rejects(t.deps.db.delete(auditLog), appendOnly);
       await assert.rejects(t.deps.db.execute(sql`truncate audit_log`), appendOnly);
     });
 
     test('a burst of concurrent audit writes keeps one unbroken chain', async () => {
-      const before = (await verifyAuditChain(t.deps.db)).entries;
+      const before = (await verifyAuditChain({ db: t.deps.db })).entries;
       await Promise.all(
         Array.from({ length: 60 }, (_, i) =>
-          recordAudit(t.deps.db, null, { actorUserId: null, action: 'test.burst', outcome: 'success', details: { i } }),
+          recordAudit({
+            db: t.deps.db,
+            meta: null,
+            entry: { actorUserId: null, action: 'test.burst', outcome: 'success', details: { i } },
+          }),
         ),
       );
-      assert.deepEqual(await verifyAuditChain(t.deps.db), { ok: true, entries: before + 60, brokenAt: null });
+      assert.deepEqual(await verifyAuditChain({ db: t.deps.db }), { ok: true, entries: before + 60, brokenAt: null });
     });
   });
 }

@@ -40,6 +40,8 @@ export interface TDicomSpec {
   studyDate?: string;
   /** Bytes to put in the preamble (which the product must zero before storing). */
   preamble?: Buffer;
+  /** A ready-made compressed frame to encapsulate as is (pixels are then ignored). */
+  frame?: Buffer;
 }
 
 const UIDS = {
@@ -141,6 +143,7 @@ async function pixelData(
 ): Promise<{ vr: string; value: Buffer; undefinedLength?: boolean }> {
   const { width, height, pixels } = spec;
   const syntax = spec.syntax ?? 'explicit';
+  if (spec.frame) return { vr: 'OB', value: encapsulate(spec.frame), undefinedLength: true };
   if (syntax === 'jpeg-baseline') {
     const jpeg = await sharp(Buffer.from(Uint8Array.from(pixels)), { raw: { width, height, channels: 1 } })
       .toColourspace('b-w')

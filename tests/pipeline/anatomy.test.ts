@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'vitest';
 import { cardiothoracicRatio, cropResize, lungBox, pixelBox, type Mask } from '../../worker/src/pipeline/anatomy.js';
-import { combineCtr, findingProbabilities } from '../../worker/src/pipeline/compose.js';
+import { measureAnatomy } from '../../worker/src/pipeline/anatomy-stage.js';
+import { combineCtr, composeFindings, findingProbabilities } from '../../worker/src/pipeline/compose.js';
 import { fmt, maskContour } from '../../worker/src/pipeline/contours.js';
 import { lungHeatmaps } from '../../worker/src/pipeline/lung-heatmaps.js';
 import { resizeArea } from '../../worker/src/pipeline/preprocess.js';
@@ -257,6 +258,50 @@ test('findings: ctrCombine = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + 
   // probabilities that round to 0 or 1 stay finite
   assert.ok(Number.isFinite(combineCtr(1, 0.5, w)) && combineCtr(1, 0.5, w) > 0.99);
   assert.ok(combineCtr(0, 0.5, { ...w, logitWeight: 0 }) > 0);
+});
+
+test('findings: a CTR-combined finding is called at thresholdWithoutCtr when the CTR is missing or flagged', () => {
+  const w = { logitWeight: 0.5, ctrWeight: 10, bias: -5 };
+  const m = headModel([
+    {
+      label: 'cardiomegaly',
+      source: { head: 'main', label: 'cardiomegaly' },
+      ctrCombine: w,
+      thresholdWithoutCtr: 0.6,
+    },
+    { label: 'pneumonia', source: { head: 'main', label: 'pneumonia' }, ageGroup: 'pediatric' },
+  ]);
+  // (headModel resolves every threshold to 0.5.) Without a CTR p = sig(1.5) = 0.82 at 0.6: positive;
+  // with a CTR of 0.3 p = sig(0.75 + 3 - 5) = 0.22 at 0.5: negative
+  const without = composeFindings(m, findingProbabilities(m, logits, null), null).findings[0]!;
+  assert.equal(without.threshold, 0.6);
+  assert.equal(without.call, 'positive');
+  const withCtr = composeFindings(m, findingProbabilities(m, logits, 0.3), 0.3).findings;
+  assert.equal(withCtr[0]!.threshold, 0.5);
+  assert.equal(withCtr[0]!.call, 'negative');
+  // the age group travels with the finding for the server to decide
+  assert.equal(withCtr[1]!.ageGroup, 'pediatric');
+  assert.equal('ageGroup' in withCtr[0]!, false);
+});
+
+test('anatomy: implausible outlines keep the measured ratio but give no CTR, with the reason', () => {
+  const spec = { boxMargin: 0.08, minLungFraction: 0.03, minHeartPixels: 40, ctrReference: 0.5 };
+  const lung = fill(fill(mask(), 20, 20, 55, 100), 72, 20, 107, 100); // x 20..107, y 20..100
+  const normalHeart = fill(mask(), 50, 60, 80, 90);
+  const ok = measureAnatomy(spec as never, { lung, heart: normalHeart }).anatomy;
+  near(ok.ctr!, 31 / 88);
+  assert.equal(ok.ctrMeasured, ok.ctr);
+  assert.equal(ok.ctrUnreliable, null);
+  // a "heart" from above the apices (the whole mediastinum) down
+  const inlet = measureAnatomy(spec as never, { lung, heart: fill(mask(), 50, 5, 80, 90) }).anatomy;
+  assert.equal(inlet.ctr, null);
+  near(inlet.ctrMeasured!, 31 / 88);
+  assert.equal(inlet.ctrUnreliable?.code, 'heart_at_inlet');
+  assert.match(inlet.ctrUnreliable!.reason, /thoracic inlet/);
+  assert.deepEqual(inlet.flags, [], 'a flagged ratio is not a missing heart');
+  // the manifest's thresholds replace the defaults one by one
+  const strict = measureAnatomy({ ...spec, ctrChecks: { maxCtr: 0.3 } } as never, { lung, heart: normalHeart });
+  assert.equal(strict.anatomy.ctrUnreliable?.code, 'heart_too_wide');
 });
 
 // ------------------------------------------------------------------ end to end on model 2

@@ -25,6 +25,9 @@ interface Case {
   anatomy?: {
     lungBox: number[] | null;
     ctr: number | null;
+    /** Fixtures made after the CTR checks: the raw ratio and the verdict (before: ctr is the raw ratio). */
+    ctrMeasured?: number | null;
+    ctrUnreliable?: { code: string; reason: string } | null;
     flags: string[];
     lungMask: string;
     heartMask: string;
@@ -124,7 +127,13 @@ for (const c of fixtures.cases) {
         ),
       );
     }
-    if (c.anatomy.ctr === null) assert.equal(a.ctr, null);
-    else assert.ok(a.ctr !== null && Math.abs(a.ctr - c.anatomy.ctr) <= tol.ctr, `CTR ${a.ctr} vs ${c.anatomy.ctr}`);
+    const raw = c.anatomy.ctrMeasured !== undefined ? c.anatomy.ctrMeasured : c.anatomy.ctr;
+    if (raw === null) assert.equal(a.ctrMeasured, null);
+    else
+      assert.ok(a.ctrMeasured !== null && Math.abs(a.ctrMeasured - raw) <= tol.ctr, `CTR ${a.ctrMeasured} vs ${raw}`);
+    if (c.anatomy.ctrUnreliable !== undefined) {
+      assert.equal(a.ctrUnreliable?.code ?? null, c.anatomy.ctrUnreliable?.code ?? null, 'CTR plausibility');
+      assert.equal(a.ctr === null, c.anatomy.ctr === null, 'CTR withheld');
+    }
   });
 }

@@ -70,7 +70,7 @@ for (const backend of testBackends()) {
         // The restore appends its own audit entry ("system.restore") to the restored chain.
         assert.deepEqual(after_, { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
         assert.equal(report.auditEntries, before_.audit_log);
-        assert.deepEqual(await verifyAuditChain(target.deps.db), {
+        assert.deepEqual(await verifyAuditChain({ db: target.deps.db }), {
           ok: true,
           entries: (before_.audit_log ?? 0) + 1,
           brokenAt: null,
@@ -93,7 +93,7 @@ for (const backend of testBackends()) {
         // --force replaces the contents (the directory form this time): same rows again.
         await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup, force: true });
         assert.deepEqual(await rowCounts(target.deps.db), { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
-        assert.equal((await verifyAuditChain(target.deps.db)).ok, true);
+        assert.equal((await verifyAuditChain({ db: target.deps.db })).ok, true);
       } finally {
         await target.close();
       }

@@ -119,10 +119,10 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
       }
     }
     for (let a = 0; a < 3; a++) {
-      await recordAudit(
+      await recordAudit({
         db,
-        { ip: '10.0.0.1', requestId: `r${a}` },
-        {
+        meta: { ip: '10.0.0.1', requestId: `r${a}` },
+        entry: {
           actorUserId: user.id,
           action: 'test.backup',
           objectType: 'chat',
@@ -130,7 +130,7 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
           outcome: a % 2 ? 'failure' : 'success',
           details: { n: a, ok: true, z: null },
         },
-      );
+      });
     }
   }
   await db.insert(s.siteCalibrations).values({

@@ -78,6 +78,11 @@ const NASTY_STRINGS = [
   ' ',
   '\u0000',
   '\uD800',
+  '\uDC00',
+  'a\uD800b',
+  '\uDBFF\uDBFF',
+  'ok\u0000',
+  '\u0000\uDFFF',
   '\uFFFF',
   '\u202Eevil',
   'null',
@@ -116,6 +121,31 @@ export function nastyString(extra: string[] = []): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.uuid() },
     { weight: 1, arbitrary: fc.emailAddress() },
   );
+}
+
+/** A string PostgreSQL cannot store: a NUL or half a surrogate pair somewhere in it (issue 23 N4). */
+export const badText: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'),
+    fc.string({ maxLength: 20 }),
+  )
+  .map(([a, bad, b]) => a + bad + b);
+
+/**
+ * A body shaped like the real one (its keys, ordinary strings) with one bad string in it: as a
+ * value, deeper down, or as a key. The rest stays plain so that nothing else (a `__proto__` key,
+ * a 100,000-character string) is refused first.
+ */
+export function objectWithBadText(keys: string[]): fc.Arbitrary<Record<string, unknown>> {
+  const known = keys.length ? keys : ['id'];
+  const plain = fc.dictionary(fc.constantFrom(...known), fc.string({ maxLength: 30 }), { maxKeys: 4 });
+  return fc
+    .tuple(plain, fc.constantFrom(...known), badText, fc.constantFrom('value', 'nested', 'key'))
+    .map(([body, key, bad, where]) => ({
+      ...body,
+      ...(where === 'value' ? { [key]: bad } : where === 'nested' ? { [key]: [{ note: bad }] } : { [bad]: 'x' }),
+    }));
 }
 
 /** Any JSON value, with nasty strings and numbers at the leaves. */
@@ -160,7 +190,20 @@ export const POLLUTION_BODIES = (keys: string[]): string[] => [
 export const rawBody = fc.record({
   payload: fc.oneof(
     fc.string(),
-    fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '""', '\u0000', '{"a":"\\ud800"}', '1'.repeat(2_000_000)),
+    fc.constantFrom(
+      '{',
+      '{"a":',
+      '[1,2',
+      '{"a":1}}',
+      'null',
+      '""',
+      '\u0000',
+      '{"a":"\\ud800"}',
+      '{"a":"\\udc00x"}',
+      '{"a\\ud800":1}',
+      '{"a":["\\u0000"]}',
+      '1'.repeat(2_000_000),
+    ),
   ),
   contentType: fc.constantFrom(
     'application/json',

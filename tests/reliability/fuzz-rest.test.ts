@@ -9,6 +9,7 @@ import {
   FUZZ_RUNS,
   nastyObject,
   nastyString,
+  objectWithBadText,
   POLLUTION_BODIES,
   rawBody,
   registeredRoutes,
@@ -17,6 +18,7 @@ import {
   type TRoute,
 } from './fuzz-kit.js';
 import { createFuzzApp, createFuzzWorld, healthy } from './fuzz-setup.js';
+import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
 
 // Keys the REST shims read: every tRPC input key (they share the zod schemas) plus the spec's
 // snake_case REST names.
@@ -158,6 +160,23 @@ describe('fuzzing every REST route (never a 5xx, never a crash, no prototype pol
     }
     assert.ok(await healthy(t.app), 'still serving after the fuzz');
     assertPrototypeClean('the whole REST fuzz');
+  });
+
+  test('a NUL or a lone surrogate anywhere in a JSON body answers 400 with the text message (issue 23 N4)', async () => {
+    const world = await createFuzzWorld(t);
+    const bearer = world.callers.find((c) => c.name === 'bearer')!;
+    for (const route of routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))) {
+      const url = route.url.replace(/:[A-Za-z_]+/g, world.ids[1] ?? 'x');
+      await fc.assert(
+        fc.asyncProperty(objectWithBadText(KEYS), async (value) => {
+          cases++;
+          const res = await t.app.inject(toInject(route, url, { kind: 'json', value }, bearer.headers(), undefined));
+          assert.equal(res.statusCode, 400, `${route.method} ${route.url}: ${res.body.slice(0, 200)}`);
+          assert.equal(res.json().message, TEXT_MESSAGES.invalid);
+        }),
+        { numRuns: FUZZ_RUNS, endOnFailure: true },
+      );
+    }
   });
 
   test('unknown paths and methods answer 404/405, never 5xx', async () => {

@@ -9,6 +9,7 @@ import {
   FUZZ_RUNS,
   nastyObject,
   nastyValue,
+  objectWithBadText,
   POLLUTION_BODIES,
   rawBody,
   trpcProcedures,
@@ -16,6 +17,7 @@ import {
   type TProcedure,
 } from './fuzz-kit.js';
 import { createFuzzApp, createFuzzWorld, healthy } from './fuzz-setup.js';
+import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
 
 type TInput =
   | { kind: 'value'; value: unknown }
@@ -119,6 +121,24 @@ describe('fuzzing every tRPC procedure (never a 5xx, never a crash, no prototype
     }
     assert.ok(await healthy(t.app), 'still serving after the fuzz');
     assertPrototypeClean('the whole tRPC fuzz');
+  });
+
+  test('a NUL or a lone surrogate anywhere in an input answers 400 with the text message (issue 23 N4)', async () => {
+    const world = await createFuzzWorld(t);
+    const bearer = world.callers.find((c) => c.name === 'bearer')!;
+    for (const p of procedures) {
+      await fc.assert(
+        fc.asyncProperty(objectWithBadText(p.inputKeys), fc.boolean(), async (value, batch) => {
+          cases++;
+          const input: TInput = batch ? { kind: 'batch', value: { 0: value } } : { kind: 'value', value };
+          // JSON.stringify writes a lone surrogate as a \ud800 escape, which survives the URL too.
+          const res = await t.app.inject(toInject(p, input, false, bearer.headers()));
+          assert.equal(res.statusCode, 400, `${p.path}: ${res.body.slice(0, 200)}`);
+          assert.equal(res.json().message, TEXT_MESSAGES.invalid);
+        }),
+        { numRuns: FUZZ_RUNS, endOnFailure: true },
+      );
+    }
   });
 
   test('unknown procedures and malformed batch paths answer 4xx', async () => {

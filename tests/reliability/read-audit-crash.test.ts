@@ -120,6 +120,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
     await appendAuditRows(database.db, [...batch, later, later]);
     const ids = [...batch, later].map((r) => r.requestId ?? '');
     assert.equal((await database.db.select().from(auditLog).where(inArray(auditLog.requestId, ids))).length, 3);
-    assert.equal((await verifyAuditChain(database.db)).ok, true);
+    assert.equal((await verifyAuditChain({ db: database.db })).ok, true);
   });
 });

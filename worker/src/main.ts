@@ -34,8 +34,8 @@ async function main(): Promise<void> {
     stalledInterval: config.WORKER_STALLED_MS,
     maxStalledCount: 2,
   });
-  worker.on('error', (err) => log.warn({ err: err.message }, 'worker connection error'));
-  worker.on('failed', (job, err) => log.warn({ jobId: job?.id, err: err.message }, 'analysis job failed'));
+  worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
+  worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'analysis job failed'));
 
   const id = `${hostname()}-${process.pid}`;
   const beat = () =>

@@ -287,3 +287,67 @@ export const siteCalibrations = pgTable(
       .where(sql`${t.status} = 'applied'`),
   ],
 );
+
+/**
+ * Which patient profile a DICOM PatientID maps to, per receiving account (issue 24): the first
+ * instance of a new PatientID creates the profile, later ones reuse it.
+ */
+export const dicomPatients = pgTable(
+  'dicom_patients',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dicomPatientId: text('dicom_patient_id').notNull(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => patientProfiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('dicom_patients_user_pid_uq').on(t.userId, t.dicomPatientId)],
+);
+
+export type TDicomInstanceStatus = 'received' | 'queued' | 'analysed' | 'sent' | 'failed' | 'skipped';
+
+/**
+ * Instances received from the DICOM network (C-STORE or STOW-RS). One row per SOP Instance UID
+ * and account: a second copy of the same instance is answered without a second analysis.
+ * `tags` keeps only the patient and study attributes the results sent back must repeat
+ * (docs/dicom-network.md lists them); the film itself is stored like an upload.
+ */
+export const dicomInstances = pgTable(
+  'dicom_instances',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    sopClassUid: text('sop_class_uid'),
+    studyInstanceUid: text('study_instance_uid'),
+    seriesInstanceUid: text('series_instance_uid'),
+    modality: text('modality'),
+    bodyPart: text('body_part'),
+    viewPosition: text('view_position'),
+    tags: jsonb('tags').$type<Record<string, string>>().notNull().default({}),
+    source: text('source').$type<'dimse' | 'stow'>().notNull(),
+    callingAe: text('calling_ae'),
+    profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
+    // Cascade: deleting the analysis's chat removes the network record and its tags too.
+    analysisId: uuid('analysis_id').references(() => analyses.id, { onDelete: 'cascade' }),
+    status: text('status').$type<TDicomInstanceStatus>().notNull().default('received'),
+    /** Why it was skipped or failed (no patient data: fixed texts and network error codes). */
+    reason: text('reason'),
+    sendAttempts: integer('send_attempts').notNull().default(0),
+    sentAt: ts('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dicom_instances_user_sop_uq').on(t.userId, t.sopInstanceUid),
+    index('dicom_instances_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('dicom_instances_analysis_idx').on(t.analysisId),
+    index('dicom_instances_status_idx').on(t.status),
+  ],
+);

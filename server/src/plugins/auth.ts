@@ -2,19 +2,12 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { credentialOf } from '../lib/request-auth.js';
 import { API_KEY_PREFIX, resolveApiKey } from '../services/api-key/resolve-api-key.js';
-import { requireKeyManager } from '../services/api-key/require-key-manager.js';
-import { requireAuth, requirePasswordSession } from '../services/auth/require-auth.js';
+import { admitCaller, type TAuthLevel, type TPasswordSession } from '../services/auth/auth-level.js';
 import { resolveSession, type TAuth } from '../services/auth/resolve-session.js';
 import { createSessionCache } from '../services/auth/session-cache.js';
 
-/**
- * What a REST route asks of its caller, declared in its options (`config: { auth }`):
- * - public: nothing (the handler may still read an optional credential, e.g. logout);
- * - user: any credential (session cookie, bearer session token or personal API key);
- * - password-session: a session from a password login, never an API key (account changes);
- * - key-manager: a session, never an API key (a key must not mint or revoke keys).
- */
-export type TRouteAuth = 'public' | 'user' | 'password-session' | 'key-manager';
+/** A REST route's auth level, declared in its options (`config: { auth }`): see auth-level.ts. */
+export type TRouteAuth = TAuthLevel;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,23 +16,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller the route's auth level admitted; only on routes whose level is not public. */
     signedIn(): TAuth;
+    /** The same, narrowed, on a `password-session` route. */
+    passwordSession(): TPasswordSession;
   }
 }
 
 const pendingAuth = new WeakMap<FastifyRequest, Promise<TAuth | null>>();
 const admitted = new WeakMap<FastifyRequest, TAuth>();
-
-function admit(level: Exclude<TRouteAuth, 'public'>, auth: TAuth | null): TAuth {
-  const user = requireAuth(auth);
-  switch (level) {
-    case 'user':
-      return user;
-    case 'password-session':
-      return requirePasswordSession(user);
-    case 'key-manager':
-      return requireKeyManager(user);
-  }
-}
 
 /**
  * Decorates requests with a memoised resolveAuth(), and enforces each route's declared auth
@@ -57,8 +40,8 @@ export default fp(async (app) => {
       pending = !cred
         ? Promise.resolve(null)
         : cred.from === 'bearer' && cred.token.startsWith(API_KEY_PREFIX)
-          ? resolveApiKey(db, cred.token)
-          : resolveSession(db, cred.token, config.SESSION_IDLE_HOURS, sessionCache);
+          ? resolveApiKey({ db, key: cred.token })
+          : resolveSession({ db, token: cred.token, idleHours: config.SESSION_IDLE_HOURS, cache: sessionCache });
       pendingAuth.set(this, pending);
     }
     return pending;
@@ -73,9 +56,16 @@ export default fp(async (app) => {
     return auth;
   });
 
+  app.decorateRequest('passwordSession', function (this: FastifyRequest) {
+    const auth = this.signedIn();
+    if (this.routeOptions.config.auth !== 'password-session' || !auth.sessionId)
+      throw new Error(`passwordSession() on a route that is not password-session: ${this.routeOptions.url ?? ''}`);
+    return { ...auth, sessionId: auth.sessionId };
+  });
+
   app.addHook('onRequest', async (req) => {
     const level = req.routeOptions.config.auth;
     if (!level || level === 'public') return;
-    admitted.set(req, admit(level, await req.resolveAuth()));
+    admitted.set(req, admitCaller({ config, level, auth: await req.resolveAuth() }));
   });
 });

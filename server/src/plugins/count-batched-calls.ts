@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
+import { createURL } from '@trpc/server/adapters/node-http';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
 import { TOO_MANY_REQUESTS_BODY } from './rate-limit-body.js';
 
@@ -13,7 +15,7 @@ export default fp(async (app) => {
   const countOne = app.createRateLimit();
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/trpc/')) return;
-    if ((req.query as Record<string, unknown> | undefined)?.batch !== '1') return;
+    if (!isTrpcBatch(req.raw)) return;
     const path = (req.params as { path?: unknown } | undefined)?.path;
     const calls = typeof path === 'string' ? path.split(',').length : 1;
     // A longer batch is refused by the adapter (maxBatchSize) without running anything.
@@ -24,3 +26,16 @@ export default fp(async (app) => {
     }
   });
 });
+
+/**
+ * Batch-ness exactly as tRPC decides it (its adapter's URL, then `searchParams.get('batch') ===
+ * '1'`): Fastify's query parser reads `?batch=1&batch=1` as an array, which let a batch count as
+ * one request (issue 23 N2). A URL tRPC cannot parse is refused by it before anything runs.
+ */
+function isTrpcBatch(raw: IncomingMessage): boolean {
+  try {
+    return createURL(raw).searchParams.get('batch') === '1';
+  } catch {
+    return false;
+  }
+}

@@ -14,7 +14,7 @@ import {
 import { passwordHasherFor } from '../lib/password.js';
 import { logIn } from '../services/auth/log-in.js';
 import { requestPasswordReset } from '../services/auth/request-password-reset.js';
-import { resetPassword } from '../services/auth/reset-password.js';
+import { resetDoneMessage, resetPassword } from '../services/auth/reset-password.js';
 import { setSessionCookie } from '../services/auth/session-cookie.js';
 import { signUp } from '../services/auth/sign-up.js';
 import { errorResponse } from './openapi/responses.js';
@@ -107,8 +107,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await resetPassword({ ...deps, meta: req.meta(), input: req.body });
-      return { success: true as const, message: AUTH_MESSAGES.resetDone };
+      const done = await resetPassword({ ...deps, meta: req.meta(), input: req.body });
+      return { success: true as const, message: resetDoneMessage(done) };
     },
   );
 

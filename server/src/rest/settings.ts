@@ -8,7 +8,6 @@ import {
   ZDeleteAccountInput,
 } from '@contracts/schemas/settings.js';
 import { logOut } from '../services/auth/log-out.js';
-import { requirePasswordSession } from '../services/auth/require-auth.js';
 import { clearSessionCookie } from '../services/auth/session-cookie.js';
 import { changeName } from '../services/settings/change-name.js';
 import { changePassword } from '../services/settings/change-password.js';
@@ -86,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       await changePassword({
         ...deps,
         meta: req.meta(),
-        auth: requirePasswordSession(req.signedIn()),
+        auth: req.passwordSession(),
         input: req.body,
       });
       return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
@@ -132,7 +131,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       await deleteAccount({
         ...deps,
         meta: req.meta(),
-        auth: requirePasswordSession(req.signedIn()),
+        auth: req.passwordSession(),
         password: req.body.password,
       });
       clearSessionCookie(reply, deps.config);

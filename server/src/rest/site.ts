@@ -15,7 +15,7 @@ import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['site'];
-const config = { auth: 'user' } as const;
+const config = { auth: 'site-admin' } as const;
 const adminsOnly = { 403: errorResponse(`${SITE_MESSAGES.adminsOnly} (SITE_ADMIN_EMAILS)`) };
 
 /** Site calibration for site administrators (issue 17); the same services as the tRPC site router. */
@@ -32,10 +32,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(ZCalibrationState), ...adminsOnly },
       },
     },
-    async (req) => ({
-      success: true as const,
-      data: await getCalibration({ db: deps.db, config: deps.config, auth: req.signedIn() }),
-    }),
+    async () => ({ success: true as const, data: await getCalibration({ ...deps }) }),
   );
 
   app.post(
@@ -56,7 +53,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         db: deps.db,
         config: deps.config,
         meta: req.meta(),
-        auth: req.signedIn(),
+        userId: req.signedIn().userId,
         input: req.body,
       }),
     }),
@@ -85,7 +82,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         db: deps.db,
         config: deps.config,
         meta: req.meta(),
-        auth: req.signedIn(),
+        userId: req.signedIn().userId,
         calibrationId: req.body.calibrationId,
       }),
     }),
@@ -102,7 +99,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await revertCalibration({ db: deps.db, config: deps.config, meta: req.meta(), auth: req.signedIn() });
+      await revertCalibration({ db: deps.db, config: deps.config, meta: req.meta(), userId: req.signedIn().userId });
       return { success: true as const, message: SITE_MESSAGES.reverted };
     },
   );
@@ -121,7 +118,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ({
       success: true as const,
-      data: await getMonitoring({ db: deps.db, config: deps.config, auth: req.signedIn(), weeks: req.query.weeks }),
+      data: await getMonitoring({ ...deps, weeks: req.query.weeks }),
     }),
   );
 };

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { isAppError, type AppError } from '../lib/app-error.js';
 import { asUnavailable } from '../lib/dependency-down.js';
 import { trpcCodeOf } from '../lib/error-status.js';
+import { requireKeyManager, requirePasswordSession, requireSiteAdmin } from '../services/auth/auth-level.js';
 import type { TrpcContext } from './context.js';
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -47,8 +48,30 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-/** Narrows ctx.auth to non-null; anything else is 401 (which makes the client log out). */
+/*
+ * One builder per auth level, as REST routes declare them (`config: { auth }`, see
+ * services/auth/auth-level.ts): public → publicProcedure, user → protectedProcedure,
+ * password-session, key-manager and site-admin → the builders below. A procedure never checks
+ * its caller's level inline.
+ */
+
+/** user: narrows ctx.auth to non-null; anything else is 401 (which makes the client log out). */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.authRequired });
   return next({ ctx: { ...ctx, auth: ctx.auth } });
 });
+
+/** password-session: a session from a password login, never an API key; ctx.auth has its sessionId. */
+export const passwordSessionProcedure = protectedProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, auth: requirePasswordSession(ctx.auth) } }),
+);
+
+/** key-manager: a session, never an API key. */
+export const keyManagerProcedure = protectedProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, auth: requireKeyManager(ctx.auth) } }),
+);
+
+/** site-admin: an account named in SITE_ADMIN_EMAILS. */
+export const siteAdminProcedure = protectedProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, auth: requireSiteAdmin(ctx.deps.config, ctx.auth) } }),
+);

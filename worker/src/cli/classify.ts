@@ -6,7 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadWorkerConfig } from '@contracts/config/worker-config.js';
-import { CliUsageError, parseCliArgs, runCli } from '../../../scripts/lib/cli-args.js';
+import { CliUsageError, parseCliArgs, runCli } from '@common/cli-args.js';
 import { setIntraOpThreads } from '../pipeline/infer.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
 

@@ -1,4 +1,5 @@
 import { cardiothoracicRatio, lungBox, maskFromLogits, type Box, type Mask } from './anatomy.js';
+import { checkCtr, DEFAULT_CTR_CHECKS } from './check-ctr.js';
 import { maskContour } from './contours.js';
 import { modelGate } from './gate.js';
 import { inferAnatomy } from './infer.js';
@@ -42,16 +43,26 @@ export async function runAnatomyNet(
   return { gate, masks: { lung: maskFromLogits(m.data, m.dims, 0), heart: maskFromLogits(m.data, m.dims, 1) } };
 }
 
-/** Lung box, CTR, outlines and flags from the masks, with the manifest's constants. */
+/**
+ * Lung box, CTR, outlines and flags from the masks, with the manifest's constants. A ratio whose
+ * outlines fail the plausibility checks is kept as `ctrMeasured` only: `ctr` is null, so it
+ * never reaches a cardiomegaly call or the report's figure.
+ */
 export function measureAnatomy(
   spec: ManifestAnatomy,
   { lung, heart }: AnatomyMasks,
 ): { anatomy: AnatomyResult; box: Box | null } {
   const box = lungBox(lung, spec.boxMargin, spec.minLungFraction);
-  const ctr = cardiothoracicRatio(lung, heart, spec.minHeartPixels, spec.minLungFraction);
+  const ctrMeasured = cardiothoracicRatio(lung, heart, spec.minHeartPixels, spec.minLungFraction);
+  const ctrUnreliable =
+    ctrMeasured === null ? null : checkCtr(lung, heart, ctrMeasured, { ...DEFAULT_CTR_CHECKS, ...spec.ctrChecks });
   const flags: string[] = [];
   if (!box) flags.push('no_lung_field');
-  if (ctr === null) flags.push('no_heart');
+  if (ctrMeasured === null) flags.push('no_heart');
   const contours = { lung: maskContour(lung), heart: maskContour(heart) };
-  return { anatomy: { ctr, ctrReference: spec.ctrReference, lungBox: box, contours, flags }, box };
+  const ctr = ctrUnreliable ? null : ctrMeasured;
+  return {
+    anatomy: { ctr, ctrMeasured, ctrUnreliable, ctrReference: spec.ctrReference, lungBox: box, contours, flags },
+    box,
+  };
 }

@@ -3,6 +3,7 @@ import { measureAnatomy, runAnatomyNet } from './anatomy-stage.js';
 import { composeFindings, findingProbabilities } from './compose.js';
 import type { DecodedImage } from './decode.js';
 import { infer } from './infer.js';
+import { heatmapZones as zonesOf } from './heatmap-zones.js';
 import { lungHeatmaps } from './lung-heatmaps.js';
 import { inputPlanes, normalise } from './preprocess.js';
 import type { AnalysisResult, LoadedModel } from './types.js';
@@ -12,7 +13,7 @@ export type Lap = (stage: string, since: number) => number;
 
 export type ModelTwoOutcome = Pick<
   AnalysisResult,
-  'gate' | 'findings' | 'topFinding' | 'heatmaps' | 'anatomy' | 'notAssessed'
+  'gate' | 'findings' | 'topFinding' | 'heatmaps' | 'anatomy' | 'notAssessed' | 'heatmapZones'
 >;
 
 /**
@@ -54,7 +55,11 @@ export async function classifyLungCrop(
   const outputs = await infer(model, input);
   t = lap('classifier', t);
 
-  const { findings, topFinding } = composeFindings(model, findingProbabilities(model, outputs, anatomy.ctr));
+  const { findings, topFinding } = composeFindings(
+    model,
+    findingProbabilities(model, outputs, anatomy.ctr),
+    anatomy.ctr,
+  );
   const crop: PixelBox = cropBox
     ? pixelBox(cropBox, img.width, img.height)
     : { left: 0, top: 0, width: img.width, height: img.height };
@@ -65,5 +70,6 @@ export async function classifyLungCrop(
     crop,
   });
   lap('compose', t);
-  return { gate, findings, topFinding, heatmaps, anatomy, notAssessed: manifest.notAssessed ?? [] };
+  const heatmapZones = box ? zonesOf(heatmaps, masks.lung) : [];
+  return { gate, findings, topFinding, heatmaps, heatmapZones, anatomy, notAssessed: manifest.notAssessed ?? [] };
 }

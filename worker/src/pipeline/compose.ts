@@ -58,26 +58,40 @@ export function findingProbabilities(
   return out;
 }
 
+/**
+ * Calls at each finding's threshold. A finding that combines the classifier with the CTR is
+ * called at `thresholdWithoutCtr` when the CTR is missing or flagged (`ctr` null): its
+ * probability is then the classifier's alone. `ageGroup` travels with the finding so that the
+ * server, which knows the patient's age, can withhold it.
+ */
 export function composeFindings(
   model: LoadedModel,
   probs: Map<string, number>,
+  ctr: number | null = null,
 ): { findings: FindingResult[]; topFinding: string | null } {
   const margin = model.manifest.uncertainMargin ?? 0;
-  const findings = model.findings.map((f) => {
+  const findings = model.findings.map((f): FindingResult => {
     const probability = probs.get(f.label)!;
+    const threshold =
+      f.ctrCombine && ctr === null && f.thresholdWithoutCtr !== undefined ? f.thresholdWithoutCtr : f.threshold;
     return {
       label: f.label,
       display: f.display,
       probability,
-      threshold: f.threshold,
-      call: callOf(probability, f.threshold, margin),
+      threshold,
+      call: callOf(probability, threshold, margin),
+      ...(f.ageGroup ? { ageGroup: f.ageGroup } : {}),
     };
   });
-  // The top finding: the most probable positive non-summary finding, else none.
+  // The top finding: the most probable positive non-summary finding, else none. Findings of an
+  // age group come only after the others: the server withholds them for adults, and the overlay
+  // is drawn for the top finding.
   let top: FindingResult | null = null;
+  const rank = (r: FindingResult): number => (r.ageGroup ? 0 : 1);
   for (const r of findings) {
     const summary = model.findings.find((f) => f.label === r.label)?.summary === true;
-    if (!summary && r.call === 'positive' && (!top || r.probability > top.probability)) top = r;
+    if (summary || r.call !== 'positive') continue;
+    if (!top || rank(r) > rank(top) || (rank(r) === rank(top) && r.probability > top.probability)) top = r;
   }
   return { findings, topFinding: top?.label ?? null };
 }

@@ -1,3 +1,8 @@
+import type { CtrChecks, CtrUnreliable } from './check-ctr.js';
+import type { HeatmapZones } from './heatmap-zones.js';
+
+export type { CtrChecks, CtrUnreliable };
+
 /**
  * The analysis result contract (other packages code against these names) and the model
  * manifest format that lets any ONNX classifier be dropped in through MODEL_DIR.
@@ -11,6 +16,8 @@ export interface FindingResult {
   probability: number;
   threshold: number;
   call: FindingCall;
+  /** 'pediatric': validated only in children (the manifest's ageGroup); the server decides by the patient's age. */
+  ageGroup?: 'pediatric';
 }
 
 export interface GateVerdict {
@@ -35,8 +42,15 @@ export interface Heatmap {
 
 /** What the anatomy stage found (model 2+). Coordinates are fractions of the image (0..1). */
 export interface AnatomyResult {
-  /** Cardiothoracic ratio (maximal horizontal heart width / maximal inner thoracic width); null when not measurable. */
+  /**
+   * Cardiothoracic ratio (maximal horizontal heart width / maximal inner thoracic width); null when
+   * not measurable: no outline (flags) or implausible outlines (ctrUnreliable).
+   */
   ctr: number | null;
+  /** The ratio as measured on the masks, also when the checks flagged it (null: no outline). */
+  ctrMeasured: number | null;
+  /** Why the measured ratio cannot be trusted (check-ctr.ts); null when it can. */
+  ctrUnreliable: CtrUnreliable | null;
   /** The usual upper reference value for an adult PA film (0.5). */
   ctrReference: number;
   /** Lung-field box with margin that the classifier saw [x0, y0, x1, y1]; null = the whole film was classified. */
@@ -64,6 +78,8 @@ export interface AnalysisResult {
   notAssessed?: NotAssessed[];
   topFinding: string | null;
   heatmaps: Heatmap[];
+  /** Model 2+: each map's mass per lung zone (heatmap-zones.ts). */
+  heatmapZones?: HeatmapZones[];
   image: { width: number; height: number };
   timingsMs: Record<string, number>;
 }
@@ -117,6 +133,10 @@ export interface ManifestFinding {
    * p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias).
    */
   ctrCombine?: { logitWeight: number; ctrWeight: number; bias: number };
+  /** With ctrCombine: the threshold of the classifier alone, used when the CTR is missing or flagged. */
+  thresholdWithoutCtr?: number;
+  /** 'pediatric': validated only in children; the server withholds it unless the patient's age says child. */
+  ageGroup?: 'pediatric';
 }
 
 export interface ManifestAnatomy {
@@ -132,6 +152,8 @@ export interface ManifestAnatomy {
   /** Below this many heart pixels (on the mask grid) no CTR is given (flag 'no_heart'). */
   minHeartPixels: number;
   ctrReference: number;
+  /** Thresholds of the CTR plausibility checks (check-ctr.ts), each defaulting to DEFAULT_CTR_CHECKS. */
+  ctrChecks?: Partial<CtrChecks>;
 }
 
 export interface ManifestGate {

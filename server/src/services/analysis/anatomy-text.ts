@@ -28,8 +28,9 @@ export function ctrText(anatomy: TAnatomy | null | undefined): string | null {
   return `Cardiothoracic ratio ${ratio(anatomy.ctr)} (usual upper reference ${ratio(anatomy.ctrReference)} on an adult PA film)`;
 }
 
-/** Why there is no CTR, from the anatomy stage's flags. */
+/** Why there is no CTR: the plausibility check's reason, else from the anatomy stage's flags. */
 export function noCtrReason(anatomy: TAnatomy): string {
+  if (anatomy.ctrUnreliable) return anatomy.ctrUnreliable.reason;
   if (anatomy.flags.includes('no_heart')) return 'the heart outline could not be found reliably on this film';
   if (anatomy.flags.includes('no_lung_field')) return 'no usable lung field was found on this film';
   return 'the anatomy stage could not measure it on this film';
@@ -50,20 +51,40 @@ export function ctrCaveat(age: number | null): string {
 }
 
 /**
- * The heart-size lines of a result: the CTR with its reference and caveat, or why there is none.
- * Null when the model has no anatomy stage (model-1 results): nothing is said about heart size.
+ * 'Cardiothoracic ratio: not measurable: the heart outline reaches up to the thoracic inlet', or
+ * null when the ratio was not flagged. A flagged ratio is never shown as a figure.
+ */
+export function ctrNotMeasurableText(anatomy: TAnatomy | null | undefined): string | null {
+  if (!anatomy?.ctrUnreliable) return null;
+  return `Cardiothoracic ratio: not measurable: ${anatomy.ctrUnreliable.reason}`;
+}
+
+/**
+ * The heart-size lines of a result: the CTR with its reference and caveat, "not measurable" with
+ * the reason when its outlines were implausible, or why there is none. Null when the model has no
+ * anatomy stage (model-1 results): nothing is said about heart size.
  */
 export function heartSizeLines(anatomy: TAnatomy | null | undefined, age: number | null): string[] | null {
   if (!anatomy) return null;
+  const flagged = ctrNotMeasurableText(anatomy);
+  if (flagged) return [`${flagged}.`, 'Judge the cardiac silhouette on the film itself.'];
   const text = ctrText(anatomy);
   if (!text) return [`Heart size: no cardiothoracic ratio was measured: ${noCtrReason(anatomy)}.`];
   return [`${text}.`, ctrCaveat(age)];
 }
 
-/** 'Not assessed: Hernia, Fibrosis (this model version cannot back these findings on held-out data).' or null. */
+/** Why a finding is not assessed: its own reason (e.g. validated only in children), else the model's. */
+export const notAssessedReason = (n: TNotAssessed): string => n.reason ?? NOT_ASSESSED_REASON;
+
+/**
+ * 'Not assessed: Hernia, Fibrosis (this model version cannot back these findings on held-out data).',
+ * one sentence per reason, or null.
+ */
 export function notAssessedLine(list: readonly TNotAssessed[] | undefined): string | null {
   if (!list || list.length === 0) return null;
-  return `Not assessed: ${list.map((n) => n.display).join(', ')} (${NOT_ASSESSED_REASON}).`;
+  const byReason = new Map<string, string[]>();
+  for (const n of list) byReason.set(notAssessedReason(n), [...(byReason.get(notAssessedReason(n)) ?? []), n.display]);
+  return [...byReason].map(([reason, names]) => `Not assessed: ${names.join(', ')} (${reason}).`).join(' ');
 }
 
 /** The summary score is never a condition of its own (the pipeline's `summary` finding). */

@@ -102,27 +102,35 @@ export async function createAnalysis(
       job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType },
     });
   } catch (err) {
-    log.warn({ err: (err as Error).message, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
+    log.warn({ err, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
     await db.delete(chats).where(eq(chats.id, created.chatId));
     await deleteUnreferencedImages({ db, images, log, imageIds: [created.imageId] });
 
-    await recordAudit(db, meta, {
+    await recordAudit({
+      db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'analysis.create',
+        objectType: 'analysis',
+        objectId: created.analysisId,
+        outcome: 'failure',
+        details: { code: 'UNAVAILABLE' },
+      },
+    });
+    throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
+  }
+  await recordAudit({
+    db,
+    meta,
+    entry: {
       actorUserId: userId,
       action: 'analysis.create',
       objectType: 'analysis',
       objectId: created.analysisId,
-      outcome: 'failure',
-      details: { code: 'UNAVAILABLE' },
-    });
-    throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
-  }
-  await recordAudit(db, meta, {
-    actorUserId: userId,
-    action: 'analysis.create',
-    objectType: 'analysis',
-    objectId: created.analysisId,
-    outcome: 'success',
-    details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
+      outcome: 'success',
+      details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
+    },
   });
   return { chatId: created.chatId, analysisId: created.analysisId, status: 'queued' };
 }

@@ -9,7 +9,9 @@ import { applySiteThresholds } from '../site/apply-site-thresholds.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
+import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
+import { withholdByAge } from './withhold-by-age.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -25,7 +27,11 @@ type TFinalizeDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  */
 export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisResultJob }): Promise<TFinalizeOutcome> {
   const { db, redis, config, log, job } = opts;
-  const result = await applySiteThresholds({ db, modelDir: config.MODEL_DIR, result: ZStoredResult.parse(job.result) });
+  const calibrated = await applySiteThresholds({
+    db,
+    modelDir: config.MODEL_DIR,
+    result: ZStoredResult.parse(job.result),
+  });
   const [row] = await db
     .select({
       id: analyses.id,
@@ -41,8 +47,12 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     .where(eq(analyses.id, job.analysisId))
     .limit(1);
   if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
+  // Findings validated only in children are withheld unless the patient's age says child.
+  const { result, withheld } = withholdByAge(calibrated, ageYears(patientOf(row).age));
+  // An overlay drawn for a withheld finding is not attached (the worker draws it for the top finding).
+  const heatmapJob = job.heatmap && withheld.includes(calibrated.heatmaps[0]?.label ?? '') ? null : job.heatmap;
   const status = result.gate.accepted ? 'completed' : 'refused';
-  const heatmapLabel = job.heatmap ? (result.heatmaps[0]?.label ?? result.topFinding) : null;
+  const heatmapLabel = heatmapJob ? (result.heatmaps[0]?.label ?? result.topFinding) : null;
   const comparison = await compareWithPrior({
     db,
     config,
@@ -71,18 +81,18 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
       .returning({ id: analyses.id });
     if (!updated) return false;
     let heatmapImageId: string | null = null;
-    if (job.heatmap) {
+    if (heatmapJob) {
       const [img] = await tx
         .insert(storedImages)
         .values({
           userId: row.userId,
           kind: 'heatmap',
-          storageKey: job.heatmap.storageKey,
-          sha256: job.heatmap.sha256,
-          mediaType: job.heatmap.mediaType,
-          bytes: job.heatmap.bytes,
-          width: job.heatmap.width,
-          height: job.heatmap.height,
+          storageKey: heatmapJob.storageKey,
+          sha256: heatmapJob.sha256,
+          mediaType: heatmapJob.mediaType,
+          bytes: heatmapJob.bytes,
+          width: heatmapJob.width,
+          height: heatmapJob.height,
         })
         .returning({ id: storedImages.id });
       heatmapImageId = img!.id;
@@ -103,8 +113,8 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     return true;
   };
   // The heatmap key's lock keeps a concurrent image clean-up from deleting the file under us.
-  const done = job.heatmap
-    ? await withStorageKeyLock({ db, storageKey: job.heatmap.storageKey, work })
+  const done = heatmapJob
+    ? await withStorageKeyLock({ db, storageKey: heatmapJob.storageKey, work })
     : await db.transaction((tx) => work(tx as unknown as typeof db));
   if (!done) return 'skipped';
   const message = analysisErrorOf(status, result);
@@ -113,7 +123,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     chatId: row.chatId,
     stage: status === 'completed' ? 'done' : 'refused',
     ...(message ? { message } : {}),
-  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
+  }).catch((err: Error) => log.warn({ err }, 'could not publish analysis event'));
   return status;
 }
 
@@ -149,6 +159,6 @@ export async function failAnalysis(opts: TFinalizeDeps & { analysisId: string; r
     chatId,
     stage: 'failed',
     message: analysisErrorOf('failed', null)!,
-  }).catch((err: Error) => log.warn({ err: err.message }, 'could not publish analysis event'));
+  }).catch((err: Error) => log.warn({ err }, 'could not publish analysis event'));
   return true;
 }

@@ -1,5 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
+import type { RequestMeta } from '../../deps.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { analyses } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -83,4 +85,42 @@ export async function getChatAnalysis(opts: { db: TDb; userId: string; chatId: s
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);
   return toView(row);
+}
+
+/** analysis.get: one analysis, its read recorded in the audit log (ids only). */
+export function readAnalysis(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  analysisId: string;
+}): Promise<TAnalysisView> {
+  const { db, meta, userId, analysisId } = opts;
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'analysis.read',
+    objectType: 'analysis',
+    objectId: analysisId,
+    work: () => getOwnedAnalysis({ db, userId, analysisId }),
+  });
+}
+
+/** analysis.forChat: a chat's newest analysis, its read recorded in the audit log (ids only). */
+export function readChatAnalysis(opts: {
+  db: TDb;
+  meta: RequestMeta | null;
+  userId: string;
+  chatId: string;
+}): Promise<TAnalysisView> {
+  const { db, meta, userId, chatId } = opts;
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'analysis.read',
+    objectType: 'chat',
+    objectId: chatId,
+    work: () => getChatAnalysis({ db, userId, chatId }),
+  });
 }

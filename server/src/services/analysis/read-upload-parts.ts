@@ -1,5 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import { AppError } from '../../lib/app-error.js';
+import { assertStorableText } from '../../lib/inspect-text.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '@contracts/dicom-limits.js';
 import { isDicomBytes } from '../dicom/dicom-lib.js';
@@ -50,6 +51,9 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
       const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value ?? '');
       if (value.length > FIELD_MAX || part.valueTruncated)
         throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.invalidProfile);
+      // The same text check as JSON bodies get (refuse-nul.ts), on the field and on the JSON inside it.
+      assertStorableText({ [part.fieldname]: value });
+      if (part.fieldname === 'profile') assertStorableText(parseOrNull(value));
       if (part.fieldname === 'profile') out.profileJson = value;
       else if (part.fieldname === 'profile_id' || part.fieldname === 'profileId') out.profileId = value.trim() || null;
     }
@@ -64,4 +68,13 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
   }
   if (!out.image || out.image.length === 0) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   return out;
+}
+
+/** The profile field's JSON, to check its strings; text that does not parse is refused later with its own message. */
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

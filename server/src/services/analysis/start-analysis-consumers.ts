@@ -6,7 +6,7 @@ import { QueueName, ZAnalysisResultJob, type TAnalysisEvent } from '@contracts/q
 import { analysisEventHub } from './analysis-event-hub.js';
 import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
 import { reconcileAnalyses } from './reconcile-analyses.js';
-import { safeErr } from './safe-error.js';
+import { errorLabel } from '@common/serialize-error.js';
 
 export interface AnalysisConsumers {
   resultWorker: Worker;
@@ -36,16 +36,13 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
         return await finalizeAnalysis({ ...deps, job: ZAnalysisResultJob.parse(job.data) });
       } catch (err) {
         // BullMQ keeps the message in Redis: never let a DB error's parameters (report text) go there.
-        const { errName, errCode } = safeErr(err);
-        throw new Error(`finalize failed (${errName ?? 'Error'}${errCode ? ` ${errCode}` : ''})`, { cause: err });
+        throw new Error(`finalize failed (${errorLabel(err)})`, { cause: err });
       }
     },
     { connection: deps.redis, prefix, concurrency: 2 },
   );
-  resultWorker.on('error', (err) => log.warn({ err: err.message }, 'result worker connection error'));
-  resultWorker.on('failed', (job, err) =>
-    log.error({ jobId: job?.id, ...safeErr(err) }, 'finalizing an analysis failed'),
-  );
+  resultWorker.on('error', (err) => log.warn({ err }, 'result worker connection error'));
+  resultWorker.on('failed', (job, err) => log.error({ err, jobId: job?.id }, 'finalizing an analysis failed'));
 
   // A job that failed its last attempt (or hit UnrecoverableError) ends the analysis as failed.
   const events = new QueueEvents(QueueName.Analysis, { connection: deps.redis, prefix });
@@ -55,7 +52,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
       const state = await deps.analysisQueue.getJobState(jobId);
       if (state !== 'failed' && state !== 'unknown') return; // a retry is coming
       await failAnalysis({ ...deps, analysisId: jobId, reason: failedReason });
-    })().catch((err: Error) => log.warn({ ...safeErr(err), jobId }, 'could not record a failed analysis'));
+    })().catch((err: Error) => log.warn({ err, jobId }, 'could not record a failed analysis'));
   });
 
   // The worker cannot write the database. Its running stages are kept on the row because the
@@ -74,7 +71,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
           updatedAt: new Date(),
         })
         .where(and(eq(analyses.id, e.analysisId), inArray(analyses.status, ['queued', 'processing'])))
-        .catch((err: Error) => log.warn(safeErr(err), 'could not record an analysis stage'));
+        .catch((err: Error) => log.warn({ err }, 'could not record an analysis stage'));
     },
   });
 
@@ -84,7 +81,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
     if (running) return;
     running = true;
     reconcile()
-      .catch((err: Error) => log.warn(safeErr(err), 'reconciler pass failed'))
+      .catch((err: Error) => log.warn({ err }, 'reconciler pass failed'))
       .finally(() => {
         running = false;
       });

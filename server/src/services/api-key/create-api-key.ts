@@ -31,12 +31,16 @@ export async function createApiKey(opts: {
     .values({ userId, name: opts.name, prefix: key.slice(0, VISIBLE_PREFIX_LENGTH), keyHash: hashToken(key) })
     .returning(apiKeyColumns);
   if (!row) throw new Error('api key insert returned no row');
-  await recordAudit(db, opts.meta, {
-    actorUserId: userId,
-    action: 'api_key.create',
-    objectType: 'api_key',
-    objectId: row.id,
-    outcome: 'success',
+  await recordAudit({
+    db,
+    meta: opts.meta,
+    entry: {
+      actorUserId: userId,
+      action: 'api_key.create',
+      objectType: 'api_key',
+      objectId: row.id,
+      outcome: 'success',
+    },
   });
   return { apiKey: apiKeyView(row), key };
 }

@@ -7,7 +7,8 @@ import type { TAuth } from '../auth/resolve-session.js';
 /** Personal API keys look like `cxr_…`; they are told apart from session tokens by that prefix. */
 export const API_KEY_PREFIX = 'cxr_';
 
-export async function resolveApiKey(db: TDb, key: string): Promise<TAuth | null> {
+export async function resolveApiKey(opts: { db: TDb; key: string }): Promise<TAuth | null> {
+  const { db, key } = opts;
   if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
   const [row] = await db
     .select({ keyId: apiKeys.id, userId: users.id, name: users.name, email: users.email })

@@ -27,13 +27,17 @@ export async function revokeApiKey(opts: {
         .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id })
     : [];
-  await recordAudit(db, opts.meta, {
-    actorUserId: userId,
-    action: 'api_key.revoke',
-    objectType: 'api_key',
-    objectId: UUID.test(id) ? id : null,
-    outcome: row ? 'success' : 'failure',
-    details: row ? null : { code: 'NOT_FOUND' },
+  await recordAudit({
+    db,
+    meta: opts.meta,
+    entry: {
+      actorUserId: userId,
+      action: 'api_key.revoke',
+      objectType: 'api_key',
+      objectId: UUID.test(id) ? id : null,
+      outcome: row ? 'success' : 'failure',
+      details: row ? null : { code: 'NOT_FOUND' },
+    },
   });
   if (!row) throw new AppError('NOT_FOUND', API_KEY_MESSAGES.notFound);
   return row;

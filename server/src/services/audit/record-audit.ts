@@ -205,7 +205,8 @@ const batchers = new WeakMap<object, AuditBatcher>();
  * patient data, where a read-audit sink is attached (the server's background services), resolves
  * once the entry is durably queued; the sink inserts it behind the request, at least once.
  */
-export async function recordAudit(db: TDb, meta: RequestMeta | null, entry: TAuditEntry): Promise<void> {
+export async function recordAudit(opts: { db: TDb; meta: RequestMeta | null; entry: TAuditEntry }): Promise<void> {
+  const { db, meta, entry } = opts;
   const row = toRow(meta, entry);
   if (db instanceof PgTransaction) return appendAuditRows(db, [row]);
   const sink = readAuditSinkOf(db, entry.action);

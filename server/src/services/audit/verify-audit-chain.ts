@@ -11,7 +11,8 @@ export interface TChainReport {
 }
 
 /** Walks the whole log in id order, recomputing every hash. */
-export async function verifyAuditChain(db: TDb): Promise<TChainReport> {
+export async function verifyAuditChain(opts: { db: TDb }): Promise<TChainReport> {
+  const { db } = opts;
   let prev = GENESIS_HASH;
   let lastId = 0;
   let entries = 0;

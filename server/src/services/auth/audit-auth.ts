@@ -14,12 +14,16 @@ export function auditAccount(
   outcome: 'success' | 'failure',
   details?: Record<string, string | number | boolean | null>,
 ): Promise<void> {
-  return recordAudit(db, meta, {
-    actorUserId: userId,
-    action,
-    objectType: 'user',
-    objectId: userId,
-    outcome,
-    details: details ?? null,
+  return recordAudit({
+    db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action,
+      objectType: 'user',
+      objectId: userId,
+      outcome,
+      details: details ?? null,
+    },
   });
 }

@@ -8,7 +8,8 @@ import { SESSION_LIFETIME_MS } from './session-cookie.js';
  * A fresh session for every login or signup (never one the client proposes, so a planted cookie
  * cannot be fixed onto a victim's login). The token has 256 random bits; only its hash is stored.
  */
-export async function createSession(db: TDb, userId: string, meta: RequestMeta): Promise<string> {
+export async function createSession(opts: { db: TDb; userId: string; meta: RequestMeta }): Promise<string> {
+  const { db, userId, meta } = opts;
   const token = newToken();
   const now = new Date();
   await db.insert(sessions).values({

@@ -15,8 +15,9 @@ export async function findUserByEmail(db: TDb, email: string): Promise<TUserWith
   return row ?? null;
 }
 
-export async function findUserById(db: TDb, id: string): Promise<TUserWithHash | null> {
-  const [row] = await db.select(columns).from(users).where(eq(users.id, id)).limit(1);
+export async function findUserById(opts: { db: TDb; userId: string }): Promise<TUserWithHash | null> {
+  const { db, userId } = opts;
+  const [row] = await db.select(columns).from(users).where(eq(users.id, userId)).limit(1);
   return row ?? null;
 }
 

@@ -53,7 +53,7 @@ export async function logIn(
     const passwordHash = await hasher.hash(input.password);
     await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
   }
-  const token = await createSession(db, user.id, meta);
+  const token = await createSession({ db, userId: user.id, meta });
   await auditAccount(db, meta, 'auth.login', user.id, 'success');
   return { token, user: toAuthUser(user) };
 }

@@ -39,12 +39,13 @@ async function loadSession(db: TDb, tokenHash: string): Promise<TSessionRow | nu
  * With a cache (the HTTP app's), a session seen in the last few seconds is not read again; the
  * cache is emptied of a session as soon as any process announces its end.
  */
-export async function resolveSession(
-  db: TDb,
-  token: string,
-  idleHours: number,
-  cache: TSessionCache | null = null,
-): Promise<TAuth | null> {
+export async function resolveSession(opts: {
+  db: TDb;
+  token: string;
+  idleHours: number;
+  cache?: TSessionCache | null;
+}): Promise<TAuth | null> {
+  const { db, token, idleHours, cache = null } = opts;
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
   const load = () => loadSession(db, tokenHash);

@@ -36,7 +36,7 @@ export async function signUp(
     await auditAccount(db, meta, 'auth.signup', null, 'failure', { reason: 'email_taken' });
     throw new AppError('CONFLICT', AUTH_MESSAGES.emailTaken);
   }
-  const token = await createSession(db, created.id, meta);
+  const token = await createSession({ db, userId: created.id, meta });
   await auditAccount(db, meta, 'auth.signup', created.id, 'success');
   return { token, user: created };
 }

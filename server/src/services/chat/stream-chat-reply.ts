@@ -5,7 +5,6 @@ import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
-import { safeErr } from '../analysis/safe-error.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
@@ -92,14 +91,18 @@ export async function* replyToChat(
     if (!text.trim()) throw new Error('empty reply');
   } catch (err) {
     if (isAppError(err)) throw err;
-    log.warn({ ...safeErr(err), responder: responder.name }, 'chat responder failed');
-    await recordAudit(db, meta, {
-      actorUserId: userId,
-      action: 'chat.message',
-      objectType: 'chat',
-      objectId: ctx.chatId,
-      outcome: 'failure',
-      details: { responder: responder.name },
+    log.warn({ err, responder: responder.name }, 'chat responder failed');
+    await recordAudit({
+      db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'chat.message',
+        objectType: 'chat',
+        objectId: ctx.chatId,
+        outcome: 'failure',
+        details: { responder: responder.name },
+      },
     });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
@@ -118,13 +121,17 @@ export async function* replyToChat(
       .where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
   });
-  await recordAudit(db, meta, {
-    actorUserId: userId,
-    action: 'chat.message',
-    objectType: 'chat',
-    objectId: ctx.chatId,
-    outcome: 'success',
-    details: { responder: responder.name, messageId: answered.id },
+  await recordAudit({
+    db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action: 'chat.message',
+      objectType: 'chat',
+      objectId: ctx.chatId,
+      outcome: 'success',
+      details: { responder: responder.name, messageId: answered.id },
+    },
   });
   yield { type: 'done', messageId: asked.id, replyId: answered.id };
 }

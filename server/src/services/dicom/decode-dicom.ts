@@ -2,7 +2,9 @@ import sharp from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
 import { checkModality } from './check-modality.js';
-import { parseDicomBytes, TAG, textTag, type DataSet } from './dicom-lib.js';
+import { checkPixelBudget } from './check-pixel-budget.js';
+import { TAG, textTag, type DataSet } from './dicom-lib.js';
+import { parseDicomCapped } from './parse-dicom-capped.js';
 import { patientOfDataSet, type TDicomPatient } from './read-dicom-patient.js';
 import { readFrame, type TPixelLayout } from './read-frame.js';
 import { renderGray } from './render-gray.js';
@@ -54,6 +56,8 @@ function layoutOf(ds: DataSet): TPixelLayout {
       `DICOM images with ${bitsAllocated} bits allocated per pixel are not supported (8 or 16 are)`,
     );
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw bad('The DICOM Bits Stored value is invalid');
+  // Before any codec runs: the decoders allocate and compute whatever these tags claim.
+  checkPixelBudget({ rows, columns, bitsAllocated, frames: Number(ds.intString(TAG.numberOfFrames) ?? 1) || 1 });
   return { rows, columns, bitsAllocated, bitsStored, pixelRepresentation };
 }
 
@@ -71,7 +75,7 @@ export async function decodeDicom(buffer: Buffer): Promise<TDecodedDicom> {
 }
 
 async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
-  const ds = parseDicomBytes(buffer);
+  const ds = parseDicomCapped(buffer);
   if (!ds) throw bad('The file is not a readable DICOM (Part 10) file');
   const modality = textTag(ds, TAG.modality);
   const warnings: string[] = [];
@@ -114,6 +118,9 @@ async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
     transferSyntax: syntax.name,
     warnings,
     patient: patientOfDataSet(ds),
-    sanitized: zeroPreamble(buffer),
+    // Computed on demand: a full copy of the file that the upload path never needs.
+    get sanitized() {
+      return zeroPreamble(buffer);
+    },
   };
 }

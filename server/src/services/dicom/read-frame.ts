@@ -27,14 +27,26 @@ function encapsulatedFrame(ds: DataSet, el: Element): Uint8Array {
   return dicomParser.readEncapsulatedImageFrame(ds, el, 0, table);
 }
 
-/** Masks to BitsStored and sign-extends, because bits above BitsStored may carry overlays. */
-function toStored(raw: ArrayLike<number>, layout: TPixelLayout, n: number): Int32Array {
+/** Stored values in the narrowest array that holds them: half the memory of Int32 on a 16-bit film. */
+export type TStoredSamples = Uint8Array | Int8Array | Uint16Array | Int16Array;
+
+/**
+ * Masks to BitsStored and sign-extends, because bits above BitsStored may carry overlays.
+ * `owned`: raw is a scratch array of this decode (not a view of the file), rewritten in place.
+ */
+function toStored(raw: ArrayLike<number>, layout: TPixelLayout, n: number, owned = false): TStoredSamples {
   const bits = layout.bitsStored;
   const mask = 2 ** bits - 1;
   const signBit = 2 ** (bits - 1);
   const range = 2 ** bits;
   const signed = layout.pixelRepresentation === 1;
-  const out = new Int32Array(n);
+  const wide = bits > 8;
+  let out: TStoredSamples;
+  if (owned && raw instanceof Uint16Array && wide)
+    out = signed ? new Int16Array(raw.buffer, raw.byteOffset, n) : raw.subarray(0, n);
+  else if (owned && raw instanceof Uint8Array && !wide)
+    out = signed ? new Int8Array(raw.buffer, raw.byteOffset, n) : raw.subarray(0, n);
+  else out = wide ? (signed ? new Int16Array(n) : new Uint16Array(n)) : signed ? new Int8Array(n) : new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const v = (raw[i] ?? 0) & mask;
     out[i] = signed && v >= signBit ? v - range : v;
@@ -44,7 +56,7 @@ function toStored(raw: ArrayLike<number>, layout: TPixelLayout, n: number): Int3
 
 const hostIsLittleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: boolean): Int32Array {
+function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: boolean): TStoredSamples {
   const n = layout.rows * layout.columns;
   const bytesPer = layout.bitsAllocated / 8;
   if (el.length < n * bytesPer) throw refuse('The DICOM pixel data is shorter than its rows and columns say');
@@ -57,10 +69,10 @@ function nativeFrame(ds: DataSet, el: Element, layout: TPixelLayout, bigEndian: 
   const view = new DataView(bytes.buffer, start, n * 2);
   const words = new Uint16Array(n);
   for (let i = 0; i < n; i++) words[i] = view.getUint16(i * 2, !bigEndian);
-  return toStored(words, layout, n);
+  return toStored(words, layout, n, true);
 }
 
-async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<Int32Array> {
+async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout): Promise<TStoredSamples> {
   const jpeg = Buffer.from(encapsulatedFrame(ds, el));
   const { data, info } = await sharp(jpeg, { failOn: 'error', limitInputPixels: layout.rows * layout.columns })
     .toColourspace('b-w')
@@ -68,7 +80,7 @@ async function jpegBaselineFrame(ds: DataSet, el: Element, layout: TPixelLayout)
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 1 || info.width !== layout.columns || info.height !== layout.rows)
     throw refuse('The embedded JPEG does not match the DICOM image size');
-  return Int32Array.from(data.subarray(0, info.width * info.height));
+  return data.subarray(0, info.width * info.height);
 }
 
 /** Height and width from the SOF3 header, read before decoding: the decoder allocates what it says. */
@@ -84,7 +96,7 @@ function losslessSize(frame: Uint8Array): { height: number; width: number } | nu
   return null;
 }
 
-function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int32Array {
+function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): TStoredSamples {
   const frame = encapsulatedFrame(ds, el);
   const size = losslessSize(frame);
   if (!size || size.width !== layout.columns || size.height !== layout.rows)
@@ -96,11 +108,11 @@ function jpegLosslessFrame(ds: DataSet, el: Element, layout: TPixelLayout): Int3
     throw refuse('The embedded lossless JPEG does not match the DICOM image');
   }
   const raw = decoder.numBytes > 1 ? new Uint16Array(decoded) : new Uint8Array(decoded);
-  return toStored(raw, layout, layout.rows * layout.columns);
+  return toStored(raw, layout, layout.rows * layout.columns, true);
 }
 
 /** Stored pixel values of frame 1, row-major, one sample per pixel. */
-export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: TPixelLayout): Promise<Int32Array> {
+export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: TPixelLayout): Promise<TStoredSamples> {
   const el = ds.elements[TAG.pixelData];
   if (!el || el.length === 0) throw new AppError('BAD_REQUEST', 'The DICOM file has no pixel data');
   try {
@@ -117,15 +129,17 @@ export async function readFrame(ds: DataSet, encoding: TPixelEncoding, layout: T
         const n = layout.rows * layout.columns;
         const raw = decodeRle(encapsulatedFrame(ds, el), n, layout.bitsAllocated);
         if (!raw) throw refuse('The RLE-compressed DICOM pixel data is damaged or not grayscale');
-        return toStored(raw, layout, n);
+        return toStored(raw, layout, n, true);
       }
       case 'jpeg2000':
       case 'htj2k':
       case 'jpeg-ls':
+        // samplesOf() already copied the samples out of the WebAssembly heap: ours to rewrite.
         return toStored(
           await decodeWasmFrame(encoding, encapsulatedFrame(ds, el), layout),
           layout,
           layout.rows * layout.columns,
+          true,
         );
     }
   } catch (err) {

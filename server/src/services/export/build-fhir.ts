@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TAnatomy } from '@contracts/schemas/analysis.js';
 import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
-import { ctrCaveat, ctrText, noCtrReason } from '../analysis/anatomy-text.js';
+import { ctrCaveat, ctrNotMeasurableText, ctrText, noCtrReason, notAssessedReason } from '../analysis/anatomy-text.js';
 import { CALL_TEXT, notAssessedText, pct } from './export-text.js';
 
 /**
@@ -111,7 +111,7 @@ function ctrObservation(r: TExportReport, anatomy: TAnatomy, patient: TResource,
       ...base,
       dataAbsentReason: {
         coding: [{ system: DATA_ABSENT, code: 'unknown', display: 'Unknown' }],
-        text: `Not measured: ${noCtrReason(anatomy)}`,
+        text: `${anatomy.ctrUnreliable ? 'Not measurable' : 'Not measured'}: ${noCtrReason(anatomy)}`,
       },
     };
   }
@@ -142,7 +142,7 @@ function notAssessedObservation(
     }),
     dataAbsentReason: {
       coding: [{ system: DATA_ABSENT, code: 'not-performed', display: 'Not Performed' }],
-      text: 'Not assessed: this model version cannot back this finding on held-out data',
+      text: `Not assessed: ${notAssessedReason(n)}`,
     },
   };
 }
@@ -233,7 +233,9 @@ export function buildFhirBundle(
         : 'No finding called positive by the AI model.'
       : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`,
     ...(r.gate.accepted && r.anatomy
-      ? [`${ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`]
+      ? [
+          `${ctrNotMeasurableText(r.anatomy) ?? ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`,
+        ]
       : []),
     notAssessedText(r) ?? '',
   ]

@@ -58,13 +58,17 @@ export async function exportChat(
 ): Promise<TExportedFile> {
   const { db, images, config, log, meta, userId, chatId, format } = opts;
   const audit = (outcome: 'success' | 'failure', details: Record<string, string | number>) =>
-    recordAudit(db, meta, {
-      actorUserId: userId,
-      action: `export.${format}`,
-      objectType: 'chat',
-      objectId: UUID.test(chatId) ? chatId : null,
-      outcome,
-      details,
+    recordAudit({
+      db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: `export.${format}`,
+        objectType: 'chat',
+        objectId: UUID.test(chatId) ? chatId : null,
+        outcome,
+        details,
+      },
     });
   try {
     const report = await loadExportReport({ db, images, config, log, userId, chatId });

@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { findingFeedback } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import type { TFeedbackList } from '@contracts/schemas/feedback.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
 
@@ -16,10 +16,14 @@ export async function listFeedback(opts: {
 }): Promise<TFeedbackList> {
   const { db, meta, userId, chatId } = opts;
 
-  return auditedAccess(
-    { db, meta, userId },
-    { action: 'feedback.read', objectType: 'chat', objectId: chatId },
-    async () => {
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'feedback.read',
+    objectType: 'chat',
+    objectId: chatId,
+    work: async () => {
       const chat = await getOwnedChat({ db, userId, chatId });
       const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
       if (!analysis) return { analysisId: null, feedback: [] };
@@ -39,6 +43,6 @@ export async function listFeedback(opts: {
         .orderBy(asc(findingFeedback.finding));
       return { analysisId: analysis.id, feedback: rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })) };
     },
-    (r) => ({ entries: r.feedback.length }),
-  );
+    detailsOf: (r) => ({ entries: r.feedback.length }),
+  });
 }

@@ -4,7 +4,7 @@ import { findingFeedback } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { FEEDBACK_MESSAGES, type TFeedbackInput } from '@contracts/schemas/feedback.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
 
@@ -38,10 +38,14 @@ export async function saveFeedback(opts: {
 }): Promise<void> {
   const { db, meta, userId, input } = opts;
 
-  await auditedAccess(
-    { db, meta, userId },
-    { action: 'feedback.save', objectType: 'chat', objectId: input.chatId },
-    async () => {
+  await auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'feedback.save',
+    objectType: 'chat',
+    objectId: input.chatId,
+    work: async () => {
       const chat = await getOwnedChat({ db, userId, chatId: input.chatId });
       const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
       if (!analysis) throw new AppError('CONFLICT', FEEDBACK_MESSAGES.noAnalysis);
@@ -64,6 +68,6 @@ export async function saveFeedback(opts: {
         });
       return { finding: finding.label, verdict: input.verdict };
     },
-    (r) => ({ finding: r.finding, verdict: r.verdict }),
-  );
+    detailsOf: (r) => ({ finding: r.finding, verdict: r.verdict }),
+  });
 }

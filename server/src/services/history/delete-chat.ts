@@ -4,7 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { HISTORY_MESSAGES } from '@contracts/schemas/history.js';
 import { deleteUnreferencedImages, imageIdsOfChats } from '../images/delete-unreferenced-images.js';
-import { auditedAccess } from './audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { ownedRow } from '../data-access/find-owned.js';
 
 /**
@@ -15,10 +15,14 @@ export async function deleteChat(
   opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta | null; userId: string; chatId: string },
 ): Promise<void> {
   const { db, images, log, userId, chatId } = opts;
-  await auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'history.delete', objectType: 'chat', objectId: chatId },
-    async () => {
+  await auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'history.delete',
+    objectType: 'chat',
+    objectId: chatId,
+    work: async () => {
       const owner = ownedRow(chats, chatId, userId, HISTORY_MESSAGES.chatNotFound);
       const imageIds = await db.transaction(async (tx) => {
         const [owned] = await tx.select({ id: chats.id }).from(chats).where(owner).for('update');
@@ -29,6 +33,6 @@ export async function deleteChat(
       });
       return { images: await deleteUnreferencedImages({ db, images, log, imageIds }) };
     },
-    (out) => ({ images: out.images }),
-  );
+    detailsOf: (out) => ({ images: out.images }),
+  });
 }

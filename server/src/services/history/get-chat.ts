@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { messages } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import type { THistoryGetOutput } from '@contracts/schemas/history.js';
-import { auditedAccess } from './audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { messageColumns, patientOf, toChatMessage, toChatSummary, type TMessageRow } from './chat-view.js';
 import { keysetPage } from '../data-access/keyset-page.js';
 import { getOwnedChat } from './get-owned-chat.js';
@@ -22,10 +22,14 @@ export async function getChat(opts: {
   limit: number;
 }): Promise<THistoryGetOutput> {
   const { db, userId, chatId, limit } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'history.read', objectType: 'chat', objectId: chatId },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'history.read',
+    objectType: 'chat',
+    objectId: chatId,
+    work: async () => {
       const chat = await getOwnedChat({ db, userId, chatId });
       // Newest first along (created_at, id), then shown oldest first.
       const older = await keysetPage(opts.cursor, limit, (before, take): Promise<TMessageRow[]> =>
@@ -55,7 +59,7 @@ export async function getChat(opts: {
         olderCursor: older.nextCursor,
       };
     },
-  );
+  });
 }
 
 /** Every message of the given chats in one query (no N+1), grouped by chat in display order. */

@@ -1,6 +1,6 @@
 import type { TDb } from '../../db/client.js';
 import type { RequestMeta } from '../../deps.js';
-import { auditedAccess } from './audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { toLegacyChat } from './chat-view.js';
 import { messagesOfChats } from './get-chat.js';
 import { chatPageQuery } from './list-chats.js';
@@ -15,15 +15,18 @@ export const INIT_INFO_CHAT_CAP = 200;
 /** Two queries whatever the number of chats: one page of chats, then all their messages. */
 export async function getInitInfo(opts: { db: TDb; meta: RequestMeta | null; userId: string }) {
   const { db, userId } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'history.init_info', objectType: 'chat' },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'history.init_info',
+    objectType: 'chat',
+    work: async () => {
       const chatRows = await chatPageQuery({ db, userId, after: null, take: INIT_INFO_CHAT_CAP });
       const byChat = await messagesOfChats({ db, chatIds: chatRows.map((c) => c.id) });
 
       return { chats: chatRows.map((c) => toLegacyChat(c, byChat.get(c.id) ?? [])) };
     },
-    (out) => ({ count: out.chats.length }),
-  );
+    detailsOf: (out) => ({ count: out.chats.length }),
+  });
 }

@@ -4,7 +4,7 @@ import type { TDb } from '../../db/client.js';
 import { chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import type { THistoryListOutput } from '@contracts/schemas/history.js';
-import { auditedAccess } from './audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { chatColumns, toChatSummary, type TChatRow } from './chat-view.js';
 import { keysetPage } from '../data-access/keyset-page.js';
 import type { TKeysetPosition } from './keyset-cursor.js';
@@ -100,10 +100,13 @@ export async function listChats(opts: {
   limit: number;
 }): Promise<THistoryListOutput> {
   const { db, userId } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'history.list', objectType: 'chat' },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'history.list',
+    objectType: 'chat',
+    work: async () => {
       const page = await keysetPage(opts.cursor, opts.limit, (after, take) =>
         preparedChatPage({ db, userId, after, take }),
       );
@@ -111,6 +114,6 @@ export async function listChats(opts: {
 
       return { items: page.rows.map((c) => toChatSummary(c, latest.get(c.id) ?? null)), nextCursor: page.nextCursor };
     },
-    (out) => ({ count: out.items.length }),
-  );
+    detailsOf: (out) => ({ count: out.items.length }),
+  });
 }

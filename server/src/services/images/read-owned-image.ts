@@ -1,6 +1,6 @@
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedImage, IMAGE_NOT_FOUND, type TOwnedImage } from './get-owned-image.js';
 
 /**
@@ -11,10 +11,14 @@ export function readOwnedImage(
   opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta | null; userId: string; imageId: string },
 ): Promise<{ image: TOwnedImage; data: Buffer }> {
   const { db, images, log, meta, userId, imageId } = opts;
-  return auditedAccess(
-    { db, meta, userId },
-    { action: 'image.read', objectType: 'stored_image', objectId: imageId },
-    async () => {
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'image.read',
+    objectType: 'stored_image',
+    objectId: imageId,
+    work: async () => {
       const image = await getOwnedImage({ db, userId, imageId });
       try {
         return { image, data: await images.get(image.storageKey) };
@@ -23,5 +27,5 @@ export function readOwnedImage(
         throw new AppError('NOT_FOUND', IMAGE_NOT_FOUND);
       }
     },
-  );
+  });
 }

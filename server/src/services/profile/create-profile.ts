@@ -2,7 +2,7 @@ import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { rowsToCustomFields, type TProfileValues } from '@contracts/schemas/profile.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 
 /** Stores a new profile for userId. Ownership comes from the session only, never the body. */
@@ -13,10 +13,13 @@ export async function createProfile(opts: {
   values: TProfileValues;
 }): Promise<TProfileRow> {
   const { db, userId, values } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.create', objectType: 'patient_profile' },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.create',
+    objectType: 'patient_profile',
+    work: async () => {
       const [row] = await db
         .insert(patientProfiles)
         .values({
@@ -29,6 +32,6 @@ export async function createProfile(opts: {
       if (!row) throw new Error('insert returned no row');
       return row;
     },
-    (row) => ({ profileId: row.id }),
-  );
+    detailsOf: (row) => ({ profileId: row.id }),
+  });
 }

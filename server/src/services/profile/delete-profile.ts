@@ -2,7 +2,7 @@ import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { ownedRow } from '../data-access/find-owned.js';
 import { PROFILE_NOT_FOUND } from './get-owned-profile.js';
 
@@ -17,15 +17,19 @@ export async function deleteProfile(opts: {
   profileId: string;
 }): Promise<void> {
   const { db, userId, profileId } = opts;
-  await auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.delete', objectType: 'patient_profile', objectId: profileId },
-    async () => {
+  await auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.delete',
+    objectType: 'patient_profile',
+    objectId: profileId,
+    work: async () => {
       const deleted = await db
         .delete(patientProfiles)
         .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
         .returning({ id: patientProfiles.id });
       if (deleted.length === 0) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
     },
-  );
+  });
 }

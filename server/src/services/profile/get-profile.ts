@@ -1,6 +1,6 @@
 import type { TDb } from '../../db/client.js';
 import type { RequestMeta } from '../../deps.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedProfile } from './get-owned-profile.js';
 import type { TProfileRow } from './profile-view.js';
 
@@ -12,9 +12,13 @@ export function getProfile(opts: {
   profileId: string;
 }): Promise<TProfileRow> {
   const { db, userId, profileId } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.read', objectType: 'patient_profile', objectId: profileId },
-    () => getOwnedProfile({ db, userId, profileId }),
-  );
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.read',
+    objectType: 'patient_profile',
+    objectId: profileId,
+    work: () => getOwnedProfile({ db, userId, profileId }),
+  });
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { keysetPage } from '../data-access/keyset-page.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 
@@ -23,10 +23,13 @@ export async function listProfiles(opts: {
   limit: number;
 }): Promise<TProfilePage> {
   const { db, userId, limit } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.list', objectType: 'patient_profile' },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.list',
+    objectType: 'patient_profile',
+    work: async () => {
       const page = await keysetPage(opts.cursor, limit, (after, take) =>
         db
           .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
@@ -45,6 +48,6 @@ export async function listProfiles(opts: {
       );
       return { rows: page.rows.map(({ cursorTs: _c, ...row }) => row), nextCursor: page.nextCursor };
     },
-    (page) => ({ count: page.rows.length }),
-  );
+    detailsOf: (page) => ({ count: page.rows.length }),
+  });
 }

@@ -3,7 +3,7 @@ import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { rowsToCustomFields, type TProfileValues } from '@contracts/schemas/profile.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { ownedRow } from '../data-access/find-owned.js';
 import { PROFILE_NOT_FOUND } from './get-owned-profile.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
@@ -21,10 +21,14 @@ export async function updateProfile(opts: {
   values: TProfileValues;
 }): Promise<TProfileRow> {
   const { db, userId, profileId, values } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.update', objectType: 'patient_profile', objectId: profileId },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.update',
+    objectType: 'patient_profile',
+    objectId: profileId,
+    work: async () => {
       const [row] = await db
         .update(patientProfiles)
         .set({
@@ -38,5 +42,5 @@ export async function updateProfile(opts: {
       if (!row) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
       return row;
     },
-  );
+  });
 }

@@ -21,12 +21,16 @@ export async function changeName(
     .returning({ id: users.id, name: users.name, email: users.email });
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   // The new name is personal data: the audit entry records that it changed, not what to.
-  await recordAudit(db, meta, {
-    actorUserId: userId,
-    action: 'settings.change_name',
-    objectType: 'user',
-    objectId: userId,
-    outcome: 'success',
+  await recordAudit({
+    db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action: 'settings.change_name',
+      objectType: 'user',
+      objectId: userId,
+      outcome: 'success',
+    },
   });
   // Cached sessions carry the user's name: every server process drops this user's entries so the
   // next request reads the new name (the sessions themselves stay valid).

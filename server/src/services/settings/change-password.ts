@@ -6,6 +6,7 @@ import { SETTINGS_MESSAGES, type TChangePasswordInput } from '@contracts/schemas
 import { auditAccount } from '../auth/audit-auth.js';
 import { authLimits } from '../auth/auth-limits.js';
 import type { TAuth } from '../auth/resolve-session.js';
+import { revokeUserApiKeys } from '../api-key/revoke-user-api-keys.js';
 import { revokeUserSessions } from '../auth/revoke-sessions.js';
 import { announceSessionsEnded } from '../auth/session-cache.js';
 import { confirmPassword } from './confirm-password.js';
@@ -15,6 +16,7 @@ const ACTION = 'settings.change_password';
 /**
  * Sets a new password after checking the current one. Every other session of the user ends (a
  * password change is what people do when they fear someone else is signed in); this one stays.
+ * Every API key ends too, in the same transaction: a key is a credential like a session.
  */
 export async function changePassword(
   opts: Pick<AppDeps, 'db' | 'redis' | 'config'> & {
@@ -22,7 +24,7 @@ export async function changePassword(
     auth: TAuth & { sessionId: string };
     input: TChangePasswordInput;
   },
-): Promise<{ otherSessionsEnded: number }> {
+): Promise<{ otherSessionsEnded: number; apiKeysRevoked: number }> {
   const { db, redis, config, meta, auth, input } = opts;
   const user = await confirmPassword({
     db,
@@ -35,14 +37,17 @@ export async function changePassword(
     wrongMessage: SETTINGS_MESSAGES.wrongCurrentPassword,
   });
   const passwordHash = await passwordHasherFor(config).hash(input.new_password);
-  const ended = await db.transaction(async (tx) => {
+  const { ended, apiKeysRevoked } = await db.transaction(async (tx) => {
     const now = new Date();
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-    return revokeUserSessions(tx, user.id, auth.sessionId);
+    return {
+      ended: await revokeUserSessions(tx, user.id, auth.sessionId),
+      apiKeysRevoked: await revokeUserApiKeys(tx, user.id),
+    };
   });
   await announceSessionsEnded({ redis, config }, { userId: user.id });
   await authLimits({ redis, config }).clearLoginFailures(user.email);
 
-  await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended });
-  return { otherSessionsEnded: ended };
+  await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended, apiKeysRevoked });
+  return { otherSessionsEnded: ended, apiKeysRevoked };
 }

@@ -38,13 +38,17 @@ export async function clearChats(
       .where(and(eq(storedImages.userId, userId), or(...imageIds.map((q) => inArray(storedImages.id, q)))))
       .returning({ key: storedImages.storageKey });
     const deleted = await tx.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
-    await recordAudit(tx, meta, {
-      actorUserId: userId,
-      action: 'settings.clear_chats',
-      objectType: 'user',
-      objectId: userId,
-      outcome: 'success',
-      details: { chats: deleted.length, images: images.length },
+    await recordAudit({
+      db: tx,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'settings.clear_chats',
+        objectType: 'user',
+        objectId: userId,
+        outcome: 'success',
+        details: { chats: deleted.length, images: images.length },
+      },
     });
     return { keys: images.map((i) => i.key), chatCount: deleted.length };
   });

@@ -21,13 +21,17 @@ export async function clearProfiles(opts: {
       .delete(patientProfiles)
       .where(eq(patientProfiles.userId, userId))
       .returning({ id: patientProfiles.id });
-    await recordAudit(tx, meta, {
-      actorUserId: userId,
-      action: 'settings.clear_profiles',
-      objectType: 'user',
-      objectId: userId,
-      outcome: 'success',
-      details: { profiles: deleted.length },
+    await recordAudit({
+      db: tx,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'settings.clear_profiles',
+        objectType: 'user',
+        objectId: userId,
+        outcome: 'success',
+        details: { profiles: deleted.length },
+      },
     });
     return { profiles: deleted.length };
   });

@@ -24,7 +24,7 @@ export async function confirmPassword(
   const { db, redis, config, meta, auth } = opts;
   const limits = authLimits({ redis, config });
   await limits.assertLoginAllowed(auth.email, meta.ip);
-  const user = await findUserById(db, auth.userId);
+  const user = await findUserById({ db, userId: auth.userId });
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   if (!(await passwordHasherFor(config).verify(user.passwordHash, opts.password))) {
     await limits.recordLoginFailure(user.email, meta.ip);

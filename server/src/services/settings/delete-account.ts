@@ -40,13 +40,17 @@ export async function deleteAccount(
       .returning({ key: storedImages.storageKey });
     await tx.delete(users).where(eq(users.id, user.id));
     // In the same transaction: the deletion and its record commit together or not at all.
-    await recordAudit(tx, meta, {
-      actorUserId: user.id,
-      action: ACTION,
-      objectType: 'user',
-      objectId: user.id,
-      outcome: 'success',
-      details: { images: images.length },
+    await recordAudit({
+      db: tx,
+      meta,
+      entry: {
+        actorUserId: user.id,
+        action: ACTION,
+        objectType: 'user',
+        objectId: user.id,
+        outcome: 'success',
+        details: { images: images.length },
+      },
     });
     return images.map((i) => i.key);
   });

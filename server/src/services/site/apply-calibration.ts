@@ -5,21 +5,18 @@ import { AppError } from '../../lib/app-error.js';
 import { SITE_MESSAGES, type TCalibration } from '@contracts/schemas/site.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { TAuth } from '../auth/resolve-session.js';
 import { calibrationView } from './calibration-view.js';
 import { readModelIdentity } from './read-model-identity.js';
-import { requireSiteAdmin } from './require-site-admin.js';
 
 /**
  * Makes a proposal the site's applied calibration (the previous one is superseded), in one
  * transaction with its audit entry. A proposal made for another model is refused.
  */
 export async function applyCalibration(
-  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth; calibrationId: string },
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; calibrationId: string },
 ): Promise<TCalibration> {
-  const { meta, auth, calibrationId } = opts;
+  const { meta, userId, calibrationId } = opts;
   const deps = opts;
-  requireSiteAdmin(deps.config, auth);
   if (!isUuid(calibrationId)) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   return deps.db.transaction(async (tx) => {
@@ -35,13 +32,17 @@ export async function applyCalibration(
       .set({ status: 'applied', appliedAt: new Date(), revertedAt: null })
       .where(eq(siteCalibrations.id, row.id))
       .returning();
-    await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: auth.userId,
-      action: 'site.calibration.apply',
-      objectType: 'site_calibration',
-      objectId: row.id,
-      outcome: 'success',
-      details: { modelVersion: row.modelVersion },
+    await recordAudit({
+      db: tx as unknown as typeof deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.apply',
+        objectType: 'site_calibration',
+        objectId: row.id,
+        outcome: 'success',
+        details: { modelVersion: row.modelVersion },
+      },
     });
     return calibrationView(applied!);
   });
@@ -49,11 +50,10 @@ export async function applyCalibration(
 
 /** Back to the model's default thresholds for new analyses. */
 export async function revertCalibration(
-  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth },
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string },
 ): Promise<void> {
-  const { meta, auth } = opts;
+  const { meta, userId } = opts;
   const deps = opts;
-  requireSiteAdmin(deps.config, auth);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(siteCalibrations)
@@ -61,12 +61,16 @@ export async function revertCalibration(
       .where(eq(siteCalibrations.status, 'applied'))
       .returning({ id: siteCalibrations.id });
     if (!row) throw new AppError('NOT_FOUND', SITE_MESSAGES.nothingApplied);
-    await recordAudit(tx as unknown as typeof deps.db, meta, {
-      actorUserId: auth.userId,
-      action: 'site.calibration.revert',
-      objectType: 'site_calibration',
-      objectId: row.id,
-      outcome: 'success',
+    await recordAudit({
+      db: tx as unknown as typeof deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.revert',
+        objectType: 'site_calibration',
+        objectId: row.id,
+        outcome: 'success',
+      },
     });
   });
 }

@@ -3,10 +3,8 @@ import type { AppDeps } from '../../deps.js';
 import type { TDb } from '../../db/client.js';
 import { siteCalibrations } from '../../db/schema.js';
 import { SITE_MESSAGES, type TCalibrationState } from '@contracts/schemas/site.js';
-import type { TAuth } from '../auth/resolve-session.js';
 import { calibrationView, type TCalibrationRow } from './calibration-view.js';
 import { readModelIdentity } from './read-model-identity.js';
-import { requireSiteAdmin } from './require-site-admin.js';
 
 export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | null> {
   const [row] = await db.select().from(siteCalibrations).where(eq(siteCalibrations.status, 'applied')).limit(1);
@@ -14,12 +12,7 @@ export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | 
 }
 
 /** The applied calibration and whether it is in force for the shipped model (the sha256 pin). */
-export async function getCalibration(
-  opts: Pick<AppDeps, 'db' | 'config'> & { auth: TAuth },
-): Promise<TCalibrationState> {
-  const { auth } = opts;
-  const deps = opts;
-  requireSiteAdmin(deps.config, auth);
+export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>): Promise<TCalibrationState> {
   const model = readModelIdentity(deps.config.MODEL_DIR);
   const row = await appliedCalibrationRow(deps.db);
   const active = !!row && !!model && row.modelSha256 === model.sha256;

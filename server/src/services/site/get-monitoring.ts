@@ -2,11 +2,9 @@ import { and, eq, gte, sql, type SQLWrapper } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.js';
 import { analyses, findingFeedback } from '../../db/schema.js';
 import type { TMonitoring, TMonitoringWeek } from '@contracts/schemas/site.js';
-import type { TAuth } from '../auth/resolve-session.js';
 import { histogram, psi, PSI_ALERT, PSI_MIN_SCORES } from './psi.js';
 import { readDriftReference } from './read-drift-reference.js';
 import { readModelIdentity } from './read-model-identity.js';
-import { requireSiteAdmin } from './require-site-admin.js';
 
 const week = (col: SQLWrapper) => sql<string>`to_char(date_trunc('week', ${col} at time zone 'UTC'), 'YYYY-MM-DD')`;
 
@@ -27,11 +25,10 @@ export function lastMondays(n: number, now = new Date()): string[] {
  * this function.
  */
 export async function getMonitoring(
-  opts: Pick<AppDeps, 'db' | 'config'> & { auth: TAuth; weeks: number; now?: Date },
+  opts: Pick<AppDeps, 'db' | 'config'> & { weeks: number; now?: Date },
 ): Promise<TMonitoring> {
-  const { auth, weeks, now = new Date() } = opts;
+  const { weeks, now = new Date() } = opts;
   const deps = opts;
-  requireSiteAdmin(deps.config, auth);
   const mondays = lastMondays(weeks, now);
   const since = new Date(`${mondays[0]}T00:00:00Z`);
   const model = readModelIdentity(deps.config.MODEL_DIR);

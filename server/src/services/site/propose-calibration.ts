@@ -3,12 +3,10 @@ import { siteCalibrations } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { SITE_MESSAGES, type TCalibration, type TProposeInput } from '@contracts/schemas/site.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { TAuth } from '../auth/resolve-session.js';
 import { buildProposal, methodName } from './build-proposal.js';
 import { calibrationView } from './calibration-view.js';
 import { csvCases, feedbackCases } from './collect-cases.js';
 import { readModelIdentity } from './read-model-identity.js';
-import { requireSiteAdmin } from './require-site-admin.js';
 
 /**
  * Proposes site thresholds from the site's labelled cases for the shipped model, and stores the
@@ -16,11 +14,10 @@ import { requireSiteAdmin } from './require-site-admin.js';
  * cases.
  */
 export async function proposeCalibration(
-  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; auth: TAuth; input: TProposeInput },
+  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; input: TProposeInput },
 ): Promise<TCalibration> {
-  const { meta, auth, input } = opts;
+  const { meta, userId, input } = opts;
   const deps = opts;
-  requireSiteAdmin(deps.config, auth);
   const model = readModelIdentity(deps.config.MODEL_DIR);
   if (!model) throw new AppError('UNAVAILABLE', 'The model manifest cannot be read');
   const cases =
@@ -30,11 +27,15 @@ export async function proposeCalibration(
   const minCases = deps.config.SITE_CALIBRATION_MIN_CASES;
   const proposal = buildProposal(model.findings, cases, input.method, minCases);
   if (proposal.findings.length === 0) {
-    await recordAudit(deps.db, meta, {
-      actorUserId: auth.userId,
-      action: 'site.calibration.propose',
-      outcome: 'failure',
-      details: { code: 'NOT_ENOUGH_CASES', source: input.source },
+    await recordAudit({
+      db: deps.db,
+      meta,
+      entry: {
+        actorUserId: userId,
+        action: 'site.calibration.propose',
+        outcome: 'failure',
+        details: { code: 'NOT_ENOUGH_CASES', source: input.source },
+      },
     });
     throw new AppError('BAD_REQUEST', SITE_MESSAGES.notEnoughCases(minCases));
   }
@@ -46,16 +47,20 @@ export async function proposeCalibration(
       modelSha256: model.sha256,
       modelVersion: model.modelVersion,
       findings: [...proposal.findings, ...proposal.skipped] as unknown as Record<string, unknown>[],
-      createdBy: auth.userId,
+      createdBy: userId,
     })
     .returning();
-  await recordAudit(deps.db, meta, {
-    actorUserId: auth.userId,
-    action: 'site.calibration.propose',
-    objectType: 'site_calibration',
-    objectId: row!.id,
-    outcome: 'success',
-    details: { source: input.source, findings: proposal.findings.length, skipped: proposal.skipped.length },
+  await recordAudit({
+    db: deps.db,
+    meta,
+    entry: {
+      actorUserId: userId,
+      action: 'site.calibration.propose',
+      objectType: 'site_calibration',
+      objectId: row!.id,
+      outcome: 'success',
+      details: { source: input.source, findings: proposal.findings.length, skipped: proposal.skipped.length },
+    },
   });
   return calibrationView(row!);
 }

@@ -4,7 +4,7 @@ import { analyses, chats } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import type { TTimeline, TTimelineEntry } from '@contracts/schemas/timeline.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { imageUrlOf } from '../images/image-url.js';
 import { getOwnedProfile } from '../profile/get-owned-profile.js';
 
@@ -20,10 +20,14 @@ export function loadTimeline(opts: {
   profileId: string;
 }): Promise<TTimeline> {
   const { db, userId, profileId } = opts;
-  return auditedAccess(
-    { db, meta: opts.meta, userId },
-    { action: 'profile.timeline', objectType: 'patient_profile', objectId: profileId },
-    async () => {
+  return auditedAccess({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'profile.timeline',
+    objectType: 'patient_profile',
+    objectId: profileId,
+    work: async () => {
       const profile = await getOwnedProfile({ db, userId, profileId });
 
       const rows = await db
@@ -60,6 +64,6 @@ export function loadTimeline(opts: {
       }
       return { analyses: entries, labels: [...labels].map(([label, display]) => ({ label, display })) };
     },
-    (t) => ({ analyses: t.analyses.length }),
-  );
+    detailsOf: (t) => ({ analyses: t.analyses.length }),
+  });
 }

@@ -3,7 +3,7 @@ import './export-buttons.css';
 const FORMATS = [
   { ext: 'pdf', label: 'PDF', title: 'Download the report as PDF' },
   { ext: 'docx', label: 'Word', title: 'Download the report as a Word document (DOCX)' },
-  { ext: 'json', label: 'JSON', title: 'Download the structured result (chest-doctor-ai/report@3)' },
+  { ext: 'json', label: 'JSON', title: 'Download the structured result (chest-doctor-ai/report@4)' },
   { ext: 'fhir.json', label: 'FHIR', title: 'Download a FHIR R4 DiagnosticReport bundle' },
 ] as const;
 

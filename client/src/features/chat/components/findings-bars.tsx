@@ -86,10 +86,15 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
             {notAssessed.map((n) => (
               <li key={n.label} data-label={n.label}>
                 {n.display}
+                {n.reason ? <span className="muted small"> ({n.reason})</span> : null}
               </li>
             ))}
           </ul>
-          <p className="muted small chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
+          {notAssessed.some((n) => !n.reason) ? (
+            <p className="muted small chat-hint">No probability is shown: {NOT_ASSESSED_REASON}.</p>
+          ) : (
+            <p className="muted small chat-hint">No probability is shown.</p>
+          )}
         </div>
       ) : null}
       {modelVersion ? (

@@ -1,7 +1,8 @@
 import type { TAnatomy } from '@contracts/schemas/analysis';
 
-/** Why the anatomy stage gave no ratio, from its flags (the report says the same). */
+/** Why the anatomy stage gave no ratio: the plausibility check's reason, else its flags (the report says the same). */
 function noCtrReason(anatomy: TAnatomy): string {
+  if (anatomy.ctrUnreliable) return anatomy.ctrUnreliable.reason;
   if (anatomy.flags.includes('no_heart')) return 'the heart outline could not be found reliably on this film';
   if (anatomy.flags.includes('no_lung_field')) return 'no usable lung field was found on this film';
   return 'the anatomy stage could not measure it on this film';
@@ -19,7 +20,11 @@ export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientA
       <h2 id="chat-heart-title" className="chat-section-title">
         Heart size
       </h2>
-      {anatomy.ctr === null ? (
+      {anatomy.ctrUnreliable ? (
+        <p className="chat-heart-line" data-testid="ctr-not-measurable">
+          Cardiothoracic ratio: not measurable: {noCtrReason(anatomy)}.
+        </p>
+      ) : anatomy.ctr === null ? (
         <p className="chat-heart-line">Cardiothoracic ratio: not measured ({noCtrReason(anatomy)}).</p>
       ) : (
         <p className="chat-heart-line">

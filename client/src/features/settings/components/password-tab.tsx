@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ZChangePasswordInput } from '@contracts/schemas/settings';
+import { apiKeysRevokedText } from '@contracts/schemas/api-key';
+import { ZChangePasswordInput, type TChangePasswordResult } from '@contracts/schemas/settings';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
@@ -34,6 +35,7 @@ const FIELDS: { key: TKey; id: string; label: string; autoComplete: string; hint
 export function PasswordTab() {
   const [values, setValues] = useState(EMPTY);
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
+  const [done, setDone] = useState<TChangePasswordResult | null>(null);
   const toast = useToast();
   const change = trpc.settings.changePassword.useMutation();
 
@@ -41,10 +43,12 @@ export function PasswordTab() {
     const parsed = validate(ZChangePasswordInput, values);
     if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
     setError(null);
+    setDone(null);
     change.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: (res) => {
         toast.success('Password updated successfully!');
         setValues(EMPTY);
+        setDone(res);
       },
       onError: (err) => {
         // 403 WRONG_PASSWORD (not 401, which would sign the user out).
@@ -74,6 +78,19 @@ export function PasswordTab() {
       <button type="submit" className="button button-primary" disabled={change.isPending}>
         {change.isPending ? 'Updating...' : 'Update Password'}
       </button>
+      {done && <PasswordChangeNote done={done} />}
     </Form>
+  );
+}
+
+/** What the change ended besides the old password, so nobody wonders why a script stopped working. */
+function PasswordChangeNote({ done }: { done: TChangePasswordResult }) {
+  return (
+    <p className="settings-note" role="status" data-testid="password-change-note">
+      {done.otherSessionsEnded > 0
+        ? `Signed out of ${done.otherSessionsEnded} other session${done.otherSessionsEnded === 1 ? '' : 's'}. `
+        : 'No other session was signed in. '}
+      {done.apiKeysRevoked > 0 ? apiKeysRevokedText(done.apiKeysRevoked) : 'You had no API keys to revoke.'}
+    </p>
   );
 }

@@ -150,6 +150,7 @@ export function summary(ctx: TResponderContext): string {
   return (
     `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}${notAssessedPara(ctx.result)}\n\n` +
     `You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient${heart}, ` +
+    'where in the lungs the model sees a finding, what the heatmap shows, how accurate the model is (its model card), ' +
     `whether the image looks normal, or about image quality.${closing}`
   );
 }

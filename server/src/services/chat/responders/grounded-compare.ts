@@ -2,10 +2,6 @@ import { changeSentences, comparisonHeading, ctrChangeText, RULE_TEXT } from '..
 import { bullets, closing } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
 
-/** "Compare with the previous X-ray" / "what changed since last time?" (before heart size: "has the CTR changed?"). */
-export const COMPARE_QUESTION =
-  /what('?s| has| have)? changed|\bchanges?\b.*\b(since|from|last|previous|prior|before)|compar|since (the )?(last|previous|prior|before)|previous (x-?ray|film|image|study|scan|analysis|one)|prior (x-?ray|film|image|study|scan|analysis)|last (time|x-?ray|film|visit)|\b(improv|worse|worsen|progress)/;
-
 /**
  * The comparison with the patient's previous analysis, from the two stored results only; or why
  * there is nothing to compare with. Never a guess about the earlier film itself.

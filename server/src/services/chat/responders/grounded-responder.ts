@@ -1,99 +1,26 @@
-import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
-import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
+import { INTENT_PHRASES } from '../intents/intent-kinds.js';
 import * as answer from './grounded-answers.js';
-import { COMPARE_QUESTION, compareWithPrevious } from './grounded-compare.js';
-import { displayOf } from './grounded-scope.js';
+import { compareWithPrevious } from './grounded-compare.js';
+import { decisionAnswer } from './grounded-decisions.js';
+import { modelAccuracy } from './grounded-model-card.js';
+import { closing } from './grounded-scope.js';
+import { heatmapMeaning, whereIsIt } from './grounded-where.js';
 import type { Responder, TResponderContext } from './responder.js';
+import { understandQuestion, type TQuestionPart } from './understand-question.js';
 
-export type TIntent =
-  | { kind: 'not-assessed'; condition: string; label?: string }
-  | { kind: 'finding'; label: string }
-  | {
-      kind:
-        | 'compare'
-        | 'heart-size'
-        | 'confidence'
-        | 'next-steps'
-        | 'differential'
-        | 'patient'
-        | 'normal'
-        | 'quality'
-        | 'summary';
-    };
+export { classifyQuestion, type TIntent } from './understand-question.js';
 
-const has = (q: string, re: RegExp) => re.test(q);
-const mentions = (q: string, alias: string) =>
-  new RegExp(`(^|[^a-z0-9])${alias.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}`, 'i').test(q);
-
-/** Every label the question names, most specific first: 'bacterial pneumonia' must win over 'pneumonia'. */
-function mentionedLabels(q: string): string[] {
-  const hits = Object.values(CONDITION_NOTES)
-    .flatMap((n) => n.aliases.filter((a) => mentions(q, a)).map((a) => ({ label: n.label, len: a.length })))
-    .sort((a, b) => b.len - a.len);
-  return [...new Set(hits.map((h) => h.label))];
-}
-
-/** CTR and heart-size wording (the finding "cardiomegaly" itself is a label, handled as one). */
-const HEART_SIZE =
-  /\bctr\b|cardio-?thoracic|heart (size|shadow|width)|size of the heart|cardiac (size|silhouette|shadow|width)|(heart|cardiac silhouette) (is |looks? |seems? )?(enlarged|big|large|normal size)|contours?|outlines?|anatomy/;
-
-/**
- * Which question this is. Order matters: the more specific intents are tried first. With the
- * stored result, a named finding that the result does not report is "not assessed" whatever
- * else is asked about it (its confidence, its differential…): there is nothing to ground on.
- */
-export function classifyQuestion(query: string, result?: TStoredResult): TIntent {
-  const q = query.toLowerCase();
-  const mentioned = mentionedLabels(q);
-  const reported = (l: string) => !result || result.findings.some((f) => f.label === l);
-  const label = mentioned.find(reported) ?? null;
-  const missing = mentioned.find((l) => !reported(l));
-  if (!label && missing && result)
-    return { kind: 'not-assessed', condition: displayOf(result, missing), label: missing };
-  const other = NOT_ASSESSED.find((c) => c.aliases.some((a) => mentions(q, a)));
-  if (other && !label) return { kind: 'not-assessed', condition: other.name };
-  if (has(q, COMPARE_QUESTION)) return { kind: 'compare' };
-  if (has(q, HEART_SIZE)) return { kind: 'heart-size' };
-  // "…for this patient" is a clinician's question; explaining *to* the patient is this intent.
-  if (
-    has(
-      q,
-      /(explain|tell|say|describe|put|talk)\b.*\b(to|for|with) (the |my |a |this )?(patient|family|parent|mother|father|child)|lay(man|person)?\b|plain (language|words|english)|simple (terms|words)|non-?medical/,
-    )
-  ) {
-    return { kind: 'patient' };
-  }
-  if (has(q, /differential|ddx|what else|other (causes?|possibilit|diagnos)|alternative|mimic/))
-    return { kind: 'differential' };
-  if (has(q, /confiden|how sure|certain|probab|likel|accura|reliab|trust|calibrat|percent|%/))
-    return { kind: 'confidence' };
-  if (
-    has(
-      q,
-      /next step|what (should|do) (i|we)|recommend|manage|treat|work-?up|follow[- ]?up|further (test|imaging)|what now|plan/,
-    )
-  )
-    return { kind: 'next-steps' };
-  if (
-    has(
-      q,
-      /quality|blur|rotat|exposure|positioning|inverted|contrast|resolution|artefact|artifact|image (ok|good|adequate)/,
-    )
-  )
-    return { kind: 'quality' };
-  if (label) return { kind: 'finding', label };
-  if (has(q, /\bnormal\b|healthy|\bclear\b|anything wrong|abnormal/)) return { kind: 'normal' };
-  if (has(q, /explain|what (is|does|do)|mean|finding|top|heat ?map|overlay|highlight/)) {
-    return { kind: 'finding', label: '' };
-  }
-  return { kind: 'summary' };
-}
-
-/** The answer text for a question: pure, deterministic, grounded on the stored result. */
-export function groundedAnswer(ctx: TResponderContext): string {
-  const intent = classifyQuestion(ctx.query, ctx.result);
+/** One question's answer, ending with the disclaimer. */
+function answerPart(ctx: TResponderContext, part: TQuestionPart): string {
+  const { intent } = part;
   switch (intent.kind) {
+    case 'ask-back':
+      return (
+        `I want to answer the question you asked. Do you mean ${INTENT_PHRASES[intent.options[0]]} or ${INTENT_PHRASES[intent.options[1]]}? ` +
+        'You can also ask where the model sees a finding, what the heatmap shows, how accurate the model is, or about the heart size.' +
+        closing
+      );
     case 'not-assessed':
       return answer.notAssessed(ctx, intent.condition, intent.label);
     case 'compare':
@@ -101,16 +28,34 @@ export function groundedAnswer(ctx: TResponderContext): string {
     case 'heart-size':
       return answer.heartSize(ctx);
     case 'finding': {
+      const labels = part.labels.length ? part.labels : [intent.label].filter(Boolean);
+      if (labels.length > 1)
+        return (
+          labels
+            .map((l) => answer.explainFinding(ctx, l))
+            .map(withoutClosing)
+            .join('\n\n') + closing
+        );
       const label =
-        intent.label ||
+        labels[0] ||
         ctx.result.topFinding ||
         ctx.result.findings.find((f) => f.call === 'uncertain' && f.label !== SUMMARY_LABEL)?.label;
       return label ? answer.explainFinding(ctx, label) : answer.normalOrNot(ctx);
     }
     case 'confidence':
       return answer.confidence(ctx);
+    case 'accuracy':
+      return modelAccuracy(ctx, part.labels);
     case 'next-steps':
       return answer.nextSteps(ctx);
+    case 'treatment':
+    case 'admission':
+    case 'imaging':
+      return decisionAnswer(ctx, intent.kind);
+    case 'location':
+      return whereIsIt(ctx, { labels: part.labels, ...pick(part) });
+    case 'heatmap':
+      return heatmapMeaning(ctx);
     case 'differential':
       return answer.differential(ctx);
     case 'patient':
@@ -122,6 +67,22 @@ export function groundedAnswer(ctx: TResponderContext): string {
     case 'summary':
       return answer.summary(ctx);
   }
+}
+
+const pick = (p: TQuestionPart) => ({ ...(p.side ? { side: p.side } : {}), ...(p.level ? { level: p.level } : {}) });
+const withoutClosing = (text: string): string => (text.endsWith(closing) ? text.slice(0, -closing.length) : text);
+
+/**
+ * The answer text for a message: pure, deterministic, grounded on the stored result. A message
+ * with several questions is answered part by part, under each question, with one disclaimer.
+ */
+export function groundedAnswer(ctx: TResponderContext): string {
+  const parts = understandQuestion(ctx.query, ctx.history, ctx.result);
+  if (parts.length === 1) return answerPart(ctx, parts[0]!);
+  return (
+    parts.map((p) => `**${p.text.replace(/[?.!\s]+$/, '')}?**\n\n${withoutClosing(answerPart(ctx, p))}`).join('\n\n') +
+    closing
+  );
 }
 
 /** Streams the grounded answer in word-sized chunks, like a language model would. */

@@ -46,7 +46,7 @@ export function displayOf(result: TStoredResult, label: string): string {
 }
 
 /** 'ROC AUC 0.812 (95% CI 0.701-0.900); …; 421 images, 10 positive (population, where from)' or null. */
-function figureText(m: TFindingMetrics | undefined): string | null {
+export function figureText(m: TFindingMetrics | undefined): string | null {
   if (!m || m.auc === null) return null;
   const ci = m.aucCi95 ? ` (95% CI ${m.aucCi95[0].toFixed(3)}-${m.aucCi95[1].toFixed(3)})` : '';
   const op =
@@ -101,6 +101,13 @@ export function heartSizeText(ctx: TResponderContext, opts: { withFinding?: bool
       `Judge the cardiac silhouette on the film itself.${finding}`
     );
   }
+  if (anatomy.ctrUnreliable) {
+    return (
+      `The cardiothoracic ratio is not measurable on this film: ${anatomy.ctrUnreliable.reason}. ` +
+      'The outlines the model drew are implausible here (this happens over opaque lung), so no ratio is given and none entered a cardiomegaly call. ' +
+      `Judge the cardiac silhouette on the film itself.${finding}`
+    );
+  }
   if (anatomy.ctr === null) {
     return `No cardiothoracic ratio was measured for this film: ${noCtrReason(anatomy)}. Judge the cardiac silhouette on the film itself.${finding}`;
   }
@@ -124,11 +131,13 @@ export function heartSize(ctx: TResponderContext): string {
  */
 export function notAssessed(ctx: TResponderContext, condition: string, label?: string): string {
   const { result } = ctx;
-  const listed = label ? result.notAssessed?.some((n) => n.label === label) : false;
-  const why = listed
-    ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.' +
-      notShippedText(ctx.metrics, label ?? '')
-    : `It reports only ${assessedText(result)}.`;
+  const entry = label ? result.notAssessed?.find((n) => n.label === label) : undefined;
+  const why = entry?.reason
+    ? `This output is ${entry.reason}, and the patient's age does not say child, so no probability is reported for it.`
+    : entry
+      ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.' +
+        notShippedText(ctx.metrics, label ?? '')
+      : `It reports only ${assessedText(result)}.`;
   const generic = NOT_ASSESSED.find((c) => c.name === condition);
   const related = (generic?.related ?? [])
     .map((l) => result.findings.find((f) => f.label === l))

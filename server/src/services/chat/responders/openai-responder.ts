@@ -1,6 +1,9 @@
 import { trainingDataNoteFor } from '../../../knowledge/cxr-conditions.js';
 import { ageYears, assessedNames, heartSizeLines, notAssessedLine } from '../../analysis/anatomy-text.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
+import { ungroundedNumbers } from './check-llm-answer.js';
+import { groundedAnswer } from './grounded-responder.js';
+import { llmFactLines } from './llm-facts.js';
 import type { Responder, TResponderContext } from './responder.js';
 
 export interface TOpenAiOptions {
@@ -38,13 +41,21 @@ export function systemPrompt(ctx: TResponderContext): string {
     ...(heartSizeLines(r.anatomy, ageYears(ctx.patient.age))?.map((l) => `Heart size: ${l}`) ?? []),
     `Patient age: ${ctx.patient.age || 'unknown'}; medical history: ${ctx.patient.medical_history}`,
     `Training data caveat: ${trainingDataNoteFor(r)}`,
+    'Quote no number that is not written below or above: an answer with any other number is not shown.',
+    ...llmFactLines(ctx),
     `Disclaimer: ${DISCLAIMER}`,
   ].join('\n');
 }
 
+/** Said before the grounded answer when the language model's answer quoted an unbacked number. */
+export const GUARD_NOTE =
+  "The language model's answer quoted a figure that is not in the stored result or the model card, so it is not shown. The answer from the stored facts:";
+
 /**
  * Any server speaking OpenAI's chat-completions API with `stream: true` (Ollama, vLLM,
- * llama.cpp server): reads the server-sent events and yields each `delta.content`.
+ * llama.cpp server): reads the server-sent events, and once the answer is complete checks it
+ * against the stored facts it was given (check-llm-answer.ts) before any of it is shown: an
+ * answer quoting a number those facts do not back is replaced by the grounded answer.
  */
 export function openAiResponder(opts: TOpenAiOptions): Responder {
   const url = `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -53,6 +64,7 @@ export function openAiResponder(opts: TOpenAiOptions): Responder {
     async *reply(ctx, signal) {
       const history = ctx.history.filter((m) => m.role !== 'system').slice(-(opts.historyLimit ?? 20));
       const timeout = AbortSignal.timeout(opts.timeoutMs ?? 120_000);
+      const system = systemPrompt(ctx);
       const res = await fetch(url, {
         method: 'POST',
         headers: {
@@ -64,17 +76,21 @@ export function openAiResponder(opts: TOpenAiOptions): Responder {
           model: opts.model,
           stream: true,
           temperature: 0.2,
-          messages: [{ role: 'system', content: systemPrompt(ctx) }, ...history, { role: 'user', content: ctx.query }],
+          messages: [{ role: 'system', content: system }, ...history, { role: 'user', content: ctx.query }],
         }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       if (!res.ok || !res.body) throw new Error(`LLM server answered ${res.status}`);
       const reader = res.body.getReader();
+      let text = '';
       try {
-        yield* readEvents(reader);
+        for await (const chunk of readEvents(reader)) text += chunk;
       } finally {
         await reader.cancel().catch(() => undefined);
       }
+      const facts = [system, ...history.map((m) => m.content), ctx.query];
+      const shown = ungroundedNumbers(text, facts).length ? `${GUARD_NOTE}\n\n${groundedAnswer(ctx)}` : text;
+      for (const chunk of shown.match(/\S+\s*|\s+/g) ?? []) yield chunk;
     },
   };
 }

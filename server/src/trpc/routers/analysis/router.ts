@@ -1,9 +1,8 @@
 import { ZAnalysisIdInput, ZAnalysisView, ZChatIdInput, type TProgressEvent } from '@contracts/schemas/analysis.js';
 import { followAnalysis } from '../../../services/analysis/follow-analysis.js';
-import { getChatAnalysis, getOwnedAnalysis } from '../../../services/analysis/get-analysis.js';
-import { auditedAccess } from '../../../services/history/audited-access.js';
+import { readAnalysis, readChatAnalysis } from '../../../services/analysis/get-analysis.js';
 import { protectedProcedure, router } from '../../trpc.js';
-import { appErrorToTrpc } from './app-error-to-trpc.js';
+import { appErrorToTrpc } from '../../app-error-to-trpc.js';
 
 /**
  * Analyses of the signed-in user. Uploads go through REST (POST /api/chat/upload, multipart,
@@ -15,11 +14,7 @@ export const analysisRouter = router({
     .input(ZChatIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
-      auditedAccess(
-        { db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId },
-        { action: 'analysis.read', objectType: 'chat', objectId: input.chatId },
-        () => getChatAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, chatId: input.chatId }),
-      ),
+      readChatAnalysis({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId }),
     ),
 
   /** One analysis (status, structured result, heatmap URL; `error` says why it was refused or failed). */
@@ -27,11 +22,7 @@ export const analysisRouter = router({
     .input(ZAnalysisIdInput)
     .output(ZAnalysisView)
     .query(({ ctx, input }) =>
-      auditedAccess(
-        { db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId },
-        { action: 'analysis.read', objectType: 'analysis', objectId: input.analysisId },
-        () => getOwnedAnalysis({ db: ctx.deps.db, userId: ctx.auth.userId, analysisId: input.analysisId }),
-      ),
+      readAnalysis({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, analysisId: input.analysisId }),
     ),
 
   /** The current stage first, then each change until done, refused or failed. */

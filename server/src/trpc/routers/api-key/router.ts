@@ -7,27 +7,26 @@ import {
 } from '@contracts/schemas/api-key.js';
 import { createApiKey } from '../../../services/api-key/create-api-key.js';
 import { listApiKeys } from '../../../services/api-key/list-api-keys.js';
-import { requireKeyManager } from '../../../services/api-key/require-key-manager.js';
 import { revokeApiKey } from '../../../services/api-key/revoke-api-key.js';
-import { protectedProcedure, router } from '../../trpc.js';
+import { keyManagerProcedure, router } from '../../trpc.js';
 
 /** Personal API keys for programs (batch scripts, PACS bridges): Settings → API keys. */
 export const apiKeyRouter = router({
-  list: protectedProcedure.output(ZApiKeyList).query(async ({ ctx }) => ({
-    keys: await listApiKeys({ db: ctx.deps.db, userId: requireKeyManager(ctx.auth).userId }),
+  list: keyManagerProcedure.output(ZApiKeyList).query(async ({ ctx }) => ({
+    keys: await listApiKeys({ db: ctx.deps.db, userId: ctx.auth.userId }),
   })),
 
-  create: protectedProcedure
+  create: keyManagerProcedure
     .input(ZCreateApiKeyInput)
     .output(ZCreatedApiKey)
     .mutation(({ ctx, input }) =>
-      createApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: requireKeyManager(ctx.auth).userId, name: input.name }),
+      createApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, name: input.name }),
     ),
 
-  revoke: protectedProcedure
+  revoke: keyManagerProcedure
     .input(ZApiKeyIdInput)
     .output(ZRevokeApiKeyOutput)
     .mutation(({ ctx, input }) =>
-      revokeApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: requireKeyManager(ctx.auth).userId, id: input.id }),
+      revokeApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, id: input.id }),
     ),
 });

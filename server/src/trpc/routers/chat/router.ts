@@ -3,7 +3,7 @@ import { ZChatSendInput, ZChatSendOutput, type TReplyChunk } from '@contracts/sc
 import { followReplyStream, startReplyStream } from '../../../services/chat/reply-streams.js';
 import { sendChatMessage } from '../../../services/chat/stream-chat-reply.js';
 import { protectedProcedure, router } from '../../trpc.js';
-import { appErrorToTrpc } from '../analysis/app-error-to-trpc.js';
+import { appErrorToTrpc } from '../../app-error-to-trpc.js';
 
 /**
  * Follow-up questions on an analysed chat. `send` answers with the whole reply; `ask` starts a

@@ -1,13 +1,11 @@
-import { ZMessageResult } from '@contracts/schemas/auth.js';
-import { SETTINGS_MESSAGES, ZChangePasswordInput } from '@contracts/schemas/settings.js';
-import { requirePasswordSession } from '../../../services/auth/require-auth.js';
+import { SETTINGS_MESSAGES, ZChangePasswordInput, ZChangePasswordResult } from '@contracts/schemas/settings.js';
 import { changePassword } from '../../../services/settings/change-password.js';
-import { protectedProcedure } from '../../trpc.js';
+import { passwordSessionProcedure } from '../../trpc.js';
 
-export const changePasswordProcedure = protectedProcedure
+export const changePasswordProcedure = passwordSessionProcedure
   .input(ZChangePasswordInput)
-  .output(ZMessageResult)
+  .output(ZChangePasswordResult)
   .mutation(async ({ ctx, input }) => {
-    await changePassword({ ...ctx.deps, meta: ctx.meta, auth: requirePasswordSession(ctx.auth), input });
-    return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated };
+    const done = await changePassword({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, input });
+    return { success: true as const, message: SETTINGS_MESSAGES.passwordUpdated, ...done };
   });

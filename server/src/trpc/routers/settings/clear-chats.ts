@@ -1,13 +1,12 @@
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES, ZClearInput } from '@contracts/schemas/settings.js';
-import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { clearChats } from '../../../services/settings/clear-chats.js';
-import { protectedProcedure } from '../../trpc.js';
+import { passwordSessionProcedure } from '../../trpc.js';
 
-export const clearChatsProcedure = protectedProcedure
+export const clearChatsProcedure = passwordSessionProcedure
   .input(ZClearInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx }) => {
-    await clearChats({ ...ctx.deps, meta: ctx.meta, userId: requirePasswordSession(ctx.auth).userId });
+    await clearChats({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId });
     return { success: true as const, message: SETTINGS_MESSAGES.chatsCleared };
   });

@@ -1,13 +1,12 @@
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES, ZClearInput } from '@contracts/schemas/settings.js';
-import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { clearProfiles } from '../../../services/settings/clear-profiles.js';
-import { protectedProcedure } from '../../trpc.js';
+import { passwordSessionProcedure } from '../../trpc.js';
 
-export const clearProfilesProcedure = protectedProcedure
+export const clearProfilesProcedure = passwordSessionProcedure
   .input(ZClearInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx }) => {
-    await clearProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: requirePasswordSession(ctx.auth).userId });
+    await clearProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId });
     return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
   });

@@ -1,18 +1,17 @@
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES, ZDeleteAccountInput } from '@contracts/schemas/settings.js';
-import { requirePasswordSession } from '../../../services/auth/require-auth.js';
 import { clearSessionCookie } from '../../../services/auth/session-cookie.js';
 import { deleteAccount } from '../../../services/settings/delete-account.js';
-import { protectedProcedure } from '../../trpc.js';
+import { passwordSessionProcedure } from '../../trpc.js';
 
-export const deleteAccountProcedure = protectedProcedure
+export const deleteAccountProcedure = passwordSessionProcedure
   .input(ZDeleteAccountInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx, input }) => {
     await deleteAccount({
       ...ctx.deps,
       meta: ctx.meta,
-      auth: requirePasswordSession(ctx.auth),
+      auth: ctx.auth,
       password: input.password,
     });
     if (ctx.reply) clearSessionCookie(ctx.reply, ctx.deps.config);

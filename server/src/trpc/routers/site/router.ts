@@ -12,8 +12,8 @@ import { applyCalibration, revertCalibration } from '../../../services/site/appl
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
-import { isSiteAdmin } from '../../../services/site/require-site-admin.js';
-import { protectedProcedure, router } from '../../trpc.js';
+import { isSiteAdmin } from '../../../services/auth/auth-level.js';
+import { protectedProcedure, router, siteAdminProcedure } from '../../trpc.js';
 
 /** Site administration (issue 17); every call but `access` is for SITE_ADMIN_EMAILS only (403 otherwise). */
 export const siteRouter = router({
@@ -22,29 +22,27 @@ export const siteRouter = router({
     .output(ZSiteAccess)
     .query(({ ctx }) => ({ siteAdmin: isSiteAdmin(ctx.deps.config, ctx.auth) })),
 
-  calibration: protectedProcedure
-    .output(ZCalibrationState)
-    .query(({ ctx }) => getCalibration({ ...ctx.deps, auth: ctx.auth })),
+  calibration: siteAdminProcedure.output(ZCalibrationState).query(({ ctx }) => getCalibration({ ...ctx.deps })),
 
-  proposeCalibration: protectedProcedure
+  proposeCalibration: siteAdminProcedure
     .input(ZProposeInput)
     .output(ZCalibration)
-    .mutation(({ ctx, input }) => proposeCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, input })),
+    .mutation(({ ctx, input }) => proposeCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 
-  applyCalibration: protectedProcedure
+  applyCalibration: siteAdminProcedure
     .input(ZApplyInput)
     .output(ZCalibration)
     .mutation(({ ctx, input }) =>
-      applyCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth, calibrationId: input.calibrationId }),
+      applyCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, calibrationId: input.calibrationId }),
     ),
 
-  revertCalibration: protectedProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
-    await revertCalibration({ ...ctx.deps, meta: ctx.meta, auth: ctx.auth });
+  revertCalibration: siteAdminProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
+    await revertCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId });
     return { ok: true as const };
   }),
 
-  monitoring: protectedProcedure
+  monitoring: siteAdminProcedure
     .input(ZMonitoringInput)
     .output(ZMonitoring)
-    .query(({ ctx, input }) => getMonitoring({ ...ctx.deps, auth: ctx.auth, weeks: input.weeks })),
+    .query(({ ctx, input }) => getMonitoring({ ...ctx.deps, weeks: input.weeks })),
 });

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { isAppError } from '../../../lib/app-error.js';
-import { trpcCodeOf } from '../../../lib/error-status.js';
+import { isAppError } from '../lib/app-error.js';
+import { trpcCodeOf } from '../lib/error-status.js';
 
 /**
  * Errors thrown inside a subscription's generator bypass the middleware that maps AppErrors,

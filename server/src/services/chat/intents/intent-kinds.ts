@@ -1,0 +1,42 @@
+/**
+ * The kinds of question the grounded responder answers (issue 27), each with the words the
+ * ask-back uses ("Do you mean … or …?"). The classifier's classes are these, in this order.
+ */
+export const INTENT_KINDS = [
+  'summary',
+  'finding',
+  'heart-size',
+  'compare',
+  'confidence',
+  'accuracy',
+  'next-steps',
+  'treatment',
+  'admission',
+  'imaging',
+  'differential',
+  'patient',
+  'normal',
+  'quality',
+  'location',
+  'heatmap',
+] as const;
+export type TIntentKind = (typeof INTENT_KINDS)[number];
+
+export const INTENT_PHRASES: Record<TIntentKind, string> = {
+  summary: 'a summary of the result',
+  finding: 'what a finding means',
+  'heart-size': 'the heart size (the cardiothoracic ratio)',
+  compare: 'the change since the previous X-ray',
+  confidence: 'how sure the model is about this image',
+  accuracy: "the model's measured accuracy (the model card)",
+  'next-steps': 'the usual next steps',
+  treatment: 'whether to treat',
+  admission: 'whether to admit',
+  imaging: 'whether further imaging is needed',
+  differential: 'the differential',
+  patient: 'how to explain it to the patient',
+  normal: 'whether the film looks normal',
+  quality: 'the image quality',
+  location: 'where in the lungs the model sees it',
+  heatmap: 'what the heatmap shows',
+};

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { analyses } from '../../server/src/db/schema.js';
+import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
+import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
+import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { MODEL_DIR, modelInstalled, postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { startAnalysisWorker, type TestAnalysisWorker } from '../analysis/support/start-analysis-worker.js';
+
+/**
+ * Every intent of the chat asked about a real film analysed by the real pipeline (the shipped
+ * ONNX models, through queue, worker and finalizer): each answer is to the point of its question
+ * and quotes only the stored result's figures.
+ */
+describe.skipIf(!modelInstalled() && 'no model installed')('the follow-up chat on a real analysed film', () => {
+  let t: TestApp;
+  let u: TTestUser;
+  let w: TestAnalysisWorker;
+  let chatId = '';
+  let result: TStoredResult;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      background: true,
+      env: { MODEL_DIR, ANALYSIS_WAIT_MS: '30000', ANALYSIS_TIMEOUT_MS: '30000' },
+    });
+    u = await createUser(t.deps);
+    w = startAnalysisWorker(t.deps);
+    const res = await postMultipart(
+      t.app,
+      '/api/chat/analyzer',
+      uploadBody(await radiograph({ label: 'pneumonia', index: 1, side: 800 })),
+      u.token,
+    );
+    assert.equal(res.statusCode, 200, res.body);
+    const data = (res.json() as { data: { chat_id: string; analysis_id: string; status: string } }).data;
+    assert.equal(data.status, 'completed');
+    chatId = data.chat_id;
+    const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, data.analysis_id));
+    result = ZStoredResult.parse(row!.result);
+  });
+  afterAll(async () => {
+    await w?.close();
+    await t?.close();
+  });
+
+  const ask = async (query: string): Promise<string> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/chat',
+      headers: bearer(u.token),
+      payload: { chat_id: chatId, query },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const answer = (res.json() as { data: { response: string } }).data.response;
+    assert.ok(answer.includes(DISCLAIMER), query);
+    const allowed = new Set(result.findings.flatMap((f) => [pct(f.probability), pct(f.threshold)]));
+    for (const q of answer.match(/\d+\.\d%/g) ?? []) assert.ok(allowed.has(q), `${query}: ${q} is not in the result`);
+    return answer;
+  };
+
+  test('the worker stored the lung zones of every finding with a heatmap, shares summing to one', () => {
+    assert.ok(result.topFinding, 'the film has a called finding');
+    assert.ok(result.heatmapZones?.length);
+    for (const z of result.heatmapZones!) {
+      const sum = Object.values(z.zones).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 0.01, `${z.label}: ${sum}`);
+    }
+  });
+
+  test('every intent gets its own answer', async () => {
+    const top = result.findings.find((f) => f.label === result.topFinding)!;
+    const cases: [string, RegExp][] = [
+      ['Summarise the result', /All figures:/],
+      [`Explain the ${top.display.split(' ')[0]!.toLowerCase()} finding`, /What it is:/],
+      ['How big is the heart?', /cardiothoracic ratio|No cardiothoracic ratio was measured|not measurable/],
+      ['What changed since the last X-ray?', /no earlier analysis to compare with/],
+      ['How sure is the model?', /calibrated probabilities for this image/],
+      ['How accurate is this model?', /Measured performance from the model card|No model card figures are available/],
+      ['What should we do next?', /usual next steps|No finding was called positive/],
+      ['Should I start antibiotics?', /I can't decide whether to start \(or stop\) a treatment/],
+      ['Does this patient need admission?', /I can't decide whether this patient needs admission/],
+      ['Do I need a CT scan?', /I can't decide whether further imaging is needed/],
+      ['What else could it be?', /a similar appearance can come from|no pattern to build a differential/],
+      ['How do I explain this to the patient?', /plain-language explanation/],
+      ['Is the X-ray normal?', /did not consider this image normal|could not decide|No finding among those/],
+      ['Is the image quality good enough?', /Image quality, from the automatic checks/],
+      ['Which lobe is affected?', /heatmap evidence[\s\S]*zone[\s\S]*not lobes/],
+      ['What does the heatmap show?', /What it does not show/],
+    ];
+    for (const [q, expected] of cases) assert.match(await ask(q), expected, q);
+  });
+
+  test('the model card answer quotes the shipped card for this model version', async () => {
+    const answer = await ask('How accurate is this model?');
+    assert.match(answer, /ROC AUC 0\.\d{3} \(95% CI 0\.\d{3}-0\.\d{3}\)/);
+    assert.match(answer, new RegExp(result.modelVersion.replace(/\./g, '\\.')));
+  });
+
+  test('two questions in one message, then a follow-up from the history', async () => {
+    const both = await ask('Where is the opacity and how big is the heart?');
+    assert.match(both, /\*\*Where is the opacity\?\*\*[\s\S]*zone[\s\S]*\*\*how big is the heart\?\*\*/);
+    const left = await ask('and the left side?');
+    assert.match(left, /of the model's heatmap evidence inside the lungs lies in the patient's left lung/);
+  });
+});
