@@ -188,7 +188,7 @@ def main() -> None:
                 "lowContrastStd": LOW_CONTRAST_STD,
             },
         },
-        "torchWeights": {"anatomy": str(args.anatomy.resolve().relative_to(CACHE.parents[1])), "top": ".cache/v2/heads/top.pt", "head": str(args.head.resolve().relative_to(CACHE.parents[1]))},
+        "torchWeights": {"anatomy": str(args.anatomy.resolve().relative_to(CACHE.parents[1])), "top": ".cache/v2/heads/top.pt", "gate": ".cache/v2/recovered/gate.pt", "head": str(args.head.resolve().relative_to(CACHE.parents[1]))},
     }
     write_json(args.out / "manifest.json", manifest)
     print(f"exported {args.version}: {len(findings)} findings shipped, {len(not_assessed)} not assessed")
