@@ -7,5 +7,5 @@ export const worklistRouter = router({
   list: protectedProcedure
     .input(ZWorklistInput)
     .output(ZWorklist)
-    .query(({ ctx, input }) => listWorklist({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, input })),
+    .query(({ ctx, input }) => listWorklist({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 });
