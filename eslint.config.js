@@ -66,6 +66,11 @@ export default tseslint.config(
           message: 'pass dependencies as { ...deps, … }',
         },
       ],
+      // The audit log is written inside services (auditedAccess), never by a procedure or route.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/services/audit/**'], message: 'record audit entries inside the service' }] },
+      ],
     },
   },
   // Import boundaries: what crosses a process boundary lives in contracts/ (pure) and common/
