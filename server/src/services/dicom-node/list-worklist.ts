@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { analyses, dicomInstances, patientProfiles } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
-import { auditedAccess } from '../history/audited-access.js';
+import { auditedAccess } from '../audit/audited-access.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { ZWorklistInput, type TUrgency, type TWorklistInput, type TWorklistItem } from '@contracts/schemas/worklist.js';
 
@@ -40,9 +40,14 @@ export async function listWorklist(
 ): Promise<{ items: TWorklistItem[] }> {
   const { db, meta, userId } = opts;
   // Patient names are shown: every read is in the audit log (behind the answer, as history reads).
-  return auditedAccess({ db, meta, userId }, { action: 'worklist.list', objectType: 'dicom_instance' }, () =>
-    readWorklist({ db, userId, input: opts.input }),
-  );
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'worklist.list',
+    objectType: 'dicom_instance',
+    work: () => readWorklist({ db, userId, input: opts.input }),
+  });
 }
 
 async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input: TWorklistInput }) {
