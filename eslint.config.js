@@ -4,6 +4,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
+/**
+ * Errors are logged whole as `{ err }`: the logger's one serializer (common/serialize-error.ts)
+ * keeps the type, code and stack and masks what may be patient data; a bare message string would
+ * be logged as {"type":"string"} and nothing else.
+ */
+const restrictedSyntax = [
+  {
+    selector: "Property[key.name='err'][value.type='MemberExpression'][value.property.name='message']",
+    message: 'log the error itself as { err }: the serializer keeps what is safe',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'models/train', '.cache', 'server/src/db/migrations'] },
   js.configs.recommended,
@@ -26,16 +38,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      // Errors are logged whole as `{ err }`: the logger's one serializer (common/serialize-error.ts)
-      // keeps the type, code and stack and masks what may be patient data; a bare message string
-      // would be logged as {"type":"string"} and nothing else.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "Property[key.name='err'][value.type='MemberExpression'][value.property.name='message']",
-          message: 'log the error itself as { err }: the serializer keeps what is safe',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...restrictedSyntax],
     },
   },
   {
@@ -46,6 +49,30 @@ export default tseslint.config(
   },
   // Accessibility: the recommended jsx-a11y rules on every client component, as errors.
   { ...jsxA11y.flatConfigs.recommended, files: ['client/src/**/*.tsx'] },
+  // Procedures and routes hand a service its dependencies one way: `{ ...ctx.deps, … }` (REST:
+  // `{ ...deps, … }`); picking them one by one (`db: ctx.deps.db`) is the other way, banned here.
+  {
+    files: ['server/src/trpc/**/*.ts', 'server/src/rest/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...restrictedSyntax,
+        {
+          selector: "Property[value.type='MemberExpression'][value.object.property.name='deps']",
+          message: 'pass dependencies as { ...ctx.deps, … }',
+        },
+        {
+          selector: "Property[value.type='MemberExpression'][value.object.name='deps']",
+          message: 'pass dependencies as { ...deps, … }',
+        },
+      ],
+      // The audit log is written inside services (auditedAccess), never by a procedure or route.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/services/audit/**'], message: 'record audit entries inside the service' }] },
+      ],
+    },
+  },
   // Import boundaries: what crosses a process boundary lives in contracts/ (pure) and common/
   // (shared runtime); the worker and the client reach nothing in server/ but the router's type.
   ...importBoundaries(),

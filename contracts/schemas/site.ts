@@ -104,6 +104,11 @@ export const ZMonitoring = z.object({
   weeks: z.array(ZMonitoringWeek),
   /** The validation distribution PSI is computed against; null: no reference file, so no PSI is shown. */
   reference: z.object({ modelVersion: z.string(), films: z.number().int(), splits: z.string() }).nullable(),
+  /**
+   * The shipped reference was made for another model (a model swap without a new reference): it is
+   * not applied, `reference` is null and this says so to the site admin.
+   */
+  staleReference: z.object({ modelVersion: z.string(), message: z.string() }).nullable(),
   findings: z.array(z.object({ label: z.string(), display: z.string() })),
   psiAlert: z.number(),
   /** Weeks with fewer scored films than this show no PSI (too few to tell a shift from noise). */

@@ -19,6 +19,7 @@ import { loggerOptions } from '@common/logger.js';
 import { createRedis } from '@common/redis.js';
 import { MAX_UPLOAD_BYTES } from '@contracts/dicom-limits.js';
 import rest from './rest/index.js';
+import stowRoutes from './dicomweb/stow-routes.js';
 import { handleError } from './rest/handle-error.js';
 import { createTrpcContextFactory } from './trpc/context.js';
 import { appRouter, type AppRouter } from './trpc/router.js';
@@ -133,6 +134,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
   });
   await app.register(rest, { prefix: '/api' });
+  await app.register(stowRoutes, { prefix: '/dicomweb' });
   await app.register(clientApp, { distDir: config.CLIENT_DIST_DIR });
   return app;
 }

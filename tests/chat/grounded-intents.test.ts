@@ -166,6 +166,12 @@ describe('several questions in one message, and follow-ups', () => {
     const answer = groundedAnswer(ctxOf('and the left side?', ZONED, history));
     assert.match(answer, /20% of the model's heatmap evidence inside the lungs lies in the patient's left lung/);
     assert.match(answer, /left lower zone\*\* \(10%\)/);
+    const named = understandQuestion(
+      'and the left side?',
+      [{ role: 'user', content: 'Where is the pneumonia?' }],
+      ZONED,
+    );
+    assert.deepEqual(named[0]?.labels, ['pneumonia'], 'the finding of the previous question is kept');
   });
 
   test('"what about covid?" keeps the previous intent for the finding it names', () => {

@@ -160,7 +160,10 @@ describe('site calibration API', () => {
       data: { active: boolean; warning: string | null };
     };
     assert.equal(state.data.active, false);
-    assert.match(state.data.warning ?? '', /are ignored: new analyses use the model defaults/);
+    assert.match(
+      state.data.warning ?? '',
+      /made for model 9\.9\.9-site \(sha256 a{12}…\), not applied to the running model 9\.9\.9-site \(sha256 b{12}…\): new analyses use the model defaults/,
+    );
     const report = await analyse(0.33);
     assert.doesNotMatch(report.content, /site threshold/);
     assert.equal((await rest(t.app, 'PUT', '/api/site/calibration', admin.token, { calibrationId: id })).status, 409);

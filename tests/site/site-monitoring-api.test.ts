@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -125,6 +125,32 @@ describe('site monitoring API', () => {
       const r = await trpc(t.app, 'query', 'site.monitoring', admin.token, { weeks: 2 });
       const data = r.data as { reference: unknown; weeks: { psi: Record<string, number | null> }[] };
       assert.equal(data.reference, null);
+      for (const w of data.weeks) assert.deepEqual(w.psi, { pneumonia: null, covid19: null });
+    } finally {
+      writeReference();
+    }
+  });
+
+  test('a reference made for another model (a model swap): not applied, and the admin is told which model it was for', async () => {
+    writeFileSync(
+      refPath,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(refPath, 'utf8')),
+        modelVersion: '2.0.0',
+        modelSha256: 'd'.repeat(64),
+      }),
+    );
+    utimesSync(refPath, 1_700_000_500, 1_700_000_500);
+    try {
+      const r = await trpc(t.app, 'query', 'site.monitoring', admin.token, { weeks: 2 });
+      const data = r.data as {
+        reference: unknown;
+        staleReference: { modelVersion: string; message: string } | null;
+        weeks: { psi: Record<string, number | null> }[];
+      };
+      assert.equal(data.reference, null);
+      assert.equal(data.staleReference?.modelVersion, '2.0.0');
+      assert.match(data.staleReference?.message ?? '', /made for model 2\.0\.0, not applied to model 7\.0\.0-drift/);
       for (const w of data.weeks) assert.deepEqual(w.psi, { pneumonia: null, covid19: null });
     } finally {
       writeReference();

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
-import { clearLocalChat } from '../features/chat-history/local-chat';
+import { clearLocalChat } from './local-chat';
 
 /** Where /login sends the user back to after signing in (history state, never the URL). */
 export interface TLoginState {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { ZModelMetrics, type TFindingMetrics, type TModelMetrics } from '@contracts/model/metrics.js';
 import { createModelFileReader } from './read-model-file.js';
 
 /**
@@ -7,31 +7,7 @@ import { createModelFileReader } from './read-model-file.js';
  * a missing or unreadable file means no figure is quoted. Only the per-finding figures the chat
  * needs are kept; a field the evaluation did not write is null.
  */
-const num = z.number().finite().nullable().catch(null);
-
-const ZFindingMetrics = z.object({
-  n: num,
-  positives: num,
-  auc: num,
-  aucCi95: z.tuple([z.number(), z.number()]).nullable().catch(null),
-  sensitivity: num,
-  specificity: num,
-  /** Which images the figure is on, when the evaluation names it (model 2: the deciding population). */
-  population: z.string().nullable().catch(null),
-  /** Where the figure comes from ('test split', a cross-validation); null: the held-out test split. */
-  figureFrom: z.string().nullable().catch(null),
-});
-export type TFindingMetrics = z.infer<typeof ZFindingMetrics>;
-
-const ZModelMetrics = z.object({
-  modelName: z.string().catch(''),
-  modelVersion: z.string(),
-  testImages: num,
-  /** The rule a candidate finding had to meet to ship (model 2+). */
-  shipRule: z.string().nullable().catch(null),
-  findings: z.record(z.string(), ZFindingMetrics).catch({}),
-});
-export type TModelMetrics = z.infer<typeof ZModelMetrics>;
+export type { TFindingMetrics, TModelMetrics };
 
 export function parseModelMetrics(raw: unknown): TModelMetrics | null {
   const parsed = ZModelMetrics.safeParse(raw);

@@ -28,7 +28,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { chat_id: chatId, ...rest } = req.body;
-      await saveFeedback({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, input: { chatId, ...rest } });
+      await saveFeedback({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input: { chatId, ...rest } });
       return { success: true as const, message: FEEDBACK_MESSAGES.saved };
     },
   );
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const out = await listFeedback({
-        db: deps.db,
+        ...deps,
         meta: req.meta(),
         userId: req.signedIn().userId,
         chatId: req.params.chat_id,

@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const data = await getInitInfo({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
+      const data = await getInitInfo({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
       return { success: true as const, data };
     },
   );
@@ -67,7 +67,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { chat_id: chatId, title } = req.body;
-      const out = await editChatTitle({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId, chatId, title });
+      const out = await editChatTitle({ ...deps, meta: req.meta(), userId: req.signedIn().userId, chatId, title });
       return {
         success: true as const,
         message: 'Chat title updated',

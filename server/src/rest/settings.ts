@@ -59,9 +59,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const user = await changeName({
-        db: deps.db,
-        redis: deps.redis,
-        config: deps.config,
+        ...deps,
         meta: req.meta(),
         userId: req.signedIn().userId,
         input: req.body,
@@ -111,7 +109,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Delete every patient profile', body: ZClearInput, response: { 200: ZOk } },
     },
     async (req) => {
-      await clearProfiles({ db: deps.db, meta: req.meta(), userId: req.signedIn().userId });
+      await clearProfiles({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
       return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
     },
   );

@@ -50,8 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (req) => ({
       success: true as const,
       data: await proposeCalibration({
-        db: deps.db,
-        config: deps.config,
+        ...deps,
         meta: req.meta(),
         userId: req.signedIn().userId,
         input: req.body,
@@ -79,8 +78,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       message: SITE_MESSAGES.applied,
       data: await applyCalibration({
-        db: deps.db,
-        config: deps.config,
+        ...deps,
         meta: req.meta(),
         userId: req.signedIn().userId,
         calibrationId: req.body.calibrationId,
@@ -99,7 +97,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await revertCalibration({ db: deps.db, config: deps.config, meta: req.meta(), userId: req.signedIn().userId });
+      await revertCalibration({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
       return { success: true as const, message: SITE_MESSAGES.reverted };
     },
   );

@@ -9,6 +9,7 @@ import { historyRouter } from './routers/history/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { siteRouter } from './routers/site/router.js';
+import { worklistRouter } from './routers/worklist/router.js';
 
 /** One router per domain; procedures are thin and call services. */
 export const appRouter = router({
@@ -22,6 +23,7 @@ export const appRouter = router({
   apiKey: apiKeyRouter,
   feedback: feedbackRouter,
   site: siteRouter,
+  worklist: worklistRouter,
 });
 
 export type AppRouter = typeof appRouter;

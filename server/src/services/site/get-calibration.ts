@@ -22,7 +22,8 @@ export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>): Prom
     active,
     warning:
       row && !active
-        ? `The applied site thresholds were made for model ${row.modelVersion} (sha256 ${row.modelSha256.slice(0, 12)}…) and are ignored: ` +
+        ? `The applied site thresholds were made for model ${row.modelVersion} (sha256 ${row.modelSha256.slice(0, 12)}…), ` +
+          `not applied to the running model ${model ? `${model.modelVersion} (sha256 ${model.sha256.slice(0, 12)}…)` : '(none found)'}: ` +
           `new analyses use the model defaults. ${SITE_MESSAGES.modelChanged}.`
         : null,
     minCases: deps.config.SITE_CALIBRATION_MIN_CASES,

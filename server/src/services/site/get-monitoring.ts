@@ -32,7 +32,18 @@ export async function getMonitoring(
   const mondays = lastMondays(weeks, now);
   const since = new Date(`${mondays[0]}T00:00:00Z`);
   const model = readModelIdentity(deps.config.MODEL_DIR);
-  const ref = readDriftReference(deps.config.MODEL_DIR);
+  const shipped = readDriftReference(deps.config.MODEL_DIR);
+  // A reference is the validation distribution of one model's weights: never applied to another.
+  const ref = shipped && model && shipped.modelSha256 === model.sha256 ? shipped : null;
+  const staleReference =
+    shipped && !ref
+      ? {
+          modelVersion: shipped.modelVersion,
+          message:
+            `The drift reference was made for model ${shipped.modelVersion}, not applied to model ${model?.modelVersion ?? 'unknown'}: ` +
+            'no drift figure is shown until a reference for the running model ships.',
+        }
+      : null;
   const findings = (model?.findings ?? []).map((f) => ({ label: f.label, display: f.display }));
   const bins = ref ? ref.binEdges.length - 1 : 0;
 
@@ -116,6 +127,7 @@ export async function getMonitoring(
           splits: ref.splits.map((s) => `${s.dataset} ${s.split} (${s.used})`).join(', '),
         }
       : null,
+    staleReference,
     findings,
     psiAlert: PSI_ALERT,
     psiMinScores: PSI_MIN_SCORES,

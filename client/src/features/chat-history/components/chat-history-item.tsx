@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import type { TChatSummary } from '@contracts/schemas/history';
-import { openChat } from '../current-chat';
+import { openChat } from '../../../lib/current-chat';
 import { HistoryRow } from './history-row';
 
 interface TItemProps {

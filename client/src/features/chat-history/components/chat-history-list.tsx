@@ -4,8 +4,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
-import { closeChat, useCurrentChatId, useIsNewChat } from '../current-chat';
-import { useLocalChat } from '../local-chat';
+import { closeChat, useCurrentChatId, useIsNewChat } from '../../../lib/current-chat';
+import { useLocalChat } from '../../../lib/local-chat';
 import { ChatHistoryItem } from './chat-history-item';
 import { LocalChatItem } from './local-chat-item';
 

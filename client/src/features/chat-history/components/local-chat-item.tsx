@@ -1,6 +1,6 @@
 import { CloseIcon } from '../../../components/icons';
-import { closeChat, startNewChat } from '../current-chat';
-import { clearLocalChat, type TLocalChat } from '../local-chat';
+import { closeChat, startNewChat } from '../../../lib/current-chat';
+import { clearLocalChat, type TLocalChat } from '../../../lib/local-chat';
 import { HistoryRow } from './history-row';
 
 /** The local chat (no messages yet): opens its form again; Discard drops it. */

@@ -5,7 +5,7 @@ import {
   useCurrentChatId,
   useIsNewChat,
   useNewChatProfile,
-} from '../../chat-history/current-chat';
+} from '../../../lib/current-chat';
 import { ChatScreen } from '../components/chat-screen';
 import { NewAnalysis } from '../components/new-analysis';
 import { WelcomeState } from '../components/welcome-state';

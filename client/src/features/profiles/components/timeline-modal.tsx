@@ -2,7 +2,7 @@ import type { TProfile } from '@contracts/schemas/profile';
 import { Modal } from '../../../components/modal';
 import { Spinner } from '../../../components/spinner';
 import { trpc } from '../../../lib/trpc';
-import { openChat } from '../../chat-history/current-chat';
+import { openChat } from '../../../lib/current-chat';
 import { TimelineChart } from './timeline-chart';
 import '../timeline.css';
 

@@ -3,7 +3,7 @@ import { ConfirmDialog, type TConfirmType } from '../../../components/confirm-di
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
-import { closeChat, useCurrentChatId } from '../../chat-history/current-chat';
+import { closeChat, useCurrentChatId } from '../../../lib/current-chat';
 import { useEndSession, useLogout } from '../hooks/use-logout';
 
 type TAction = 'clearChats' | 'clearProfiles' | 'deleteAccount';

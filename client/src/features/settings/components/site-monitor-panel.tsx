@@ -54,6 +54,10 @@ export function SiteMonitorPanel() {
             Weeks with fewer than {m.psiMinScores} analysed films show no PSI.
           </p>
         </>
+      ) : m.staleReference ? (
+        <p className="muted" data-testid="site-stale-reference">
+          {m.staleReference.message}
+        </p>
       ) : (
         <p className="muted" data-testid="site-no-reference">
           No reference: this model ships no validation score distribution, so no drift figure is shown.

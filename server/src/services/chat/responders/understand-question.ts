@@ -141,8 +141,10 @@ export function understandQuestion(
           previous.intent.kind === 'finding'
             ? { kind: 'finding', label: part.labels[0] ?? previous.intent.label }
             : previous.intent;
-        part = { ...part, intent: inherited, labels: part.labels.length ? part.labels : previous.labels };
+        part = { ...part, intent: inherited };
       }
+      // "and the left side?" after "where is the pneumonia?": still about pneumonia.
+      if (!part.labels.length) part = { ...part, labels: previous.labels };
     }
     parts.push(part);
     previous = part;

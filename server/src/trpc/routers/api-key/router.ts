@@ -13,20 +13,18 @@ import { keyManagerProcedure, router } from '../../trpc.js';
 /** Personal API keys for programs (batch scripts, PACS bridges): Settings → API keys. */
 export const apiKeyRouter = router({
   list: keyManagerProcedure.output(ZApiKeyList).query(async ({ ctx }) => ({
-    keys: await listApiKeys({ db: ctx.deps.db, userId: ctx.auth.userId }),
+    keys: await listApiKeys({ ...ctx.deps, userId: ctx.auth.userId }),
   })),
 
   create: keyManagerProcedure
     .input(ZCreateApiKeyInput)
     .output(ZCreatedApiKey)
     .mutation(({ ctx, input }) =>
-      createApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, name: input.name }),
+      createApiKey({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, name: input.name }),
     ),
 
   revoke: keyManagerProcedure
     .input(ZApiKeyIdInput)
     .output(ZRevokeApiKeyOutput)
-    .mutation(({ ctx, input }) =>
-      revokeApiKey({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, id: input.id }),
-    ),
+    .mutation(({ ctx, input }) => revokeApiKey({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, id: input.id })),
 });

@@ -11,14 +11,14 @@ export const feedbackRouter = router({
     .input(ZChatIdInput)
     .output(ZFeedbackList)
     .query(({ ctx, input }) =>
-      listFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId }),
+      listFeedback({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, chatId: input.chatId }),
     ),
 
   save: protectedProcedure
     .input(ZFeedbackInput)
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await saveFeedback({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, input });
+      await saveFeedback({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input });
       return { ok: true as const };
     }),
 });

@@ -23,7 +23,7 @@ export const historyRouter = router({
   list: protectedProcedure
     .input(ZHistoryListInput)
     .query(({ ctx, input }): Promise<THistoryListOutput> =>
-      listChats({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, cursor: input.cursor, limit: input.limit }),
+      listChats({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, cursor: input.cursor, limit: input.limit }),
     ),
 
   get: protectedProcedure
@@ -31,7 +31,7 @@ export const historyRouter = router({
     .output(ZHistoryGetOutput)
     .query(({ ctx, input }) =>
       getChat({
-        db: ctx.deps.db,
+        ...ctx.deps,
         meta: ctx.meta,
         userId: ctx.auth.userId,
         chatId: input.chatId,
@@ -45,7 +45,7 @@ export const historyRouter = router({
     .output(ZEditTitleOutput)
     .mutation(({ ctx, input }) =>
       editChatTitle({
-        db: ctx.deps.db,
+        ...ctx.deps,
         meta: ctx.meta,
         userId: ctx.auth.userId,
         chatId: input.chatId,

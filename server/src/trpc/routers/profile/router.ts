@@ -24,7 +24,7 @@ export const profileRouter = router({
     .output(ZProfileListOutput)
     .query(async ({ ctx, input }) => {
       const page = await listProfiles({
-        db: ctx.deps.db,
+        ...ctx.deps,
         meta: ctx.meta,
         userId: ctx.auth.userId,
         cursor: input.cursor,
@@ -38,7 +38,7 @@ export const profileRouter = router({
     .output(ZProfile)
     .query(async ({ ctx, input }) =>
       toProfileView(
-        await getProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
+        await getProfile({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
       ),
     ),
 
@@ -47,14 +47,14 @@ export const profileRouter = router({
     .input(ZTimelineInput)
     .output(ZTimeline)
     .query(({ ctx, input }) =>
-      loadTimeline({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
+      loadTimeline({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId }),
     ),
 
   create: protectedProcedure
     .input(ZProfileInput)
     .output(ZProfile)
     .mutation(async ({ ctx, input }) =>
-      toProfileView(await createProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, values: input })),
+      toProfileView(await createProfile({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, values: input })),
     ),
 
   update: protectedProcedure
@@ -63,7 +63,7 @@ export const profileRouter = router({
     .mutation(async ({ ctx, input }) =>
       toProfileView(
         await updateProfile({
-          db: ctx.deps.db,
+          ...ctx.deps,
           meta: ctx.meta,
           userId: ctx.auth.userId,
           profileId: input.profileId,
@@ -76,7 +76,7 @@ export const profileRouter = router({
     .input(ZProfileIdInput)
     .output(ZProfileDeleteOutput)
     .mutation(async ({ ctx, input }) => {
-      await deleteProfile({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId });
+      await deleteProfile({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, profileId: input.profileId });
       return { profileId: input.profileId };
     }),
 });

@@ -8,9 +8,7 @@ export const changeNameProcedure = protectedProcedure
   .output(ZMessageResult.extend({ user: ZAuthUser }))
   .mutation(async ({ ctx, input }) => {
     const user = await changeName({
-      db: ctx.deps.db,
-      redis: ctx.deps.redis,
-      config: ctx.deps.config,
+      ...ctx.deps,
       meta: ctx.meta,
       userId: ctx.auth.userId,
       input,

@@ -7,6 +7,6 @@ export const clearProfilesProcedure = passwordSessionProcedure
   .input(ZClearInput)
   .output(ZMessageResult)
   .mutation(async ({ ctx }) => {
-    await clearProfiles({ db: ctx.deps.db, meta: ctx.meta, userId: ctx.auth.userId });
+    await clearProfiles({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId });
     return { success: true as const, message: SETTINGS_MESSAGES.profilesCleared };
   });

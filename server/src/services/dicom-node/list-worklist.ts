@@ -1,0 +1,103 @@
+import { desc, eq } from 'drizzle-orm';
+import { analyses, dicomInstances, patientProfiles } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { auditedAccess } from '../audit/audited-access.js';
+import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import { ZWorklistInput, type TUrgency, type TWorklistInput, type TWorklistItem } from '@contracts/schemas/worklist.js';
+
+const RANK: Record<TUrgency, number> = { urgent: 0, review: 1, routine: 2, pending: 3, none: 4 };
+
+/** Urgency of one analysed study from its shipped findings (whatever the manifest ships). */
+export function urgencyOf(
+  result: unknown,
+  status: TWorklistItem['status'],
+): Pick<TWorklistItem, 'urgency' | 'score' | 'lead'> {
+  if (status === 'skipped' || status === 'failed') return { urgency: 'none', score: null, lead: null };
+  const parsed = result ? ZStoredResult.safeParse(result) : null;
+  if (!parsed?.success || !parsed.data.gate.accepted || parsed.data.findings.length === 0)
+    return { urgency: 'pending', score: null, lead: null };
+  const findings = parsed.data.findings;
+  const lead = findings.reduce((a, b) => (b.probability - b.threshold > a.probability - a.threshold ? b : a));
+  const urgency = findings.some((f) => f.call === 'positive')
+    ? 'urgent'
+    : findings.some((f) => f.call === 'uncertain')
+      ? 'review'
+      : 'routine';
+  return {
+    urgency,
+    score: Number((lead.probability - lead.threshold).toFixed(4)),
+    lead: { display: lead.display, probability: lead.probability, call: lead.call },
+  };
+}
+
+/**
+ * The reading-room worklist: the caller's studies from the DICOM network (only theirs), most
+ * urgent first (urgency, then the lead finding's margin over its threshold, then newest),
+ * optionally filtered by status and urgency.
+ */
+export async function listWorklist(
+  opts: Pick<AppDeps, 'db'> & { meta: RequestMeta | null; userId: string; input: TWorklistInput },
+): Promise<{ items: TWorklistItem[] }> {
+  const { db, meta, userId } = opts;
+  // Patient names are shown: every read is in the audit log (behind the answer, as history reads).
+  return auditedAccess({
+    db,
+    meta,
+    userId,
+    action: 'worklist.list',
+    objectType: 'dicom_instance',
+    work: () => readWorklist({ db, userId, input: opts.input }),
+  });
+}
+
+async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input: TWorklistInput }) {
+  const { db, userId } = opts;
+  const input = ZWorklistInput.parse(opts.input);
+  const rows = await db
+    .select({
+      id: dicomInstances.id,
+      status: dicomInstances.status,
+      reason: dicomInstances.reason,
+      modality: dicomInstances.modality,
+      viewPosition: dicomInstances.viewPosition,
+      source: dicomInstances.source,
+      callingAe: dicomInstances.callingAe,
+      createdAt: dicomInstances.createdAt,
+      updatedAt: dicomInstances.updatedAt,
+      chatId: analyses.chatId,
+      result: analyses.result,
+      patientName: patientProfiles.fullName,
+    })
+    .from(dicomInstances)
+    .leftJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
+    .leftJoin(patientProfiles, eq(patientProfiles.id, dicomInstances.profileId))
+    .where(eq(dicomInstances.userId, userId))
+    .orderBy(desc(dicomInstances.createdAt))
+    .limit(1000);
+  const items: TWorklistItem[] = rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    reason: r.reason,
+    ...urgencyOf(r.result, r.status),
+    patientName: r.patientName,
+    modality: r.modality,
+    viewPosition: r.viewPosition,
+    source: r.source,
+    callingAe: r.callingAe,
+    chatId: r.chatId,
+    receivedAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+  const kept = items.filter(
+    (i) =>
+      (!input.statuses?.length || input.statuses.includes(i.status)) &&
+      (!input.urgencies?.length || input.urgencies.includes(i.urgency)),
+  );
+  kept.sort(
+    (a, b) =>
+      RANK[a.urgency] - RANK[b.urgency] ||
+      (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
+      b.receivedAt.localeCompare(a.receivedAt),
+  );
+  return { items: kept.slice(0, input.limit) };
+}

@@ -1,0 +1,45 @@
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { receiveInstance } from './receive-instance.js';
+import { readInstanceTags } from './read-instance-tags.js';
+
+/** PS3.18 Table 10.5.3-1 (Store Instances Response Attributes), in the DICOM JSON model. */
+const TAG = {
+  failedSop: '00081198',
+  referencedSop: '00081199',
+  sopClass: '00081150',
+  sopInstance: '00081155',
+  failureReason: '00081197',
+} as const;
+/** PS3.18 I.2.2: "Processing failure" (0x0110 → 272). */
+const PROCESSING_FAILURE = 0x0110;
+
+const ui = (v: string | null) => ({ vr: 'UI', ...(v ? { Value: [v] } : {}) });
+
+/**
+ * STOW-RS for the caller's own account: each part goes through the same receiveInstance as a
+ * C-STORE. Answers the DICOM JSON response and the HTTP status PS3.18 10.5.3 asks for: 200 when
+ * every instance was taken, 202 when some failed, 409 when all did.
+ */
+export async function storeInstances(
+  opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & {
+    meta: RequestMeta;
+    userId: string;
+    parts: Buffer[];
+  },
+): Promise<{ status: 200 | 202 | 409; body: Record<string, unknown> }> {
+  const referenced: Record<string, unknown>[] = [];
+  const failed: Record<string, unknown>[] = [];
+  for (const bytes of opts.parts) {
+    const tags = readInstanceTags(bytes);
+    const ids = { [TAG.sopClass]: ui(tags?.SOPClassUID ?? null), [TAG.sopInstance]: ui(tags?.SOPInstanceUID ?? null) };
+    const r = await receiveInstance({ ...opts, bytes, source: 'stow', callingAe: null });
+    if (r.outcome === 'failed' && r.instanceId === null)
+      failed.push({ ...ids, [TAG.failureReason]: { vr: 'US', Value: [PROCESSING_FAILURE] } });
+    else referenced.push(ids);
+  }
+  const body: Record<string, unknown> = {};
+  if (referenced.length) body[TAG.referencedSop] = { vr: 'SQ', Value: referenced };
+  if (failed.length) body[TAG.failedSop] = { vr: 'SQ', Value: failed };
+  const status = failed.length === 0 ? 200 : referenced.length === 0 ? 409 : 202;
+  return { status, body };
+}

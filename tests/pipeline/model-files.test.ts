@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, test } from 'vitest';
+import { parseModelManifest, ZModelManifest } from '@contracts/model/manifest.js';
+import { ZModelEvaluation, ZModelMetrics } from '@contracts/model/metrics.js';
+import { manifestJsonSchema } from '../../scripts/write-model-schema.js';
+
+// One contract for the model's files (contracts/model/): the shipped files validate, the JSON
+// Schema the Python side checks against is the zod schema's, and bad manifests are refused.
+const json = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8'));
+const shipped = json('models/cxr/manifest.json') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('model files contract', () => {
+  test('the shipped manifest, metrics and evaluation validate; so does the model-1 test fixture', () => {
+    assert.deepEqual(parseModelManifest(shipped), { ok: true, manifest: ZModelManifest.parse(shipped) });
+    assert.ok(parseModelManifest(json('tests/fixtures/tiny-model/manifest.json')).ok);
+    const metrics = ZModelMetrics.parse(json('models/cxr/metrics.json'));
+    assert.equal(metrics.modelVersion, shipped.modelVersion);
+    assert.ok(Object.keys(metrics.findings).length > 0);
+    const evaluation = ZModelEvaluation.parse(json('models/cxr/evaluation.json'));
+    assert.ok(Object.keys(evaluation.decisions).length > 0);
+  });
+
+  test('models/cxr/manifest.schema.json is the zod schema (npx tsx scripts/write-model-schema.ts) and accepts the shipped manifest', () => {
+    const published = json('models/cxr/manifest.schema.json') as object;
+    assert.deepEqual(published, manifestJsonSchema(), 'regenerate with npx tsx scripts/write-model-schema.ts');
+    const validate = new Ajv2020({ strict: false }).compile(published);
+    assert.ok(validate(shipped), JSON.stringify(validate.errors));
+    assert.equal(validate({ ...shipped, findings: [{ ...shipped.findings[0], ageGroup: 'adult' }] }), false);
+  });
+
+  test('model 3 additions are accepted; wrong ones are refused with the path', () => {
+    const m3 = structuredClone(shipped);
+    m3.modelVersion = '3.0.0';
+    m3.anatomy.ctrChecks = { maxCtr: 0.8 };
+    m3.findings.push({
+      label: 'cardiomegaly',
+      source: { head: 'main', label: 'cardiomegaly' },
+      threshold: 0.5,
+      ctrCombine: { logitWeight: 1, ctrWeight: 8, bias: -4 },
+      thresholdWithoutCtr: 0.6,
+    });
+    assert.ok(parseModelManifest(m3).ok);
+    const cases: [(m: typeof shipped) => void, RegExp][] = [
+      [(m) => (m.findings[2].ageGroup = 'adult'), /findings\.2\.ageGroup/],
+      [(m) => delete m.findings[4].ctrCombine, /cardiomegaly: thresholdWithoutCtr needs ctrCombine/],
+      [(m) => (m.anatomy.ctrChecks.maxCtr = 'high'), /anatomy\.ctrChecks\.maxCtr/],
+      [(m) => (m.findings[0].source.label = 'nope'), /finding pneumonia: unknown label in head main/],
+      [(m) => (m.input.layout = 'NHWC'), /input\.layout/],
+    ];
+    for (const [spoil, message] of cases) {
+      const bad = structuredClone(m3);
+      spoil(bad);
+      const r = parseModelManifest(bad);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.match(r.error, message);
+    }
+  });
+});
