@@ -44,7 +44,10 @@ describe('model files contract', () => {
     assert.ok(parseModelManifest(m3).ok);
     const cases: [(m: typeof shipped) => void, RegExp][] = [
       [(m) => (m.findings[2].ageGroup = 'adult'), /findings\.2\.ageGroup/],
-      [(m) => delete m.findings[4].ctrCombine, /cardiomegaly: thresholdWithoutCtr needs ctrCombine/],
+      [
+        (m) => delete m.findings[m.findings.length - 1].ctrCombine,
+        /cardiomegaly: thresholdWithoutCtr needs ctrCombine/,
+      ],
       [(m) => (m.anatomy.ctrChecks.maxCtr = 'high'), /anatomy\.ctrChecks\.maxCtr/],
       [(m) => (m.findings[0].source.label = 'nope'), /finding pneumonia: unknown label in head main/],
       [(m) => (m.input.layout = 'NHWC'), /input\.layout/],
