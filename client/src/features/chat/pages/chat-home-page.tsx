@@ -1,11 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TProfile } from '@contracts/schemas/profile';
-import {
-  clearNewChatProfile,
-  useCurrentChatId,
-  useIsNewChat,
-  useNewChatProfile,
-} from '../../../lib/current-chat';
+import { clearNewChatProfile, useCurrentChatId, useIsNewChat, useNewChatProfile } from '../../../lib/current-chat';
 import { ChatScreen } from '../components/chat-screen';
 import { NewAnalysis } from '../components/new-analysis';
 import { WelcomeState } from '../components/welcome-state';
