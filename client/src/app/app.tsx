@@ -30,6 +30,10 @@ const SettingsPage = lazy(() =>
   import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
 
+const WorklistPage = lazy(() =>
+  import('../features/worklist/pages/worklist-page').then((m) => ({ default: m.WorklistPage })),
+);
+
 /** Section 2's routes. `/` and unknown paths are replaced by /chat/profiles. */
 export function App() {
   return (
@@ -50,6 +54,7 @@ export function App() {
                   <Route path="/" component={ChatHomePage} />
                   <Route path="/profiles" component={ProfilesPage} />
                   <Route path="/settings" component={SettingsPage} />
+                  <Route path="/worklist" component={WorklistPage} />
                   <Route>
                     <Redirect to="~/chat/profiles" replace />
                   </Route>

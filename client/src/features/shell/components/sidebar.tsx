@@ -29,6 +29,14 @@ export function Sidebar({ id, user }: TSidebarProps) {
         >
           Profiles
         </button>
+        <button
+          type="button"
+          className={`sidebar-button ${pathname === '/chat/worklist' ? 'active' : ''}`}
+          aria-current={pathname === '/chat/worklist' ? 'page' : undefined}
+          onClick={() => navigate('/chat/worklist')}
+        >
+          Worklist
+        </button>
         <button type="button" className="sidebar-button sidebar-button-primary" onClick={() => setNewChatOpen(true)}>
           New Chat
         </button>

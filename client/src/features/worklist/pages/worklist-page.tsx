@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import type { TUrgency, TWorklistItem, TWorklistStatus } from '@contracts/schemas/worklist';
+import { Spinner } from '../../../components/spinner';
+import { trpc } from '../../../lib/trpc';
+import { openChat } from '../../chat-history/current-chat';
+import '../../../styles/worklist.css';
+
+/** Live enough for a reading room without a socket per screen. */
+const POLL_MS = 5000;
+
+const URGENCY_LABEL: Record<TUrgency, string> = {
+  urgent: 'Urgent',
+  review: 'Review',
+  routine: 'Routine',
+  pending: 'Pending',
+  none: '—',
+};
+const STATUS_LABEL: Record<TWorklistStatus, string> = {
+  received: 'Received',
+  queued: 'Queued',
+  analysed: 'Analysed',
+  sent: 'Sent to PACS',
+  failed: 'Failed',
+  skipped: 'Skipped',
+};
+const FILTERS: { label: string; urgencies?: TUrgency[]; statuses?: TWorklistStatus[] }[] = [
+  { label: 'All' },
+  { label: 'Urgent', urgencies: ['urgent'] },
+  { label: 'To review', urgencies: ['urgent', 'review'] },
+  { label: 'In progress', statuses: ['received', 'queued'] },
+  { label: 'Failed or skipped', statuses: ['failed', 'skipped'] },
+];
+
+function time(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+}
+
+function Row({ item }: { item: TWorklistItem }) {
+  const open = item.chatId ? () => openChat(item.chatId!) : undefined;
+  return (
+    <tr className={`worklist-row urgency-${item.urgency}`} data-testid="worklist-row">
+      <td>
+        <span className={`urgency-badge urgency-${item.urgency}`}>{URGENCY_LABEL[item.urgency]}</span>
+      </td>
+      <td>
+        {open ? (
+          <button type="button" className="link-button" onClick={open}>
+            {item.patientName ?? 'Unknown patient'}
+          </button>
+        ) : (
+          (item.patientName ?? 'Unknown patient')
+        )}
+      </td>
+      <td>
+        {item.lead ? (
+          <>
+            {item.lead.display} <span className="muted">{Math.round(item.lead.probability * 100)}%</span>
+          </>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td>
+        <span className={`status-pill status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        {item.reason ? <div className="worklist-reason">{item.reason}</div> : null}
+      </td>
+      <td className="muted">
+        {[item.modality, item.viewPosition].filter(Boolean).join(' ')} · {item.callingAe ?? 'STOW-RS'}
+      </td>
+      <td className="muted">{time(item.receivedAt)}</td>
+    </tr>
+  );
+}
+
+/** Studies from the DICOM network, most urgent first; one click opens the analysis chat. */
+export function WorklistPage() {
+  const [filter, setFilter] = useState(0);
+  const chosen = FILTERS[filter]!;
+  const list = trpc.worklist.list.useQuery(
+    { urgencies: chosen.urgencies, statuses: chosen.statuses },
+    { refetchInterval: POLL_MS },
+  );
+  const items = list.data?.items ?? [];
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Worklist</h1>
+          <p className="muted">
+            Studies received from the DICOM network, most urgent first. Assistive — not a diagnosis.
+          </p>
+        </div>
+      </header>
+      <div className="worklist-filters" role="group" aria-label="Filter the worklist">
+        {FILTERS.map((f, i) => (
+          <button
+            key={f.label}
+            type="button"
+            className={`chip ${i === filter ? 'chip-active' : ''}`}
+            aria-pressed={i === filter}
+            onClick={() => setFilter(i)}
+          >
+            {f.label}
+          </button>
+        ))}
+      </div>
+      {list.isPending ? (
+        <Spinner label="Loading worklist..." />
+      ) : list.isError ? (
+        <div className="empty-state" role="alert">
+          <h2>Could not load the worklist</h2>
+          <button type="button" className="button button-secondary" onClick={() => void list.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : items.length === 0 ? (
+        <div className="empty-state">
+          <h2>No studies</h2>
+          <p className="muted">Studies routed to this node from the PACS appear here.</p>
+        </div>
+      ) : (
+        <table className="worklist-table">
+          <thead>
+            <tr>
+              <th scope="col">Urgency</th>
+              <th scope="col">Patient</th>
+              <th scope="col">Lead finding</th>
+              <th scope="col">Status</th>
+              <th scope="col">Study</th>
+              <th scope="col">Received</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <Row key={item.id} item={item} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
