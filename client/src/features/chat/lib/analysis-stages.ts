@@ -1,3 +1,5 @@
+import { ANALYSIS_MESSAGES as CONTRACT_MESSAGES } from '@contracts/schemas/analysis.js';
+
 /** The worker's progress stages (contracts/analysis-stage.ts AnalysisStage), as the clinician reads them. */
 export const PROGRESS_STEPS = [
   { stage: 'queued', label: 'Queued' },
@@ -11,7 +13,7 @@ export type TProgressStage = (typeof PROGRESS_STEPS)[number]['stage'] | 'refused
 
 export const ANALYSIS_MESSAGES = {
   completed: 'Analysis completed! You can now continue the conversation below.',
-  failed: 'Failed to analyze image. Please try again.',
+  failed: CONTRACT_MESSAGES.failed,
   chatFailed: 'Failed to send message. Please try again.',
 } as const;
 

@@ -1,11 +1,12 @@
 import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '@contracts/dicom-limits.js';
+import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 
-/** The analysis form's upload rules (spec section 5); the server re-checks the real content. */
-export const ANALYSIS_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+/** The analysis form's upload rules (spec section 5), the server's own; it re-checks the real content. */
+export const ANALYSIS_IMAGE_MAX_BYTES = MAX_IMAGE_BYTES;
 
 export const IMAGE_MESSAGES = {
-  type: 'Please upload a valid image file (JPEG, PNG, WebP)',
-  size: 'Image size should be less than 10MB',
+  type: ANALYSIS_MESSAGES.invalidType,
+  size: ANALYSIS_MESSAGES.tooLarge,
   uploaded: 'Image uploaded successfully',
   readFailed: 'Failed to upload image',
 } as const;

@@ -1,3 +1,5 @@
+import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
+
 /**
  * The analysis form's Patient Information rows (spec sections 3 and 5): defaults, prefill from a
  * profile, validation with the spec's messages, and the request's patient object.
@@ -12,10 +14,10 @@ export interface TFieldRow {
 }
 
 export const FIELD_MESSAGES = {
-  image: 'Please upload an X-ray image',
+  image: ANALYSIS_MESSAGES.imageRequired,
   name: 'Patient Name is required',
   age: 'Age is required',
-  ageRange: 'Please enter a valid age (1-150)',
+  ageRange: ANALYSIS_MESSAGES.invalidAge,
   fields: 'Please fill in all fields or remove empty ones',
   requiredRow: 'Required fields cannot be removed',
 } as const;
