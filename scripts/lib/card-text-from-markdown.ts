@@ -1,23 +1,11 @@
 /**
- * The prose the page takes from MODEL_CARD.md: its opening paragraphs and any "Intended use"
+ * Model 2's card.json from its MODEL_CARD.md (scripts/write-card-json.ts); model 3's card writer
+ * writes card.json itself. The prose the page takes from MODEL_CARD.md: its opening paragraphs and any "Intended use"
  * section (intended use), its "What it is" section (how the model works) and its "Limits" section
  * plus the bold-led conclusions of other sections (limitations). Markdown is reduced to text with
  * bold and code spans, so the page renders no HTML from the file.
  */
-export interface TInline {
-  text: string;
-  strong?: true;
-  code?: true;
-}
-
-/** One paragraph or list item. */
-export type TBlock = TInline[];
-
-export interface TCardText {
-  intendedUse: TBlock[];
-  howItWorks: TBlock[];
-  limitations: TBlock[];
-}
+import type { TBlock, TCardText } from '@contracts/model/card.js';
 
 interface TSection {
   heading: string;
@@ -70,7 +58,7 @@ export function inlineOf(block: string): TBlock {
 const isFileNote = (block: string) => block.length > 2 && block.startsWith('_') && block.endsWith('_');
 const isBoldLead = (block: string) => /^\*\*[^*]+:\*\*/.test(block);
 
-export function parseCardText(md: unknown): TCardText {
+export function cardTextFromMarkdown(md: unknown): TCardText {
   if (typeof md !== 'string') return { intendedUse: [], howItWorks: [], limitations: [] };
   const sections = sectionsOf(md);
   const pick = (match: RegExp) => sections.filter((s) => match.test(s.heading)).flatMap((s) => s.blocks);

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'vitest';
 import { parseModelCard } from '../../client/src/features/model-card/parse-model-card.js';
-import { inlineOf, parseCardText } from '../../client/src/features/model-card/parse-card-text.js';
+import { parseCardText } from '@contracts/model/card.js';
+import { cardTextFromMarkdown, inlineOf } from '../../scripts/lib/card-text-from-markdown.js';
 
 /** The /model-card page is built from the model's own files; nothing on it is typed by hand. */
 const METRICS = {
@@ -59,7 +60,7 @@ const MANIFEST = {
 
 describe('model card page data (parse-model-card)', () => {
   test('identity comes from the manifest first, the figures from metrics.json, shipped findings first', () => {
-    const c = parseModelCard({ metrics: METRICS, manifest: MANIFEST, evaluation: undefined, cardText: undefined });
+    const c = parseModelCard({ metrics: METRICS, manifest: MANIFEST, evaluation: undefined, card: undefined });
     assert.equal(c.modelVersion, '2.0.1');
     assert.equal(c.sha256, 'cd'.repeat(32));
     assert.deepEqual(
@@ -85,7 +86,7 @@ describe('model card page data (parse-model-card)', () => {
   });
 
   test('groups split into kind and name, with the per-label calls and per-output AUROC', () => {
-    const c = parseModelCard({ metrics: METRICS, manifest: MANIFEST, evaluation: undefined, cardText: undefined });
+    const c = parseModelCard({ metrics: METRICS, manifest: MANIFEST, evaluation: undefined, card: undefined });
     assert.deepEqual(
       c.groups.map((g) => [g.kind, g.name, g.n]),
       [
@@ -115,7 +116,7 @@ describe('model card page data (parse-model-card)', () => {
         },
       },
     };
-    const c = parseModelCard({ metrics: null, manifest: MANIFEST, evaluation, cardText: undefined });
+    const c = parseModelCard({ metrics: null, manifest: MANIFEST, evaluation, card: undefined });
     assert.equal(c.evaluatedAt, '2026-01-01T00:00:00Z');
     assert.deepEqual(
       c.candidates.map((x) => [x.label, x.display, x.shipped, x.threshold]),
@@ -133,7 +134,7 @@ describe('model card page data (parse-model-card)', () => {
   });
 
   test('no model files at all: every field empty or null, nothing thrown', () => {
-    const c = parseModelCard({ metrics: undefined, manifest: 'oops', evaluation: [1], cardText: 42 });
+    const c = parseModelCard({ metrics: undefined, manifest: 'oops', evaluation: [1], card: 42 });
     assert.equal(c.modelVersion, null);
     assert.deepEqual(
       [c.candidates, c.targets, c.groups, c.populations, c.intendedUse, c.limitations],
@@ -171,7 +172,7 @@ describe('model card text (parse-card-text)', () => {
   ].join('\n');
 
   test('intended use is the opening text without the file note; limits include bold-led conclusions', () => {
-    const t = parseCardText(md);
+    const t = cardTextFromMarkdown(md);
     assert.deepEqual(t.intendedUse, [
       [{ text: 'Assistive use only.', strong: true }, { text: ' Not a medical device.' }],
     ]);
@@ -185,6 +186,16 @@ describe('model card text (parse-card-text)', () => {
         'What this says about the shipped findings: treat the figures as upper bounds.',
       ],
     );
+  });
+
+  test('card.json: the sections as data; a malformed file gives empty sections', () => {
+    const blocks = [[{ text: 'Assistive use only.', strong: true as const }]];
+    assert.deepEqual(parseCardText({ intendedUse: blocks, howItWorks: [], limitations: 'x' }), {
+      intendedUse: blocks,
+      howItWorks: [],
+      limitations: [],
+    });
+    assert.deepEqual(parseCardText(null), { intendedUse: [], howItWorks: [], limitations: [] });
   });
 
   test('inline markdown becomes text with code and bold spans, never HTML', () => {
@@ -215,16 +226,20 @@ describe('the shipped model card', () => {
         metrics,
         manifest: read('manifest.json'),
         evaluation: read('evaluation.json'),
-        cardText: read('MODEL_CARD.md'),
+        card: read('card.json'),
       });
       assert.ok(c.modelVersion);
       for (const label of metrics.findingLabels ?? []) {
         const f = c.candidates.find((x) => x.label === label);
         assert.ok(f && f.shipped === true && f.auc !== null && f.ci95 !== null, `${label} has a figure`);
       }
-      if (has('MODEL_CARD.md')) {
+      if (has('card.json')) {
         assert.ok(c.intendedUse.length > 0, 'intended use');
         assert.ok(c.limitations.length > 0, 'limitations');
+        // Generated from the markdown (model 2): regenerate with npx tsx scripts/write-card-json.ts
+        const card = read('card.json') as { source?: string };
+        if (card.source === 'MODEL_CARD.md')
+          assert.deepEqual(parseCardText(card), cardTextFromMarkdown(read('MODEL_CARD.md')), 'card.json is stale');
       }
     },
   );

@@ -13,15 +13,11 @@ const evaluation = import.meta.glob<unknown>('../../../../models/cxr/evaluation.
   eager: true,
   import: 'default',
 });
-const cardText = import.meta.glob<string>('../../../../models/cxr/MODEL_CARD.md', {
-  eager: true,
-  query: '?raw',
-  import: 'default',
-});
+const card = import.meta.glob<unknown>('../../../../models/cxr/card.json', { eager: true, import: 'default' });
 
 export const MODEL_CARD: TModelCard = parseModelCard({
   metrics: first(metrics),
   manifest: first(manifest),
   evaluation: first(evaluation),
-  cardText: first(cardText),
+  card: first(card),
 });

@@ -1,11 +1,11 @@
 /**
  * The model card page's data, read from the shipped model's own files (models/cxr/metrics.json,
- * manifest.json, evaluation.json, MODEL_CARD.md). Pure, so it can be tested without a build;
+ * manifest.json, evaluation.json, card.json). Pure, so it can be tested without a build;
  * model-card-data.ts feeds it the files. Every field may be missing in another model version:
  * it then comes back null or empty and the page says "not reported".
  */
 import { parseModelScope, type TModelScope } from '../docs/model-scope.js';
-import { parseCardText, type TCardText } from './parse-card-text.js';
+import { parseCardText, type TCardText } from '@contracts/model/card.js';
 import {
   parseAnatomy,
   parseGate,
@@ -52,7 +52,8 @@ export interface TModelFiles {
   metrics: unknown;
   manifest: unknown;
   evaluation: unknown;
-  cardText: unknown;
+  /** card.json: the card's prose sections as data (contracts/model/card.ts). */
+  card: unknown;
 }
 
 /** Display names and thresholds the manifest gives, for candidates the metrics leave unnamed. */
@@ -129,6 +130,6 @@ export function parseModelCard(files: TModelFiles): TModelCard {
     groups: parseGroups(objectAt(m, 'groups') ?? objectAt(ev, 'byGroup')),
     anatomy: parseAnatomy(objectAt(m, 'anatomy')),
     gate: parseGate(objectAt(m, 'gate')),
-    ...parseCardText(files.cardText),
+    ...parseCardText(files.card),
   };
 }

@@ -1,4 +1,4 @@
-import type { TBlock } from '../parse-card-text';
+import type { TBlock } from '@contracts/model/card';
 import { NOT_REPORTED } from '../format';
 
 function Inline({ block }: { block: TBlock }) {
