@@ -10,7 +10,8 @@ export interface TUserWithHash extends TAuthUser {
 const columns = { id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash };
 
 /** Emails are stored lower-cased (ZEmail normalises input the same way). */
-export async function findUserByEmail(db: TDb, email: string): Promise<TUserWithHash | null> {
+export async function findUserByEmail(opts: { db: TDb; email: string }): Promise<TUserWithHash | null> {
+  const { db, email } = opts;
   const [row] = await db.select(columns).from(users).where(eq(users.email, email)).limit(1);
   return row ?? null;
 }

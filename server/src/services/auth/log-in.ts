@@ -36,7 +36,7 @@ export async function logIn(
     throw err;
   }
 
-  const user = await findUserByEmail(db, input.email);
+  const user = await findUserByEmail({ db, email: input.email });
   const ok = user
     ? await hasher.verify(user.passwordHash, input.password)
     : (await hasher.verifyDummy(input.password), false);

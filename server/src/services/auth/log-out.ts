@@ -15,7 +15,7 @@ export async function logOut(
   const { meta, auth } = opts;
   const deps = opts;
   if (!auth?.sessionId) return;
-  await revokeSession(deps.db, auth.sessionId);
+  await revokeSession({ db: deps.db, sessionId: auth.sessionId });
   await announceSessionsEnded(deps, { sessionId: auth.sessionId });
   await auditAccount(deps.db, meta, 'auth.logout', auth.userId, 'success');
 }

@@ -24,7 +24,7 @@ export async function requestPasswordReset(
   const deps: TResetDeps = opts;
   const { db, config, log } = deps;
   await authLimits(deps).countResetRequest(input.email, meta.ip);
-  const user = await findUserByEmail(db, input.email);
+  const user = await findUserByEmail({ db, email: input.email });
   if (!user) {
     await auditAccount(db, meta, 'auth.password_reset_request', null, 'failure', { reason: 'unknown_account' });
     return;

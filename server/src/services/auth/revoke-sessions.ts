@@ -3,7 +3,8 @@ import type { TDb } from '../../db/client.js';
 import { sessions } from '../../db/schema.js';
 
 /** Ends one session on the server: its token answers 401 from now on. */
-export async function revokeSession(db: TDb, sessionId: string): Promise<void> {
+export async function revokeSession(opts: { db: TDb; sessionId: string }): Promise<void> {
+  const { db, sessionId } = opts;
   await db
     .update(sessions)
     .set({ revokedAt: new Date() })

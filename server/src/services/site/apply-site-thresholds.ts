@@ -48,7 +48,7 @@ export async function applySiteThresholds(opts: {
 }): Promise<TStoredResult> {
   const { result } = opts;
   if (!result.gate.accepted || result.findings.length === 0) return result;
-  const row = await appliedCalibrationRow(opts.db);
+  const row = await appliedCalibrationRow({ db: opts.db });
   const model = readModelIdentity(opts.modelDir);
 
   if (!row || !model || row.modelSha256 !== model.sha256 || result.modelVersion !== model.modelVersion) return result;

@@ -6,7 +6,8 @@ import { SITE_MESSAGES, type TCalibrationState } from '@contracts/schemas/site.j
 import { calibrationView, type TCalibrationRow } from './calibration-view.js';
 import { readModelIdentity } from './read-model-identity.js';
 
-export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | null> {
+export async function appliedCalibrationRow(opts: { db: TDb }): Promise<TCalibrationRow | null> {
+  const { db } = opts;
   const [row] = await db.select().from(siteCalibrations).where(eq(siteCalibrations.status, 'applied')).limit(1);
   return row ?? null;
 }
@@ -14,7 +15,7 @@ export async function appliedCalibrationRow(db: TDb): Promise<TCalibrationRow | 
 /** The applied calibration and whether it is in force for the shipped model (the sha256 pin). */
 export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>): Promise<TCalibrationState> {
   const model = readModelIdentity(deps.config.MODEL_DIR);
-  const row = await appliedCalibrationRow(deps.db);
+  const row = await appliedCalibrationRow({ db: deps.db });
   const active = !!row && !!model && row.modelSha256 === model.sha256;
   return {
     model: model ? { version: model.modelVersion, sha256: model.sha256 } : null,
