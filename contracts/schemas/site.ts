@@ -13,6 +13,10 @@ export const SITE_MESSAGES = {
   applied: 'Site thresholds applied to new analyses',
   reverted: 'Site thresholds reverted: new analyses use the model defaults',
   nothingApplied: 'No site thresholds are applied',
+  notListed: 'This address is not one the operator listed for site administration',
+  verifySent: 'Check your email: we sent a link to confirm your address',
+  verified: 'Address confirmed: you are a site administrator',
+  verifyInvalid: 'This confirmation link has expired or is invalid. Please ask for a new one.',
 } as const;
 
 export const ZCalibrationMethod = z.discriminatedUnion('kind', [
@@ -85,7 +89,8 @@ export type TCalibrationState = z.infer<typeof ZCalibrationState>;
 
 export const ZApplyInput = z.object({ calibrationId: z.string().max(100) });
 
-export const ZSiteAccess = z.object({ siteAdmin: z.boolean() });
+/** siteAdmin: show the Site tab; canClaim: the address is listed, so offer the confirmation e-mail. */
+export const ZSiteAccess = z.object({ siteAdmin: z.boolean(), canClaim: z.boolean() });
 
 export const ZMonitoringInput = z.object({ weeks: z.coerce.number().int().min(1).max(52).default(8) });
 

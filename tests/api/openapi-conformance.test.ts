@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/src/db/schema.js';
+import { issueAdminVerificationToken } from '../../server/src/services/site/verify-admin-email.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { createChat, createProfile, createUser, pngBytes, type TTestUser } from '../helpers/factories.js';
@@ -151,6 +154,18 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   // Nothing applied: the documented 404 (the route's bad-input call has already reverted).
   'DELETE /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'GET /api/site/monitoring': async (t, u) => siteAdmin(t, u, { url: '/api/site/monitoring?weeks=4' }),
+  'GET /api/site/verify-admin': async (t, u) => {
+    t.deps.config.SITE_ADMIN_EMAILS.push(u.user.email);
+    const auth = {
+      userId: u.user.id,
+      name: u.user.name,
+      email: u.user.email,
+      sessionId: null,
+      via: 'session' as const,
+    };
+    const token = await issueAdminVerificationToken({ ...t.deps, auth });
+    return { url: `/api/site/verify-admin?token=${token}` };
+  },
   'GET /api/api-keys': async () => ({ url: '/api/api-keys' }),
   'POST /api/api-keys': async () => ({ url: '/api/api-keys', payload: { name: 'conformance script' } }),
   'DELETE /api/api-keys/{id}': async () => ({ url: `/api/api-keys/${crypto.randomUUID()}` }),
@@ -166,8 +181,8 @@ const PROPOSE = {
   ].join('\n'),
 };
 
-function siteAdmin(t: TestApp, u: TTestUser, call: TCall): TCall {
-  if (!t.deps.config.SITE_ADMIN_EMAILS.includes(u.user.email)) t.deps.config.SITE_ADMIN_EMAILS.push(u.user.email);
+/** A call of a site route; the loop below makes its caller a site administrator first. */
+function siteAdmin(_t: TestApp, _u: TTestUser, call: TCall): TCall {
   return call;
 }
 
@@ -186,6 +201,8 @@ function badInput(path: string, valid: TCall): TCall {
   if (valid.payload && !Buffer.isBuffer(valid.payload))
     return { ...valid, payload: { unexpected: 'x'.repeat(300), email: 42, chat_id: 7 } };
   if (Buffer.isBuffer(valid.payload)) return { url: valid.url, payload: { not: 'multipart' } };
+  // A one-use token (the admin confirmation link) must stay unused for the valid call.
+  if (/[?&]token=/.test(valid.url)) return { url: valid.url.replace(/token=[^&]*/, `token=${'x'.repeat(300)}`) };
   return { url: path.includes('{') ? valid.url.replace(/[^/]+$/, 'not-an-id') : valid.url };
 }
 
@@ -247,6 +264,8 @@ describe('every /api route answers what /api/docs/json documents', () => {
     for (const route of registeredApiRoutes(t.app)) {
       const [method, path] = route.split(' ') as [InjectOptions['method'] & string, string];
       const user = await createUser(t.deps);
+      if (route.includes(' /api/site/'))
+        await t.deps.db.update(users).set({ siteAdminSince: new Date() }).where(eq(users.id, user.user.id));
       const make = VALID[route];
       assert.ok(make, route);
       const valid = await make(t, user);
@@ -268,7 +287,11 @@ describe('every /api route answers what /api/docs/json documents', () => {
     }
     // Anonymous calls to the routes that need an account are refused, with the one message.
     for (const [route, [anonymous]] of Object.entries(statuses)) {
-      const isPublic = (route.includes('/api/auth/') && !route.endsWith('/me')) || route.endsWith('/logout');
+      // The admin confirmation link is public: the mailed token is the proof (issue 23 N3).
+      const isPublic =
+        (route.includes('/api/auth/') && !route.endsWith('/me')) ||
+        route.endsWith('/logout') ||
+        route.endsWith('/verify-admin');
       if (!isPublic) assert.equal(anonymous, 401, route);
     }
   });

@@ -7,6 +7,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { expectToast, signUpViaApi, trpcMutation, uniqueEmail } from './support/client-ui.js';
+import { confirmSiteAdmin } from './support/confirm-site-admin.js';
 
 /**
  * axe-core on every screen a clinician sees (public pages, auth screens, profiles, the chat form,
@@ -71,6 +72,7 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     );
     browser = await launchBrowser();
     const account = await signUpViaApi(app.url, { email });
+    await confirmSiteAdmin(app, account.token);
     await trpcMutation(app.url, account.token, 'profile.create', {
       patientName,
       age: '54',

@@ -7,6 +7,7 @@ import { loadConfig } from '@contracts/config/server-config.js';
 import { SITE_MESSAGES } from '@contracts/schemas/site.js';
 import type { TExportReport } from '@contracts/schemas/export.js';
 import { openDeps, type OpenedDeps } from '../../server/src/open-deps.js';
+import { runSiteAdminCommand } from '../../scripts/site-admin/site-admin-command.js';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { createPostgresDatabase } from '../helpers/test-config.js';
@@ -146,6 +147,12 @@ describe('feedback and site calibration in Chromium', () => {
     browser = await launchBrowser();
     const c = await signUpViaApi(app.url, { name: 'Dr Feedback Clinician' });
     const a = await signUpViaApi(app.url, { name: 'Dr Site Admin', email: adminEmail });
+    // A listed address alone gives no role (issue 23 N3): the operator grants it, as the command does.
+    await runSiteAdminCommand({
+      db: opened.deps.db,
+      command: { verb: 'add', email: adminEmail },
+      print: () => undefined,
+    });
     clinicianUserId = c.user.id;
     clinicianToken = c.token;
     clinician = await signedInContext(browser, app.url, c.token, { width: 1280, height: 900 });

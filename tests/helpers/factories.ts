@@ -50,12 +50,16 @@ export async function createUser(
   opts: { name?: string; email?: string; password?: string } = {},
 ): Promise<TTestUser> {
   const password = opts.password ?? DEFAULT_PASSWORD;
+  const email = (opts.email ?? `user-${uniqueSuffix()}@example.org`).toLowerCase();
   const [user] = await deps.db
     .insert(users)
     .values({
       name: opts.name ?? `Test User ${uniqueSuffix()}`,
-      email: (opts.email ?? `user-${uniqueSuffix()}@example.org`).toLowerCase(),
+      email,
       passwordHash: await passwordHash(deps, password),
+      // A factory account stands for one already set up: a listed address has confirmed its
+      // mailbox (the e-mail round trip itself is tested in tests/hardening/site-admin-proof).
+      siteAdminSince: deps.config.SITE_ADMIN_EMAILS.includes(email) ? new Date() : null,
     })
     .returning({ id: users.id, name: users.name, email: users.email });
   if (!user) throw new Error('user insert returned nothing');

@@ -78,8 +78,14 @@ describe('site calibration API', () => {
     }
     assert.equal((await calls[0]!(admin.token)).status, 200);
     assert.equal((await trpc(t.app, 'query', 'site.calibration', clinician.token)).status, 403);
-    assert.deepEqual((await trpc(t.app, 'query', 'site.access', clinician.token)).data, { siteAdmin: false });
-    assert.deepEqual((await trpc(t.app, 'query', 'site.access', admin.token)).data, { siteAdmin: true });
+    assert.deepEqual((await trpc(t.app, 'query', 'site.access', clinician.token)).data, {
+      siteAdmin: false,
+      canClaim: false,
+    });
+    assert.deepEqual((await trpc(t.app, 'query', 'site.access', admin.token)).data, {
+      siteAdmin: true,
+      canClaim: false,
+    });
   });
 
   test('too few labelled cases: refused with the minimum in the message, nothing stored', async () => {

@@ -25,6 +25,9 @@ export const users = pgTable(
     // Stored lower-cased; the unique index is what stops a duplicate sign-up racing another.
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
+    // Site administrator since (issue 23 N3): set by the operator command or by verifying a listed
+    // address, never by signing up with one. Null for everyone else.
+    siteAdminSince: ts('site_admin_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

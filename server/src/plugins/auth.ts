@@ -66,6 +66,6 @@ export default fp(async (app) => {
   app.addHook('onRequest', async (req) => {
     const level = req.routeOptions.config.auth;
     if (!level || level === 'public') return;
-    admitted.set(req, admitCaller({ config, level, auth: await req.resolveAuth() }));
+    admitted.set(req, admitCaller({ level, auth: await req.resolveAuth() }));
   });
 });

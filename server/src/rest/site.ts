@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   SITE_MESSAGES,
   ZApplyInput,
@@ -12,15 +13,44 @@ import { applyCalibration, revertCalibration } from '../services/site/apply-cali
 import { getCalibration } from '../services/site/get-calibration.js';
 import { getMonitoring } from '../services/site/get-monitoring.js';
 import { proposeCalibration } from '../services/site/propose-calibration.js';
+import { confirmAdminVerification } from '../services/site/verify-admin-email.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['site'];
 const config = { auth: 'site-admin' } as const;
-const adminsOnly = { 403: errorResponse(`${SITE_MESSAGES.adminsOnly} (SITE_ADMIN_EMAILS)`) };
+// Applying and reverting change every new analysis: a password session, never an API key.
+const sessionConfig = { auth: 'site-admin-session' } as const;
+const adminsOnly = { 403: errorResponse(`${SITE_MESSAGES.adminsOnly} (a site administrator's session)`) };
 
 /** Site calibration for site administrators (issue 17); the same services as the tRPC site router. */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+
+  // The link in the confirmation e-mail (issue 23 N3): the token is the proof, so no sign-in is
+  // needed; the browser lands on Settings, which then shows the Site tab.
+  app.get(
+    '/verify-admin',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Confirm a listed address from the e-mailed link; grants the site-admin role',
+        querystring: z.object({ token: z.string().max(200) }),
+        response: {
+          303: ZOk.describe('Confirmed: on to /settings (Location)'),
+          400: errorResponse(SITE_MESSAGES.verifyInvalid),
+        },
+      },
+    },
+    async (req, reply) => {
+      await confirmAdminVerification({ ...deps, meta: req.meta(), token: req.query.token });
+      // A body as well as the Location, so a script sees the same envelope as every other call.
+      return reply
+        .code(303)
+        .header('location', '/settings')
+        .send({ success: true as const, message: SITE_MESSAGES.verified });
+    },
+  );
 
   app.get(
     '/calibration',
@@ -61,7 +91,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/calibration',
     {
-      config,
+      config: sessionConfig,
       schema: {
         tags,
         summary: 'Apply a proposal to new analyses',
@@ -89,7 +119,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/calibration',
     {
-      config,
+      config: sessionConfig,
       schema: {
         tags,
         summary: 'Revert to the model defaults for new analyses',

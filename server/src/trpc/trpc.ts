@@ -71,7 +71,12 @@ export const keyManagerProcedure = protectedProcedure.use(({ ctx, next }) =>
   next({ ctx: { ...ctx, auth: requireKeyManager(ctx.auth) } }),
 );
 
-/** site-admin: an account named in SITE_ADMIN_EMAILS. */
+/** site-admin: an account holding the role (auth-level.ts). */
 export const siteAdminProcedure = protectedProcedure.use(({ ctx, next }) =>
-  next({ ctx: { ...ctx, auth: requireSiteAdmin(ctx.deps.config, ctx.auth) } }),
+  next({ ctx: { ...ctx, auth: requireSiteAdmin(ctx.auth) } }),
+);
+
+/** site-admin-session: a site administrator from a password session (applying thresholds). */
+export const siteAdminSessionProcedure = siteAdminProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, auth: requirePasswordSession(ctx.auth) } }),
 );

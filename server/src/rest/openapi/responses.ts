@@ -40,7 +40,14 @@ export function standardResponses(
   const statuses: (keyof typeof STANDARD)[] = [429, 500, 503];
   if (schema.body || schema.params || schema.querystring) statuses.push(400);
   if (auth !== 'public') statuses.push(401);
-  if (auth === 'password-session' || auth === 'key-manager' || auth === 'site-admin' || mutation) statuses.push(403);
+  if (
+    auth === 'password-session' ||
+    auth === 'key-manager' ||
+    auth === 'site-admin' ||
+    auth === 'site-admin-session' ||
+    mutation
+  )
+    statuses.push(403);
   return Object.fromEntries(statuses.map((s) => [s, errorResponse(STANDARD[s])]));
 }
 

@@ -11,12 +11,25 @@ export async function resolveApiKey(opts: { db: TDb; key: string }): Promise<TAu
   const { db, key } = opts;
   if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
   const [row] = await db
-    .select({ keyId: apiKeys.id, userId: users.id, name: users.name, email: users.email })
+    .select({
+      keyId: apiKeys.id,
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      siteAdminSince: users.siteAdminSince,
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, hashToken(key)), isNull(apiKeys.revokedAt)))
     .limit(1);
   if (!row) return null;
   await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.keyId));
-  return { userId: row.userId, name: row.name, email: row.email, sessionId: null, via: 'api-key' };
+  return {
+    userId: row.userId,
+    name: row.name,
+    email: row.email,
+    sessionId: null,
+    via: 'api-key',
+    siteAdmin: row.siteAdminSince !== null,
+  };
 }

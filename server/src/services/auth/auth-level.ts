@@ -1,4 +1,3 @@
-import type { TConfig } from '@contracts/config/server-config.js';
 import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
 import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
 import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
@@ -14,9 +13,12 @@ import type { TAuth } from './resolve-session.js';
  * - user: any credential (session cookie, bearer session token or personal API key);
  * - password-session: a session from a password login, never an API key (account changes);
  * - key-manager: a session, never an API key (a key must not mint or revoke keys);
- * - site-admin: a signed-in account named in SITE_ADMIN_EMAILS (the spec has no roles).
+ * - site-admin: an account holding the role (users.site_admin_since: granted by the operator
+ *   command or by verifying an address listed in SITE_ADMIN_EMAILS, never by signing up).
+ * - site-admin-session: the same from a password session (applying or reverting thresholds
+ *   changes every analysis, so an API key must not do it, as it must not delete the account).
  */
-export type TAuthLevel = 'public' | 'user' | 'password-session' | 'key-manager' | 'site-admin';
+export type TAuthLevel = 'public' | 'user' | 'password-session' | 'key-manager' | 'site-admin' | 'site-admin-session';
 
 export type TPasswordSession = TAuth & { sessionId: string };
 
@@ -44,23 +46,22 @@ export function requireKeyManager(auth: TAuth): TAuth {
   return auth;
 }
 
-/** Site administrators are named by the operator (SITE_ADMIN_EMAILS), compared lower-cased. */
-export function isSiteAdmin(config: Pick<TConfig, 'SITE_ADMIN_EMAILS'>, auth: TAuth | null): boolean {
-  return !!auth && config.SITE_ADMIN_EMAILS.includes(auth.email.toLowerCase());
+/**
+ * The role is read from the account (resolved with the credential), not from SITE_ADMIN_EMAILS:
+ * a listed address gave the role to whoever signed up with it first (issue 23 N3).
+ */
+export function isSiteAdmin(auth: TAuth | null): boolean {
+  return auth?.siteAdmin === true;
 }
 
 /** 403 for a signed-in account that is not a site administrator. */
-export function requireSiteAdmin(config: Pick<TConfig, 'SITE_ADMIN_EMAILS'>, auth: TAuth): TAuth {
-  if (!isSiteAdmin(config, auth)) throw new AppError('FORBIDDEN', SITE_MESSAGES.adminsOnly);
+export function requireSiteAdmin(auth: TAuth): TAuth {
+  if (!isSiteAdmin(auth)) throw new AppError('FORBIDDEN', SITE_MESSAGES.adminsOnly);
   return auth;
 }
 
 /** The caller a non-public level admits: 401 without a credential, 403 when the level refuses it. */
-export function admitCaller(opts: {
-  config: Pick<TConfig, 'SITE_ADMIN_EMAILS'>;
-  level: Exclude<TAuthLevel, 'public'>;
-  auth: TAuth | null;
-}): TAuth {
+export function admitCaller(opts: { level: Exclude<TAuthLevel, 'public'>; auth: TAuth | null }): TAuth {
   const user = requireAuth(opts.auth);
   switch (opts.level) {
     case 'user':
@@ -70,6 +71,8 @@ export function admitCaller(opts: {
     case 'key-manager':
       return requireKeyManager(user);
     case 'site-admin':
-      return requireSiteAdmin(opts.config, user);
+      return requireSiteAdmin(user);
+    case 'site-admin-session':
+      return requirePasswordSession(requireSiteAdmin(user));
   }
 }

@@ -11,6 +11,8 @@ export interface TAuth {
   /** The session row, or null when the caller used a personal API key. */
   sessionId: string | null;
   via: 'session' | 'api-key';
+  /** The account holds the site-admin role (users.site_admin_since); absent means no. */
+  siteAdmin?: boolean;
 }
 
 // Writing last_used_at on every request would turn reads into writes; a minute is precise enough
@@ -26,12 +28,15 @@ async function loadSession(db: TDb, tokenHash: string): Promise<TSessionRow | nu
       userId: users.id,
       name: users.name,
       email: users.email,
+      siteAdminSince: users.siteAdminSince,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { siteAdminSince, ...rest } = row;
+  return { ...rest, siteAdmin: siteAdminSince !== null };
 }
 
 /**
@@ -58,5 +63,12 @@ export async function resolveSession(opts: {
     // The cached copy is this object: later hits see the touch and do not repeat it.
     row.lastUsedAt = now;
   }
-  return { userId: row.userId, name: row.name, email: row.email, sessionId: row.sessionId, via: 'session' };
+  return {
+    userId: row.userId,
+    name: row.name,
+    email: row.email,
+    sessionId: row.sessionId,
+    via: 'session',
+    siteAdmin: row.siteAdmin,
+  };
 }

@@ -6,6 +6,7 @@ export interface TSessionRow {
   userId: string;
   name: string;
   email: string;
+  siteAdmin: boolean;
   lastUsedAt: Date;
   expiresAt: Date;
 }

@@ -3,6 +3,7 @@ import { Spinner } from '../../../components/spinner';
 import { Tabs, type TTabItem } from '../../../components/tabs';
 import { trpc } from '../../../lib/trpc';
 import { ApiKeysPanel } from '../components/api-keys-panel';
+import { ClaimSiteAdmin } from '../components/claim-site-admin';
 import { DangerZoneTab } from '../components/danger-zone-tab';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
@@ -19,8 +20,9 @@ const TABS: readonly TTabItem<TTab>[] = [
 export function SettingsPage() {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 5 * 60_000 });
   const [tab, setTab] = useState<TTab>('profile');
-  // Issue 17: site administrators (SITE_ADMIN_EMAILS) also get the Site tab.
-  const siteAdmin = trpc.site.access.useQuery(undefined, { staleTime: 5 * 60_000 }).data?.siteAdmin === true;
+  // Issue 17: site administrators also get the Site tab; a listed address may claim the role (issue 23 N3).
+  const access = trpc.site.access.useQuery(undefined, { staleTime: 5 * 60_000 }).data;
+  const siteAdmin = access?.siteAdmin === true;
   const tabs = siteAdmin ? [...TABS, { key: 'site' as const, label: 'Site' }] : TABS;
 
   if (!me.data) return <Spinner />;
@@ -45,6 +47,7 @@ export function SettingsPage() {
           <>
             <ProfileTab user={me.data.user} />
             <ApiKeysPanel />
+            {access?.canClaim && <ClaimSiteAdmin />}
           </>
         ) : tab === 'password' ? (
           <PasswordTab />

@@ -6,21 +6,36 @@ import {
   ZMonitoring,
   ZMonitoringInput,
   ZProposeInput,
+  SITE_MESSAGES,
   ZSiteAccess,
 } from '@contracts/schemas/site.js';
+import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
 import { isSiteAdmin } from '../../../services/auth/auth-level.js';
-import { protectedProcedure, router, siteAdminProcedure } from '../../trpc.js';
+import { canClaimSiteAdmin, requestAdminVerification } from '../../../services/site/verify-admin-email.js';
+import {
+  passwordSessionProcedure,
+  protectedProcedure,
+  router,
+  siteAdminProcedure,
+  siteAdminSessionProcedure,
+} from '../../trpc.js';
 
 /** Site administration (issue 17); every call but `access` is for SITE_ADMIN_EMAILS only (403 otherwise). */
 export const siteRouter = router({
   /** Whether to show the Site tab; any signed-in user may ask about themselves. */
   access: protectedProcedure
     .output(ZSiteAccess)
-    .query(({ ctx }) => ({ siteAdmin: isSiteAdmin(ctx.deps.config, ctx.auth) })),
+    .query(({ ctx }) => ({ siteAdmin: isSiteAdmin(ctx.auth), canClaim: canClaimSiteAdmin(ctx.deps.config, ctx.auth) })),
+
+  /** Mails a confirmation link to a listed address (issue 23 N3): the role needs the mailbox, not the signup. */
+  requestAdminVerification: passwordSessionProcedure.output(ZMessageResult).mutation(async ({ ctx }) => {
+    await requestAdminVerification({ ...ctx.deps, auth: ctx.auth });
+    return { success: true as const, message: SITE_MESSAGES.verifySent };
+  }),
 
   calibration: siteAdminProcedure.output(ZCalibrationState).query(({ ctx }) => getCalibration({ ...ctx.deps })),
 
@@ -29,14 +44,14 @@ export const siteRouter = router({
     .output(ZCalibration)
     .mutation(({ ctx, input }) => proposeCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 
-  applyCalibration: siteAdminProcedure
+  applyCalibration: siteAdminSessionProcedure
     .input(ZApplyInput)
     .output(ZCalibration)
     .mutation(({ ctx, input }) =>
       applyCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, calibrationId: input.calibrationId }),
     ),
 
-  revertCalibration: siteAdminProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
+  revertCalibration: siteAdminSessionProcedure.output(z.object({ ok: z.literal(true) })).mutation(async ({ ctx }) => {
     await revertCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId });
     return { ok: true as const };
   }),

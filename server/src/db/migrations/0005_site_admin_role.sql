@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "site_admin_since" timestamp with time zone;
