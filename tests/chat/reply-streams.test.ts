@@ -28,12 +28,15 @@ const slowResponder = (tokens: number): Responder => ({
  * the response open, recording when the client goes away.
  */
 function startSlowLlm() {
-  const state = { requests: 0, closedByClient: 0 };
+  const state = { requests: 0, chunksSent: 0, closedByClient: 0 };
   const server: Server = createServer((req, res) => {
     state.requests++;
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Thinking ' } }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ choices: [{ delta: { content: 'Thinking ' } }] })}\n\n`,
+      () => state.chunksSent++,
+    );
     res.on('close', () => {
       if (!res.writableEnded) state.closedByClient++;
     });
@@ -115,11 +118,15 @@ describe('reply streams', () => {
       });
       const tab = new AbortController();
       const follower = followReplyStream(u.user.id, streamId, tab.signal);
-      const first = await follower.next();
-      assert.deepEqual(first.value, { type: 'token', text: 'Thinking ' });
+      const first = follower.next();
+      // The LLM request is in flight: the server has sent its first chunk and holds the response open.
+      for (let i = 0; i < 100 && llm.state.chunksSent === 0; i++) await sleep(ABANDON_MS / 20);
       assert.equal(llm.state.requests, 1);
+      assert.equal(llm.state.chunksSent, 1);
       // The subscription ends (the tab is closed): tRPC aborts its signal and returns the generator.
       tab.abort();
+      // The unchecked chunk was never shown: an answer is checked whole (issue 27) before any of it is.
+      assert.deepEqual(await first, { done: true, value: undefined });
       await follower.return(undefined);
       for (let i = 0; i < 100 && llm.state.closedByClient === 0; i++) await sleep(ABANDON_MS / 20);
       assert.equal(llm.state.closedByClient, 1, 'the request to the LLM server was aborted');
