@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TUrgency, TWorklistItem, TWorklistStatus } from '@contracts/schemas/worklist';
 import { Spinner } from '../../../components/spinner';
 import { trpc } from '../../../lib/trpc';
-import { openChat } from '../../chat-history/current-chat';
+import { openChat } from '../../../lib/current-chat';
 import '../../../styles/worklist.css';
 
 /** Live enough for a reading room without a socket per screen. */
