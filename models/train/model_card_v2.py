@@ -310,6 +310,13 @@ def main() -> None:
     w("")
     w("- The data: NIH labels are mined from reports (noisy); COVID-19 and non-COVID infection films come from web-collected and QU-Ex collections with no patient identifiers; pediatric films are all from one hospital; each source has its own label set, so source and label remain entangled. External films from other hospitals will score lower than the figures above.")
     w("- Findings not shipped are reported as 'not assessed' everywhere in the product.")
+    wing = ev["byGroup"].get("source=wingspan-ctr", {}).get("labels", {})
+    if wing:
+        called = "; ".join(f"{lab} {pct(c['calledPneumonia'] / c['n'])} of {c['n']}" for lab, c in sorted(wing.items()))
+        w(f"- **A source the classifier never trained on** (Wingspan CTR films: adult frontal films with no finding labels, used only for the anatomy stage) is called 'pneumonia / lung opacity' far too often: {called}. Expect the same loss of specificity on films from other hospitals; the per-source table above is the honest guide, not the pooled AUROCs.")
+    kcr = ev["byGroup"].get("source=nih-cxr14-kcr", {})
+    if kcr:
+        w(f"- ChestX-ray14 films kept at 64x64 (nih-cxr14-kcr) carry too little detail: the abnormal output separates them at AUROC {f3(kcr.get('abnormalAuc'))} and calls none of them abnormal at the shipped threshold, which pulls the ChestX-ray14 normal-vs-abnormal figure down.")
     w("")
     (MODEL_DIR / "MODEL_CARD.md").write_text("\n".join(L))
     print("MODEL_CARD.md and metrics.json written;", len(shipped), "shipped")
