@@ -8,6 +8,8 @@ import { AnalysisStage } from '../analysis-stage.js';
 export const ANALYSIS_MESSAGES = {
   invalidType: 'Please upload a valid image file (JPEG, PNG, WebP)',
   tooLarge: 'Image size should be less than 10MB',
+  oneImage: 'Please upload one image at a time',
+  tooManyFields: 'Too many form fields (at most 10)',
   imageRequired: 'Please upload an X-ray image',
   invalidAge: 'Please enter a valid age (1-150)',
   invalidProfile: 'Patient information is invalid',
@@ -37,7 +39,8 @@ export const ZAnalysisPatient = z.object({
     .nullish()
     .transform((v, ctx) => {
       if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) return '';
-      const n = typeof v === 'number' ? v : Number(v.trim());
+      // Digits only: Number() would read "0x10" as 16 (issue 23 Info).
+      const n = typeof v === 'number' ? v : /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
       if (!Number.isInteger(n) || n < 1 || n > 150) {
         ctx.addIssue({ code: 'custom', message: ANALYSIS_MESSAGES.invalidAge });
         return z.NEVER;

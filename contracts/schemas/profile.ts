@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 export const PROFILE_MESSAGES = {
   name: 'Patient name must be at least 3 characters',
+  nameTooLong: 'Patient name must be at most 200 characters',
   age: 'Please enter a valid age',
   fields: 'Please fill in all additional fields or remove empty ones',
   tooManyFields: 'Too many additional fields',
@@ -35,12 +36,13 @@ export const ZPatientName = z
   .string({ error: PROFILE_MESSAGES.name })
   .trim()
   .min(3, PROFILE_MESSAGES.name)
-  .max(PROFILE_LIMITS.nameMax, PROFILE_MESSAGES.name);
+  .max(PROFILE_LIMITS.nameMax, PROFILE_MESSAGES.nameTooLong);
 
 /** Age arrives as text from forms and the REST shape ("age as text"); a whole number 0-150. */
 export const ZProfileAge = z
   .union([z.number(), z.string()], { error: PROFILE_MESSAGES.age })
-  .transform((v) => (typeof v === 'string' ? (v.trim() === '' ? Number.NaN : Number(v.trim())) : v))
+  // Digits only: Number() would read "0x10" as 16 and "1e2" as 100 (issue 23 Info).
+  .transform((v) => (typeof v === 'string' ? (/^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v))
   .pipe(
     z
       .number({ error: PROFILE_MESSAGES.age })

@@ -60,6 +60,10 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
   } catch (err) {
     if (err instanceof AppError) throw err;
     const e = err as { statusCode?: number; code?: string };
+    // Not a size problem, though @fastify/multipart answers these with 413 too (issue 23 Info).
+    if (e.code === 'FST_FILES_LIMIT') throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.oneImage);
+    if (e.code === 'FST_FIELDS_LIMIT' || e.code === 'FST_PARTS_LIMIT')
+      throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.tooManyFields);
     if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE')
       throw new AppError('PAYLOAD_TOO_LARGE', ANALYSIS_MESSAGES.tooLarge);
     // Anything else here is the multipart parser rejecting a malformed body ('Unexpected end of
