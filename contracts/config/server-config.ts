@@ -42,6 +42,8 @@ export const ZConfig = z.object({
   ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
   /** How many hashes may run at once: each holds ARGON2_MEMORY_KIB, so this bounds memory. */
   ARGON2_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** How many hashes may wait for a slot; past it a login, signup or reset answers 429 at once. */
+  ARGON2_QUEUE_LIMIT: z.coerce.number().int().min(0).default(32),
   // Security rate limits (always on, unlike RATE_LIMIT_DISABLED's global limiter).
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),

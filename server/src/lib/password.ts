@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import argon2, { type HashOptions } from 'argon2';
 import type { TConfig } from '@contracts/config/server-config.js';
+import { AppError } from './app-error.js';
 
 /** OWASP's minimum for argon2id; production refuses to run below it. */
 export const ARGON2_MINIMUM = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -28,14 +29,19 @@ export interface PasswordHasher {
   readonly stats: { hashes: number; verifies: number; inFlight: number; peakInFlight: number };
 }
 
+export const HASHER_BUSY_MESSAGE = 'Too many sign-ins at once. Please try again in a moment.';
+
 /**
  * Each argon2 call holds `memoryCost` KiB for its duration, so a burst of logins could exhaust
- * memory; a semaphore lets at most `limit` run and queues the rest.
+ * memory; a semaphore lets at most `limit` run and queues the rest. The queue is bounded too
+ * (issue 23 N6): past `queueLimit` waiting, a call is refused at once with 429 instead of
+ * waiting behind a flood, so a burst of logins cannot hold the machine's hashing capacity.
  */
-function semaphore(limit: number) {
+function semaphore(limit: number, queueLimit: number) {
   let active = 0;
   const waiting: (() => void)[] = [];
   return async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (active >= limit && waiting.length >= queueLimit) throw new AppError('TOO_MANY_REQUESTS', HASHER_BUSY_MESSAGE);
     if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     else active++;
     try {
@@ -59,8 +65,12 @@ export function paramsOf(
   };
 }
 
-export function createPasswordHasher(params: TArgon2Params, concurrency: number): PasswordHasher {
-  const limit = semaphore(concurrency);
+export function createPasswordHasher(
+  params: TArgon2Params,
+  concurrency: number,
+  queueLimit = Number.POSITIVE_INFINITY,
+): PasswordHasher {
+  const limit = semaphore(concurrency, queueLimit);
   const stats = { hashes: 0, verifies: 0, inFlight: 0, peakInFlight: 0 };
   const counted = <T>(fn: () => Promise<T>) =>
     limit(async () => {
@@ -117,7 +127,7 @@ export function passwordHasherFor(config: TConfig): PasswordHasher {
     if (config.NODE_ENV === 'production' && isWeak(params)) {
       throw new Error('ARGON2_* settings are below the minimum (m=19456 KiB, t=2, p=1); refusing to hash passwords');
     }
-    hasher = createPasswordHasher(params, config.ARGON2_CONCURRENCY);
+    hasher = createPasswordHasher(params, config.ARGON2_CONCURRENCY, config.ARGON2_QUEUE_LIMIT);
     byConfig.set(config, hasher);
   }
   return hasher;
