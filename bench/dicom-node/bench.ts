@@ -14,6 +14,7 @@ import { startE2eApp } from '../../tests/helpers/e2e-app.js';
 import { buildDxInstance } from '../../tests/helpers/build-dx-instance.js';
 import { freePort, startOrthanc } from '../../tests/helpers/start-orthanc.js';
 import { signUpViaApi } from '../../tests/e2e/support/client-ui.js';
+import { testRadiographs } from '../../tests/analysis/support/fixtures.js';
 
 const run = promisify(execFile);
 const COUNT = Number(process.env.COUNT ?? 100);
@@ -44,7 +45,7 @@ async function main() {
     await signUpViaApi(app.url, { email });
     const files: string[] = [];
     for (let i = 0; i < COUNT; i++) {
-      const dx = await buildDxInstance({ index: i % 30, side: 512, patientId: `BENCH-${i}` });
+      const dx = await buildDxInstance({ index: i % testRadiographs().length, side: 512, patientId: `BENCH-${i}` });
       const file = join(dir, `dx-${i}.dcm`);
       writeFileSync(file, dx.bytes);
       files.push(file);
