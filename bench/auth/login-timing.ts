@@ -23,6 +23,7 @@ const config = loadConfig({
   QUEUE_PREFIX: `bench${process.pid}`,
   LOGIN_FAILURES_PER_ACCOUNT: '1000000',
   LOGIN_FAILURES_PER_IP: '1000000',
+  AUTH_ATTEMPTS_PER_IP_PER_MINUTE: '1000000',
 });
 const opened = await openDeps(config);
 const app = await buildApp({ deps: opened.deps, pingDb: opened.pingDb, logger: false });

@@ -45,6 +45,11 @@ export const ZConfig = z.object({
   /** How many hashes may wait for a slot; past it a login, signup or reset answers 429 at once. */
   ARGON2_QUEUE_LIMIT: z.coerce.number().int().min(0).default(32),
   // Security rate limits (always on, unlike RATE_LIMIT_DISABLED's global limiter).
+  /**
+   * Login, signup and password-reset attempts per client IP per minute, successful or not: far
+   * tighter than RATE_LIMIT_PER_MINUTE, so one address cannot spend the machine's argon2 capacity.
+   */
+  AUTH_ATTEMPTS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),

@@ -197,6 +197,7 @@ describe('account enumeration by timing (real argon2 cost)', () => {
         RATE_LIMIT_DISABLED: 'true',
         LOGIN_FAILURES_PER_ACCOUNT: '100000',
         LOGIN_FAILURES_PER_IP: '100000',
+        AUTH_ATTEMPTS_PER_IP_PER_MINUTE: '100000',
         RESET_REQUESTS_PER_IP_PER_HOUR: '100000',
         RESET_REQUESTS_PER_EMAIL_PER_HOUR: '100000',
       },

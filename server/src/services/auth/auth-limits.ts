@@ -8,6 +8,7 @@ export const LIMIT_MESSAGES = {
   login: (wait: string) => `Too many failed login attempts. Please try again in ${wait}.`,
   signup: 'Too many sign-up attempts. Please try again later.',
   reset: 'Too many password reset requests. Please try again later.',
+  attempts: (wait: string) => `Too many sign-in attempts from this address. Please try again in ${wait}.`,
 } as const;
 
 /**
@@ -31,32 +32,28 @@ export function authLimits(deps: Pick<AppDeps, 'redis' | 'config'>) {
   }
 
   return {
-    /** Refuses (429) while the account or the IP has used up its failed attempts. */
+    /**
+     * Every login, signup and reset attempt from an address counts here, successful or not, and
+     * past AUTH_ATTEMPTS_PER_IP_PER_MINUTE it is refused before any argon2 work (issue 23 N6).
+     * INCR is atomic, so the calls of one tRPC batch or of concurrent requests cannot all pass a
+     * limit they exceed together. This, not the account's failure counter, is what stops a
+     * parallel burst of guesses: that counter only sees attempts once they have failed.
+     */
+    async countAuthAttempt(ip: string): Promise<void> {
+      const c = await rl.hit(rl.key('auth-attempt-ip', ip), 60_000);
+      if (c.count > config.AUTH_ATTEMPTS_PER_IP_PER_MINUTE)
+        throw new AppError('TOO_MANY_REQUESTS', LIMIT_MESSAGES.attempts(minutesText(c.resetInMs)));
+    },
+    /**
+     * Refuses (429) while the account or the IP has used up its failed attempts. Attempts still
+     * in flight are not failures (issue 23 N6: concurrent correct logins were refused), so
+     * concurrent wrong guesses can pass this check together; countAuthAttempt bounds how many.
+     */
     async assertLoginAllowed(email: string, ip: string): Promise<void> {
       for (const { key, limit } of loginKeys(email, ip)) {
         const { count, resetInMs } = await rl.peek(key);
         if (count >= limit) throw new AppError('TOO_MANY_REQUESTS', LIMIT_MESSAGES.login(minutesText(resetInMs)));
       }
-    },
-    /**
-     * Counts a login attempt as failed before the password is checked, atomically (INCR), so
-     * parallel attempts (a tRPC batch, concurrent requests) cannot all pass a limit they
-     * exceed together, as a read-then-count would let them. Refuses (429) past the limit,
-     * taking its own count back so a refusal is not a failure. The returned call is for a
-     * correct password: it clears the account's counter and takes the IP's count back.
-     */
-    async reserveLoginAttempt(email: string, ip: string): Promise<() => Promise<void>> {
-      const keys = loginKeys(email, ip);
-      const counts = await Promise.all(keys.map((e) => rl.hit(e.key, loginWindowMs)));
-      const over = counts.findIndex((c, i) => c.count > (keys[i]?.limit ?? 0));
-      if (over >= 0) {
-        await Promise.all(keys.map((e) => rl.unhit(e.key)));
-        throw new AppError('TOO_MANY_REQUESTS', LIMIT_MESSAGES.login(minutesText(counts[over]?.resetInMs ?? 0)));
-      }
-      return async () => {
-        await rl.reset(keys[0].key);
-        await rl.unhit(keys[1].key);
-      };
     },
     /** A wrong password (at login, or as the current password in settings) counts here. */
     async recordLoginFailure(email: string, ip: string): Promise<void> {

@@ -14,8 +14,9 @@ type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 /**
  * Checks the password and opens a new session. An unknown email and a wrong password take the
  * same path: one argon2 verification (against a dummy hash when there is no account), one failed
- * attempt counted for that email and IP (counted up front, taken back on success), and the same
- * 401 body.
+ * attempt counted for that email and IP, and the same 401 body. Only a failure counts against
+ * the account (issue 23 N6); every attempt counts against the address first (countAuthAttempt).
+ * A 429 from the full argon2 queue is not a failure: nothing was checked.
  */
 export async function logIn(
   deps: TLoginDeps,
@@ -25,10 +26,9 @@ export async function logIn(
   const { db, config } = deps;
   const limits = authLimits(deps);
   const hasher = passwordHasherFor(config);
-  let succeeded: () => Promise<void>;
   try {
-    // Counted before the (costly) hash, so every call of a batch is counted: see reserveLoginAttempt.
-    succeeded = await limits.reserveLoginAttempt(input.email, meta.ip);
+    await limits.countAuthAttempt(meta.ip);
+    await limits.assertLoginAllowed(input.email, meta.ip);
   } catch (err) {
     if (isAppError(err) && err.code === 'TOO_MANY_REQUESTS') {
       await auditAccount(db, meta, 'auth.login', null, 'failure', { reason: 'rate_limited' });
@@ -41,13 +41,14 @@ export async function logIn(
     ? await hasher.verify(user.passwordHash, input.password)
     : (await hasher.verifyDummy(input.password), false);
   if (!user || !ok) {
+    await limits.recordLoginFailure(input.email, meta.ip);
     await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', {
       reason: user ? 'wrong_password' : 'unknown_account',
     });
     throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.badCredentials);
   }
 
-  await succeeded();
+  await limits.clearLoginFailures(user.email);
   if (hasher.needsRehash(user.passwordHash)) {
     // The cost settings changed since this hash was made: upgrade it while we hold the password.
     const passwordHash = await hasher.hash(input.password);

@@ -23,7 +23,9 @@ export async function requestPasswordReset(
   const { meta, input } = opts;
   const deps: TResetDeps = opts;
   const { db, config, log } = deps;
-  await authLimits(deps).countResetRequest(input.email, meta.ip);
+  const limits = authLimits(deps);
+  await limits.countAuthAttempt(meta.ip);
+  await limits.countResetRequest(input.email, meta.ip);
   const user = await findUserByEmail({ db, email: input.email });
   if (!user) {
     await auditAccount(db, meta, 'auth.password_reset_request', null, 'failure', { reason: 'unknown_account' });

@@ -34,6 +34,7 @@ export async function resetPassword(
   const { meta, input } = opts;
   const deps: TResetDeps = opts;
   const { db, config } = deps;
+  await authLimits(deps).countAuthAttempt(meta.ip);
   // Hash first: the slow step must not sit inside the transaction holding row locks.
   const passwordHash = await passwordHasherFor(config).hash(input.password);
   const done = await db.transaction(async (tx) => {

@@ -24,7 +24,9 @@ export async function signUp(
   const { meta, input } = opts;
   const deps: TSignupDeps = opts;
   const { db, config } = deps;
-  await authLimits(deps).countSignup(input.email, meta.ip);
+  const limits = authLimits(deps);
+  await limits.countAuthAttempt(meta.ip);
+  await limits.countSignup(input.email, meta.ip);
   const passwordHash = await passwordHasherFor(config).hash(input.password);
   // The unique index decides, so two racing signups for one email cannot both succeed.
   const [created] = await db
