@@ -33,7 +33,7 @@ export const ZConfig = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_API_KEY: z.string().optional(),
   RATE_LIMIT_DISABLED: zBool.default(false),
-  /** The global limiter: requests per client IP per minute, on every route. */
+  /** The global limiter: requests per minute on every route, per signed-in account, else per client IP. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   // Password hashing (argon2id). The defaults are OWASP's minimum; tests lower them for speed,
   // and production refuses anything weaker (server/src/lib/password.ts).

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -13,6 +13,7 @@ import countBatchedCalls from './plugins/count-batched-calls.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
+import { credentialOf } from './lib/request-auth.js';
 import refuseNul from './plugins/refuse-nul.js';
 import trpcEndpoint from './plugins/trpc-endpoint.js';
 import { loggerOptions } from '@common/logger.js';
@@ -28,6 +29,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     pingDb(): Promise<void>;
   }
+}
+
+/**
+ * Signed-in requests spend their account's budget, not their address's: users behind one
+ * hospital NAT no longer share one (issue 23 Info). The key comes only from a credential that
+ * resolved to a caller (memoised, so the auth check reuses it); a forged or expired token counts
+ * against its address like an anonymous request.
+ */
+async function limiterKey(req: FastifyRequest): Promise<string> {
+  if (!credentialOf(req)) return req.ip;
+  const auth = await req.resolveAuth().catch(() => null);
+  return auth ? `user:${auth.userId}` : req.ip;
 }
 
 export interface BuildAppOptions {
@@ -106,7 +119,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     nameSpace: `${config.QUEUE_PREFIX}:rl:`,
     skipOnError: true,
     enableDraftSpec: false,
-    keyGenerator: (req) => req.ip,
+    keyGenerator: limiterKey,
     allowList: () => config.RATE_LIMIT_DISABLED,
     errorResponseBuilder: () => ({ ...TOO_MANY_REQUESTS_BODY }),
   });
