@@ -27,7 +27,7 @@ export async function rest(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   body?: unknown,
-  auth?: { bearer?: string; cookie?: string; ip?: string; headers?: Record<string, string> },
+  auth?: { bearer?: string; cookie?: string; cookieName?: string; ip?: string; headers?: Record<string, string> },
 ): Promise<TCall> {
   const headers: Record<string, string> = { ...auth?.headers };
   if (auth?.bearer) headers.authorization = `Bearer ${auth.bearer}`;
@@ -35,7 +35,8 @@ export async function rest(
     method,
     url,
     headers,
-    ...(auth?.cookie ? { cookies: { token: auth.cookie } } : {}),
+    // `__Host-token` on an https app (server/src/lib/request-auth.ts).
+    ...(auth?.cookie ? { cookies: { [auth.cookieName ?? 'token']: auth.cookie } } : {}),
     ...(auth?.ip ? { remoteAddress: auth.ip } : {}),
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });

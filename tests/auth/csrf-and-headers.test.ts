@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../../server/src/db/schema.js';
+import { HOST_SESSION_COOKIE } from '../../server/src/lib/request-auth.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser } from './auth-helpers.js';
+import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, uniqueEmail } from './auth-helpers.js';
 
 const PUBLIC_URL = 'https://cxr.hospital.example';
 
@@ -34,7 +35,7 @@ for (const backend of testBackends()) {
     const nameNow = async () =>
       (await t.deps.db.select({ name: users.name }).from(users).where(eq(users.id, u.id)))[0]?.name;
     const post = (url: string, method: 'POST' | 'PUT', headers: Record<string, string>, payload: string) =>
-      t.app.inject({ method, url, headers, cookies: { token: u.token }, payload });
+      t.app.inject({ method, url, headers, cookies: { [HOST_SESSION_COOKIE]: u.token }, payload });
 
     test('req 8: a cookie-authenticated form or text/plain post is refused', async () => {
       const attempts = [
@@ -72,7 +73,8 @@ for (const backend of testBackends()) {
       for (const res of await Promise.all(attempts)) assert.equal(res.statusCode, 403, res.body);
       assert.equal(await nameNow(), 'Dr Original');
       assert.equal(
-        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).status,
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token, cookieName: HOST_SESSION_COOKIE }))
+          .status,
         200,
         'logout was refused too',
       );
@@ -93,7 +95,7 @@ for (const backend of testBackends()) {
       assert.equal(await nameNow(), 'Dr Legit');
     });
 
-    test('req 2: on https the session cookie is Secure', async () => {
+    test('req 2: on https the session cookie is Secure and named __Host-token (issue 23)', async () => {
       const r = await rest(
         t.app,
         'POST',
@@ -101,8 +103,37 @@ for (const backend of testBackends()) {
         { email: u.email, password: PASSWORD },
         { ip: randomIp() },
       );
-      const cookie = [r.res.headers['set-cookie']].flat().find((c) => c?.startsWith('token='));
+      const cookies = [r.res.headers['set-cookie']].flat();
+      const cookie = cookies.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`));
+      assert.match(String(cookie), /; Path=\/; /);
       assert.match(String(cookie), /; Secure/);
+      assert.doesNotMatch(String(cookie), /Domain=/i);
+      assert.equal(
+        cookies.find((c) => c?.startsWith('token=')),
+        undefined,
+        'no plain token cookie',
+      );
+      const token = /=([^;]+)/.exec(String(cookie))?.[1] ?? '';
+      assert.equal(
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: token, cookieName: HOST_SESSION_COOKIE }))
+          .status,
+        200,
+      );
+      // A plain `token` cookie could have been planted by a sibling subdomain or over http: ignored.
+      assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: token })).status, 401);
+      const logout = await t.app.inject({
+        method: 'POST',
+        url: '/api/settings/logout',
+        headers: { 'content-type': 'application/json', origin: PUBLIC_URL },
+        cookies: { [HOST_SESSION_COOKIE]: token },
+        payload: '{}',
+      });
+      assert.equal(logout.statusCode, 200, logout.body);
+      assert.match(
+        String([logout.headers['set-cookie']].flat().find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`))),
+        /Expires=Thu, 01 Jan 1970/,
+        'logout expires the __Host- cookie',
+      );
     });
 
     test('req 9: security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS on https) on every response', async () => {
@@ -139,6 +170,35 @@ describe('security headers on plain http', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/check-email', payload: { email: 'a@b.co' } });
       assert.equal(res.headers['strict-transport-security'], undefined);
       assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the session cookie is plain `token` on http, and __Host-token on a secure request behind a trusted proxy (issue 23)', async () => {
+    const t = await createTestApp({ env: { ...FAST_HASH_ENV, TRUST_PROXY: 'true' } });
+    try {
+      const signup = (headers: Record<string, string>) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signup',
+          headers,
+          remoteAddress: randomIp(),
+          payload: { name: 'Dr Proxy', email: uniqueEmail('proxy'), password: PASSWORD },
+        });
+      const plain = [(await signup({})).headers['set-cookie']].flat();
+      assert.match(String(plain.find((c) => c?.startsWith('token='))), /HttpOnly/);
+      assert.doesNotMatch(String(plain.find((c) => c?.startsWith('token='))), /Secure/);
+      assert.equal(
+        plain.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`)),
+        undefined,
+      );
+      const secure = [(await signup({ 'x-forwarded-proto': 'https' })).headers['set-cookie']].flat();
+      assert.match(String(secure.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`))), /; Secure/);
+      assert.equal(
+        secure.find((c) => c?.startsWith('token=')),
+        undefined,
+      );
     } finally {
       await t.close();
     }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
 import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
+import { HOST_SESSION_COOKIE } from '../../server/src/lib/request-auth.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, trpc, uniqueEmail } from './auth-helpers.js';
 
@@ -62,7 +63,8 @@ describe('scanner findings (issue 15)', () => {
 
     test('each call of a batch counts against the per-IP limiter, not the request', async () => {
       const ip = randomIp();
-      const first = await rest(t.app, 'GET', '/api/auth/me', undefined, { ip, bearer: u.token });
+      // Anonymous, as the logins are: a signed-in request spends its account's budget instead.
+      const first = await rest(t.app, 'POST', '/api/auth/check-email', { email: u.email }, { ip });
       const before = remaining(first.res);
       // As many as the address's login attempts per minute.
       const logins = Array.from({ length: FAILURES_PER_ACCOUNT }, () => ({ email: u.email, password: PASSWORD }));
@@ -165,7 +167,7 @@ describe('scanner findings (issue 15)', () => {
           method: 'POST',
           url: '/api/settings/logout',
           headers: { ...crossSite, authorization },
-          cookies: { token: victim.token },
+          cookies: { [HOST_SESSION_COOKIE]: victim.token },
           payload: '{}',
         });
         assert.equal(res.statusCode, 403, `${authorization}: ${res.body}`);
@@ -173,7 +175,7 @@ describe('scanner findings (issue 15)', () => {
           method: 'GET',
           url: `/api/export/${randomUUID()}.pdf`,
           headers: { 'sec-fetch-site': 'cross-site', authorization },
-          cookies: { token: victim.token },
+          cookies: { [HOST_SESSION_COOKIE]: victim.token },
         });
         // An unknown bearer token authenticates nobody (the cookie is not used beside it): 401.
         assert.equal(
@@ -183,7 +185,8 @@ describe('scanner findings (issue 15)', () => {
         );
       }
       assert.equal(
-        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: victim.token })).status,
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: victim.token, cookieName: HOST_SESSION_COOKIE }))
+          .status,
         200,
         'the session survived',
       );
@@ -194,7 +197,7 @@ describe('scanner findings (issue 15)', () => {
         method: 'PUT',
         url: '/api/settings/change-name',
         headers: { ...crossSite, authorization: `Bearer ${u.token}` },
-        cookies: { token: u.token },
+        cookies: { [HOST_SESSION_COOKIE]: u.token },
         payload: '{"name":"Dr Bearer"}',
       });
       assert.equal(res.statusCode, 200, res.body);
@@ -204,7 +207,7 @@ describe('scanner findings (issue 15)', () => {
   describe('F4: Cache-Control on authenticated answers', () => {
     test('REST and tRPC answers, login answers carrying a token and errors are private, no-store', async () => {
       const answers = [
-        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).res,
+        (await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token, cookieName: HOST_SESSION_COOKIE })).res,
         (await rest(t.app, 'GET', '/api/profile', undefined, { bearer: u.token })).res,
         (await rest(t.app, 'POST', '/api/auth/login', { email: u.email, password: PASSWORD }, { ip: randomIp() })).res,
         await t.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${u.token}` } }),
@@ -242,14 +245,14 @@ describe('scanner findings (issue 15)', () => {
         method: 'GET',
         url: `/trpc/export.file?input=${input}`,
         headers: { 'sec-fetch-site': 'cross-site' },
-        cookies: { token: u.token },
+        cookies: { [HOST_SESSION_COOKIE]: u.token },
       });
       assert.equal(cross.statusCode, 403, cross.body);
       const own = await t.app.inject({
         method: 'GET',
         url: `/trpc/export.file?input=${input}`,
         headers: { 'sec-fetch-site': 'same-origin' },
-        cookies: { token: u.token },
+        cookies: { [HOST_SESSION_COOKIE]: u.token },
       });
       assert.equal(own.statusCode, 404, own.body);
       const bearer = await t.app.inject({

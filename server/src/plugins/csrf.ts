@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { isBearerAuthenticated, SESSION_COOKIE } from '../lib/request-auth.js';
+import { isBearerAuthenticated, sessionCookieName } from '../lib/request-auth.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -16,7 +16,8 @@ export default fp(async (app) => {
   app.addHook('onRequest', async (req, reply) => {
     if (SAFE.has(req.method)) return;
     if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
-    if (!req.cookies[SESSION_COOKIE] || (await isBearerAuthenticated(req))) return;
+    // The cookie the auth check reads (`__Host-token` on https): any other one authenticates nothing.
+    if (!req.cookies[sessionCookieName(req)] || (await isBearerAuthenticated(req))) return;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     const typeOk = type.startsWith('application/json') || type.startsWith('multipart/form-data');
     const site = req.headers['sec-fetch-site'];

@@ -31,7 +31,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /** Login and signup answer alike: the cookie for the browser, the token for API clients. */
   function signedIn<TUser>(reply: FastifyReply, { token, user }: { token: string; user: TUser }, message: string) {
-    setSessionCookie(reply, token, deps.config);
+    setSessionCookie(reply, token);
     return { success: true as const, message, token, user };
   }
 

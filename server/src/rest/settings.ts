@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       await logOut({ ...deps, meta: req.meta(), auth: await req.resolveAuth() });
-      clearSessionCookie(reply, deps.config);
+      clearSessionCookie(reply);
       return { success: true as const, message: AUTH_MESSAGES.loggedOut };
     },
   );
@@ -132,7 +132,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         auth: req.passwordSession(),
         password: req.body.password,
       });
-      clearSessionCookie(reply, deps.config);
+      clearSessionCookie(reply);
       return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
     },
   );

@@ -8,6 +8,6 @@ export const loginProcedure = publicProcedure
   .output(ZAuthResult)
   .mutation(async ({ ctx, input }) => {
     const { token, user } = await logIn(ctx.deps, ctx.meta, input);
-    if (ctx.reply) setSessionCookie(ctx.reply, token, ctx.deps.config);
+    if (ctx.reply) setSessionCookie(ctx.reply, token);
     return { success: true as const, message: AUTH_MESSAGES.loggedIn, token, user };
   });

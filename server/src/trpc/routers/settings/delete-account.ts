@@ -14,6 +14,6 @@ export const deleteAccountProcedure = passwordSessionProcedure
       auth: ctx.auth,
       password: input.password,
     });
-    if (ctx.reply) clearSessionCookie(ctx.reply, ctx.deps.config);
+    if (ctx.reply) clearSessionCookie(ctx.reply);
     return { success: true as const, message: SETTINGS_MESSAGES.accountDeleted };
   });
