@@ -1,0 +1,141 @@
+/**
+ * npm run bench:login-flood
+ *
+ * Issue 23, N6: can one address take the machine's login capacity? Starts the real server as its
+ * own process (no analysis worker), with the production argon2 cost and every limit at its
+ * default (the global limiter on), on PostgreSQL as deployed (TEST_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/postgres; a throwaway database is made and dropped).
+ *
+ * Another signed-in user's `history.list` is timed back to back, first with the server quiet,
+ * then while FLOOD_CONCURRENCY loops send logins (unknown emails, wrong passwords, as a
+ * guessing run would) from this one address. Prints both medians, their ratio (target: within
+ * 2x) and what the flood got back; the last line is JSON. Settings can be overridden by the
+ * environment (e.g. AUTH_ATTEMPTS_PER_IP_PER_MINUTE=100000 to see the flood unthrottled).
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { startE2eApp, type E2eApp } from '../../tests/helpers/e2e-app.js';
+import { createPostgresDatabase } from '../../tests/helpers/test-config.js';
+import { percentile } from '../load/stats.js';
+
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const QUIET_SAMPLES = 100;
+const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 15);
+const FLOOD_CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 16);
+
+async function signUp(app: E2eApp, tag: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench Clinician',
+      email: `${tag}-${Date.now()}@example.org`,
+      password: 'bench password 123',
+    }),
+  });
+  const json = (await res.json()) as { token?: string; message?: string };
+  if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
+  return json.token;
+}
+
+/** One history.list call's time in ms; throws on anything but 200 (a 429 here would be a finding). */
+async function timeHistoryList(app: E2eApp, token: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${app.url}/trpc/history.list`, { headers: { authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`history.list answered ${res.status}`);
+  return ms;
+}
+
+async function sample(app: E2eApp, token: string, until: () => boolean): Promise<number[]> {
+  const times: number[] = [];
+  while (until()) times.push(await timeHistoryList(app, token));
+  return times;
+}
+
+async function flood(app: E2eApp, stop: () => boolean): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
+  let n = 0;
+  const loop = async () => {
+    while (!stop()) {
+      const res = await fetch(`${app.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `guess-${n++}@example.org`, password: 'not the password 1' }),
+      }).catch(() => null);
+      await res?.arrayBuffer();
+      const key = String(res?.status ?? 'error');
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: FLOOD_CONCURRENCY }, loop));
+  return statuses;
+}
+
+async function main(): Promise<void> {
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  const loadStart = load();
+  const pgdb = await createPostgresDatabase();
+  const app = await startE2eApp(
+    { DATABASE_URL: pgdb.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    { worker: false },
+  ).catch(async (err: unknown) => {
+    await pgdb.drop();
+    throw err;
+  });
+  try {
+    const other = await signUp(app, 'other');
+    for (let i = 0; i < 10; i++) await timeHistoryList(app, other); // warm-up
+    let left = QUIET_SAMPLES;
+    const quiet = await sample(app, other, () => left-- > 0);
+
+    let flooding = true;
+    const floodDone = flood(app, () => !flooding);
+    await new Promise((r) => setTimeout(r, 500)); // let the flood start
+    const end = performance.now() + FLOOD_SECONDS * 1000;
+    const during = await sample(app, other, () => performance.now() < end);
+    flooding = false;
+    const statuses = await floodDone;
+
+    const quietMedianMs = percentile(quiet, 50);
+    const floodMedianMs = percentile(during, 50);
+    const ratio = floodMedianMs / quietMedianMs;
+    const logins = Object.values(statuses).reduce((a, b) => a + b, 0);
+    console.log(
+      `history.list quiet:  median ${quietMedianMs.toFixed(1)} ms, p95 ${percentile(quiet, 95).toFixed(1)} ms (n=${quiet.length})`,
+    );
+    console.log(
+      `history.list flood:  median ${floodMedianMs.toFixed(1)} ms, p95 ${percentile(during, 95).toFixed(1)} ms (n=${during.length})`,
+    );
+    console.log(`ratio flood/quiet: ${ratio.toFixed(2)} (target within 2x)`);
+    console.log(
+      `flood: ${logins} logins in ${FLOOD_SECONDS} s from one address, ${FLOOD_CONCURRENCY} at a time; statuses ${JSON.stringify(statuses)}`,
+    );
+    console.log(`load average at start ${loadStart}, at end ${load()} (${availableParallelism()} CPUs)`);
+    console.log(
+      JSON.stringify({
+        bench: 'login-flood',
+        quietMedianMs: Number(quietMedianMs.toFixed(1)),
+        floodMedianMs: Number(floodMedianMs.toFixed(1)),
+        ratio: Number(ratio.toFixed(2)),
+        target: 2,
+        floodLogins: logins,
+        floodSeconds: FLOOD_SECONDS,
+        floodConcurrency: FLOOD_CONCURRENCY,
+        statuses,
+        loadStart,
+        loadEnd: load(),
+        cpus: availableParallelism(),
+      }),
+    );
+  } finally {
+    await app.close();
+    await pgdb.drop();
+  }
+}
+
+await main();
