@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /**
  * Errors are logged whole as `{ err }`: the logger's one serializer (common/serialize-error.ts)
@@ -76,6 +78,22 @@ export default tseslint.config(
   // Import boundaries: what crosses a process boundary lives in contracts/ (pure) and common/
   // (shared runtime); the worker and the client reach nothing in server/ but the router's type.
   ...importBoundaries(),
+  // No import cycles: a type or helper two modules share moves to a lower module of its own.
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'client/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
 );
 
 function importBoundaries() {

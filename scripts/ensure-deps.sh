@@ -15,6 +15,8 @@ for pkg in "$@"; do
     dcmtk) bin=storescu ;;
     dicom3tools) bin=dciodvfy ;;
     orthanc) bin=/usr/sbin/Orthanc ;;
+    python3-numpy) bin=/usr/lib/python3/dist-packages/numpy ;;
+    python3-pytest) bin=/usr/bin/pytest-3 ;;
     # A plugin, not a program: the shared library Orthanc loads.
     orthanc-dicomweb) bin=/usr/share/orthanc/plugins/libOrthancDicomWeb.so ;;
   esac

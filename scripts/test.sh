@@ -41,6 +41,18 @@ echo "== lint (eslint, prettier)"; npm run --silent lint
 echo "== typecheck"; npx tsc -p . && npx tsc -p client
 echo "== build client"; npm run --silent build
 
+echo "== python tests (models/train)"
+# Best effort: the training code's tests need Debian's python3 with numpy and pytest; a box
+# without them (or not root to install them) skips these tests loudly instead of failing.
+bash scripts/ensure-deps.sh python3-numpy python3-pytest >/dev/null 2>&1 || true
+if ! /usr/bin/python3 -c 'import numpy, pytest' >/dev/null 2>&1; then
+  echo "SKIPPED: Python tests (models/train/tests): /usr/bin/python3 lacks numpy or pytest (apt-get install python3-numpy python3-pytest)" >&2
+else
+  # Without torch the files that import it skip themselves (-rs prints why); torch is never required.
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || echo "NOTE: torch not importable: the Python tests that need it are skipped" >&2
+  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider models/train/tests
+fi
+
 echo "== tests"
 export PGLITE_DIR=memory://
 # Every file under tests/ in the order and parallelism vitest.config.ts sets (unit and

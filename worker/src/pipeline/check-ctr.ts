@@ -1,4 +1,8 @@
 import type { Mask } from './anatomy.js';
+import type { CtrChecks, CtrUnreliable, CtrUnreliableCode } from './types.js';
+
+// The types live in types.ts (the result contract) so that it imports nothing back from here.
+export type { CtrChecks, CtrUnreliable, CtrUnreliableCode };
 
 /*
  * Is a measured cardiothoracic ratio plausible? On opacified films (mostly AP portable, with
@@ -9,24 +13,6 @@ import type { Mask } from './anatomy.js';
  * models/train/ctr_checks.py line for line (tests/pipeline/ctr-checks.test.ts holds the two
  * together on ctr-check-fixtures.json).
  */
-
-/** Thresholds of the checks (manifest `anatomy.ctrChecks`); every one is optional there. */
-export interface CtrChecks {
-  /** The heart's top row must lie at least this fraction of the lung height below the lung apices. */
-  minHeartTop: number;
-  /** The heart's bottom row may lie at most this fraction of the lung height below the lung bases. */
-  maxHeartBelowBases: number;
-  /** Lung pixels as a fraction of the whole grid. */
-  minLungArea: number;
-  /** Smaller / larger lung field (split at the middle of the lung fields' width). */
-  minLungSymmetry: number;
-  /** Lung pixels as a fraction of the lung fields' bounding box: low when the outlines retract. */
-  minLungFill: number;
-  /** Heart pixels / lung pixels. */
-  maxHeartToLung: number;
-  /** The ratio itself. */
-  maxCtr: number;
-}
 
 /**
  * Defaults picked with model 2's anatomy net on 163 validation/test films (NIH normals and
@@ -42,21 +28,6 @@ export const DEFAULT_CTR_CHECKS: CtrChecks = {
   maxHeartToLung: 0.8,
   maxCtr: 0.78,
 };
-
-export type CtrUnreliableCode =
-  | 'heart_at_inlet'
-  | 'heart_below_bases'
-  | 'lungs_small'
-  | 'lungs_asymmetric'
-  | 'lungs_retracted'
-  | 'heart_oversized'
-  | 'heart_too_wide';
-
-export interface CtrUnreliable {
-  code: CtrUnreliableCode;
-  /** Completes "not measurable: …" in the report. */
-  reason: string;
-}
 
 /** The figures the checks compare (also what the parity test compares). */
 export interface CtrMeasures {

@@ -1,6 +1,6 @@
 import { LUNG_ZONES, type TLungZone } from '@contracts/schemas/analysis.js';
 import type { Mask } from './anatomy.js';
-import type { Heatmap } from './types.js';
+import type { Heatmap, HeatmapZones } from './types.js';
 
 /**
  * Where each finding's heatmap mass lies inside the lungs, by zone: the chat's "where is it?"
@@ -13,12 +13,8 @@ import type { Heatmap } from './types.js';
 
 export { LUNG_ZONES };
 export type LungZone = TLungZone;
-
-export interface HeatmapZones {
-  label: string;
-  /** Share (0..1, three decimals) of the map's mass inside the lung mask that lies in each zone. */
-  zones: Record<LungZone, number>;
-}
+// HeatmapZones lives in types.ts (the result contract) so that it imports nothing back from here.
+export type { HeatmapZones };
 
 /** The column that separates the two lungs: the one with the fewest lung pixels in the middle 40 % of their extent. */
 function midlineColumn(lung: Mask): number | null {

@@ -1,7 +1,4 @@
-import type { CtrChecks, CtrUnreliable } from './check-ctr.js';
-import type { HeatmapZones } from './heatmap-zones.js';
-
-export type { CtrChecks, CtrUnreliable };
+import type { TLungZone } from '@contracts/schemas/analysis.js';
 
 /**
  * The analysis result contract (other packages code against these names) and the model
@@ -211,4 +208,43 @@ export interface LoadedModel {
 export interface ResolvedFinding extends ManifestFinding {
   display: string;
   threshold: number;
+}
+
+/** Thresholds of the CTR checks (check-ctr.ts; manifest `anatomy.ctrChecks`); every one is optional there. */
+export interface CtrChecks {
+  /** The heart's top row must lie at least this fraction of the lung height below the lung apices. */
+  minHeartTop: number;
+  /** The heart's bottom row may lie at most this fraction of the lung height below the lung bases. */
+  maxHeartBelowBases: number;
+  /** Lung pixels as a fraction of the whole grid. */
+  minLungArea: number;
+  /** Smaller / larger lung field (split at the middle of the lung fields' width). */
+  minLungSymmetry: number;
+  /** Lung pixels as a fraction of the lung fields' bounding box: low when the outlines retract. */
+  minLungFill: number;
+  /** Heart pixels / lung pixels. */
+  maxHeartToLung: number;
+  /** The ratio itself. */
+  maxCtr: number;
+}
+
+export type CtrUnreliableCode =
+  | 'heart_at_inlet'
+  | 'heart_below_bases'
+  | 'lungs_small'
+  | 'lungs_asymmetric'
+  | 'lungs_retracted'
+  | 'heart_oversized'
+  | 'heart_too_wide';
+
+export interface CtrUnreliable {
+  code: CtrUnreliableCode;
+  /** Completes "not measurable: …" in the report. */
+  reason: string;
+}
+
+export interface HeatmapZones {
+  label: string;
+  /** Share (0..1, three decimals) of the map's mass inside the lung mask that lies in each zone. */
+  zones: Record<TLungZone, number>;
 }

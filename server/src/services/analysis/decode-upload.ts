@@ -4,18 +4,9 @@ import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis
 import { STORED_JPEG_OPTIONS } from '@contracts/stored-jpeg.js';
 import { decodeDicomUpload } from '../dicom/decode-dicom-upload.js';
 import { isDicomBytes } from '../dicom/dicom-lib.js';
-import type { TDicomPatient } from '../dicom/read-dicom-patient.js';
+import type { TDecodedUpload } from './decoded-upload.js';
 
-/** What an accepted upload becomes: clean pixels (no metadata) ready to store. */
-export interface TDecodedUpload {
-  /** The re-encoded image: EXIF, GPS, ICC comments and any trailing bytes are gone. */
-  data: Buffer;
-  mediaType: 'image/png' | 'image/jpeg';
-  width: number;
-  height: number;
-  /** Patient name and age from DICOM tags, used only to fill an empty form (never logged). */
-  dicomPatient?: TDicomPatient;
-}
+export type { TDecodedUpload };
 
 export type TUploadFormat = 'jpeg' | 'png' | 'webp';
 

@@ -1,4 +1,4 @@
-import type { TAuditRow } from './record-audit.js';
+import type { TAuditRow } from './audit-row.js';
 
 /**
  * Reads of patient data, whose audit entries may be written behind the request (at least once,

@@ -4,7 +4,10 @@ import { PgTransaction, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { TDb, TSchema } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
+import type { TAuditRow } from './audit-row.js';
 import { readAuditSinkOf } from './read-audit-sink.js';
+
+export type { TAuditRow };
 
 export interface TAuditEntry {
   actorUserId: string | null;
@@ -46,12 +49,6 @@ export function auditEntryHash(
   ]);
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
-
-/** An entry as made at request time; entryId makes a redelivered one insert once. */
-export type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | 'hash' | 'entryId'> & {
-  at: Date;
-  entryId: string;
-};
 
 function toRow(meta: RequestMeta | null, entry: TAuditEntry): TAuditRow {
   return {

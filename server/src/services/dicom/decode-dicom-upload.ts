@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
-import type { TDecodedUpload } from '../analysis/decode-upload.js';
+import type { TDecodedUpload } from '../analysis/decoded-upload.js';
 import { decodeDicomInThread } from './decode-dicom-pool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error.js';
-import type { TPixelLayout } from './read-frame.js';
+import type { TPixelLayout } from './pixel-layout.js';
 import { createDecoder, discardCodec, type TCodec, type TFrameInfo } from './wasm-codecs.js';
 
 const refuse = (message: string) => new AppError('UNSUPPORTED_MEDIA', message);

@@ -4,16 +4,10 @@ import { AppError } from '../../lib/app-error.js';
 import { decodeRle } from './decode-rle.js';
 import { decodeWasmFrame } from './decode-wasm-frame.js';
 import { dicomParser, TAG, type DataSet, type Element } from './dicom-lib.js';
+import type { TPixelLayout } from './pixel-layout.js';
 import type { TPixelEncoding } from './transfer-syntax.js';
 
-export interface TPixelLayout {
-  rows: number;
-  columns: number;
-  bitsAllocated: number;
-  bitsStored: number;
-  /** 1: two's complement signed values. */
-  pixelRepresentation: number;
-}
+export type { TPixelLayout };
 
 const refuse = (message: string) => new AppError('UNSUPPORTED_MEDIA', message);
 
