@@ -47,6 +47,19 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
         customFields: { Allergies: 'penicillin 💊', 'Key "x"': 'a\\b' },
       })
       .returning();
+    if (!profile) throw new Error('no profile');
+    // A study received from the DICOM network (issue 24): its PatientID mapping and instance record.
+    await db.insert(s.dicomPatients).values({ userId: user.id, dicomPatientId: `PID-${u}`, profileId: profile.id });
+    await db.insert(s.dicomInstances).values({
+      userId: user.id,
+      sopInstanceUid: `1.2.826.0.1.3680043.8.498.${u}`,
+      modality: 'CT',
+      tags: { StudyDescription: 'CT "chest"' },
+      source: 'dimse',
+      profileId: profile.id,
+      status: 'skipped',
+      reason: 'not a chest radiograph (Modality CT)',
+    });
     for (let i = 0; i < 3; i++) {
       const bytes = randomBytes(2048 + i);
       const sha = sha256Hex(bytes);

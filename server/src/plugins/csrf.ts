@@ -15,11 +15,13 @@ export default fp(async (app) => {
   const ownOrigin = new URL(app.deps.config.PUBLIC_URL).origin;
   app.addHook('onRequest', async (req, reply) => {
     if (SAFE.has(req.method)) return;
-    if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
+    // /dicomweb takes API keys only, but a stray session cookie must not make it a CSRF target either.
+    if (!['/api/', '/trpc/', '/dicomweb/'].some((p) => req.url.startsWith(p))) return;
     // The cookie the auth check reads (`__Host-token` on https): any other one authenticates nothing.
     if (!req.cookies[sessionCookieName(req)] || (await isBearerAuthenticated(req))) return;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
-    const typeOk = type.startsWith('application/json') || type.startsWith('multipart/form-data');
+    // An HTML form can send neither JSON nor STOW-RS's multipart/related.
+    const typeOk = ['application/json', 'multipart/form-data', 'multipart/related'].some((t) => type.startsWith(t));
     const site = req.headers['sec-fetch-site'];
     const origin = req.headers.origin;
     const hostOrigin = `${req.protocol}://${req.headers.host ?? ''}`;
