@@ -12,6 +12,7 @@ import clientApp from './plugins/client-app.js';
 import countBatchedCalls from './plugins/count-batched-calls.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
+import holdRefusals from './plugins/hold-refusals.js';
 import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
 import { credentialOf } from './lib/request-auth.js';
 import refuseNul from './plugins/refuse-nul.js';
@@ -123,6 +124,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     allowList: () => config.RATE_LIMIT_DISABLED,
     errorResponseBuilder: () => ({ ...TOO_MANY_REQUESTS_BODY }),
   });
+  await app.register(holdRefusals);
   await app.register(countBatchedCalls);
   await app.register(apiCacheControl);
   // A form post arrives as text/plain or urlencoded; we accept neither anywhere.

@@ -51,6 +51,7 @@ export async function startE2eApp(
     QUEUE_PREFIX: queuePrefix,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     LOG_LEVEL: 'info',
+    REFUSAL_DELAY_MS: '0',
     ...extraEnv,
   };
   delete env.PGLITE_DIR;

@@ -51,6 +51,8 @@ export function testConfig(overrides: Record<string, string> = {}): TConfig {
     QUEUE_PREFIX: `t${uniqueSuffix()}`,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PUBLIC_URL: 'http://localhost:3000',
+    // Refusals are sent at once in tests (the hold has its own: tests/hardening/hold-refusals.test.ts).
+    REFUSAL_DELAY_MS: '0',
     // The test command runs PGlite in memory (scripts/test.sh); the config is where the server reads it.
     ...(process.env.PGLITE_DIR ? { PGLITE_DIR: process.env.PGLITE_DIR } : {}),
     ...overrides,
