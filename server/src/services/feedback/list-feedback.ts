@@ -1,11 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { findingFeedback } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import type { TFeedbackList } from '@contracts/schemas/feedback.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
+import { listFeedbackRows } from './list-feedback-rows.js';
 
 /** The caller's feedback on the chat's newest analysis (the one the findings panel shows). */
 export async function listFeedback(opts: {
@@ -27,20 +26,7 @@ export async function listFeedback(opts: {
       const chat = await getOwnedChat({ db, userId, chatId });
       const analysis = await findFeedbackAnalysis({ db, userId, chatId: chat.id });
       if (!analysis) return { analysisId: null, feedback: [] };
-      const rows = await db
-        .select({
-          finding: findingFeedback.finding,
-          verdict: findingFeedback.verdict,
-          reading: findingFeedback.reading,
-          note: findingFeedback.note,
-          modelVersion: findingFeedback.modelVersion,
-          modelProbability: findingFeedback.modelProbability,
-          modelCall: findingFeedback.modelCall,
-          updatedAt: findingFeedback.updatedAt,
-        })
-        .from(findingFeedback)
-        .where(and(eq(findingFeedback.analysisId, analysis.id), eq(findingFeedback.userId, userId)))
-        .orderBy(asc(findingFeedback.finding));
+      const rows = await listFeedbackRows({ db, userId, analysisId: analysis.id });
       return { analysisId: analysis.id, feedback: rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })) };
     },
     detailsOf: (r) => ({ entries: r.feedback.length }),

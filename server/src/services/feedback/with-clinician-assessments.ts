@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { findingFeedback } from '../../db/schema.js';
 import type { TExportFinding } from '@contracts/schemas/export.js';
+import { listFeedbackRows } from './list-feedback-rows.js';
 
 /**
  * The exported findings with the author's feedback attached to each (the chat's owner is the
@@ -16,16 +15,7 @@ export async function withClinicianAssessments(opts: {
   const { db, userId, analysisId, findings } = opts;
   if (findings.length === 0) return findings;
 
-  const rows = await db
-    .select({
-      finding: findingFeedback.finding,
-      verdict: findingFeedback.verdict,
-      reading: findingFeedback.reading,
-      note: findingFeedback.note,
-      updatedAt: findingFeedback.updatedAt,
-    })
-    .from(findingFeedback)
-    .where(and(eq(findingFeedback.analysisId, analysisId), eq(findingFeedback.userId, userId)));
+  const rows = await listFeedbackRows({ db, userId, analysisId });
   const by = new Map(rows.map((r) => [r.finding, r]));
   return findings.map((f) => {
     const r = by.get(f.label);
