@@ -42,8 +42,8 @@ for (const backend of testBackends()) {
         requestId: text,
         details: i % 2 ? null : { note: text, n: i, ok: true, none: null },
       }));
-      await appendAuditRows(database.db, rows.slice(0, 3));
-      await appendAuditRows(database.db, rows.slice(3));
+      await appendAuditRows({ db: database.db, rows: rows.slice(0, 3) });
+      await appendAuditRows({ db: database.db, rows: rows.slice(3) });
 
       const ids = rows.map((r) => r.entryId);
       const stored = await database.db
@@ -74,8 +74,8 @@ for (const backend of testBackends()) {
       });
       const first = row();
       const second = row();
-      await appendAuditRows(database.db, [first]);
-      await appendAuditRows(database.db, [first, second, second]);
+      await appendAuditRows({ db: database.db, rows: [first] });
+      await appendAuditRows({ db: database.db, rows: [first, second, second] });
       const stored = await database.db
         .select()
         .from(auditLog)

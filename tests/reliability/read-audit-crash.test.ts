@@ -114,10 +114,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('read audit entries survive a se
       details: null,
     });
     const batch = [row('test.redelivered'), row('test.redelivered')];
-    await appendAuditRows(database.db, batch);
+    await appendAuditRows({ db: database.db, rows: batch });
     // The same entries again (a writer died before acknowledging), one new, and a duplicate within the batch.
     const later = row('test.redelivered');
-    await appendAuditRows(database.db, [...batch, later, later]);
+    await appendAuditRows({ db: database.db, rows: [...batch, later, later] });
     const ids = [...batch, later].map((r) => r.requestId ?? '');
     assert.equal((await database.db.select().from(auditLog).where(inArray(auditLog.requestId, ids))).length, 3);
     assert.equal((await verifyAuditChain({ db: database.db })).ok, true);

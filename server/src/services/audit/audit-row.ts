@@ -6,3 +6,22 @@ export type TAuditRow = Omit<typeof auditLog.$inferInsert, 'id' | 'prevHash' | '
   at: Date;
   entryId: string;
 };
+
+/** Every column spelt out, absent ones as null: the form the hash, the insert and the stream all read. */
+export type TNormalAuditRow = { [K in keyof TAuditRow]-?: Exclude<TAuditRow[K], undefined> };
+
+/** The one place an entry's optional columns become null, so the chain and the stream agree. */
+export function normalizeAuditRow(row: TAuditRow): TNormalAuditRow {
+  return {
+    entryId: row.entryId,
+    at: row.at,
+    actorUserId: row.actorUserId ?? null,
+    action: row.action,
+    objectType: row.objectType ?? null,
+    objectId: row.objectId ?? null,
+    outcome: row.outcome,
+    ip: row.ip ?? null,
+    requestId: row.requestId ?? null,
+    details: row.details ?? null,
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TAuditRow } from './record-audit.js';
+import { normalizeAuditRow, type TAuditRow } from './audit-row.js';
 
 /** One Redis stream per deployment (QUEUE_PREFIX) holds read-audit entries not yet stored. */
 export const readAuditStreamKey = (prefix: string) => `${prefix}:audit:reads`;
@@ -19,18 +19,7 @@ const ZQueuedRow = z.object({
 });
 
 export function encodeAuditRow(row: TAuditRow): string {
-  return JSON.stringify({
-    entryId: row.entryId,
-    at: row.at.toISOString(),
-    actorUserId: row.actorUserId ?? null,
-    action: row.action,
-    objectType: row.objectType ?? null,
-    objectId: row.objectId ?? null,
-    outcome: row.outcome,
-    ip: row.ip ?? null,
-    requestId: row.requestId ?? null,
-    details: row.details ?? null,
-  });
+  return JSON.stringify({ ...normalizeAuditRow(row), at: row.at.toISOString() });
 }
 
 /** The row, or null for a stream entry this code did not write. */

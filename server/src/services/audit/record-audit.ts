@@ -4,7 +4,7 @@ import { PgTransaction, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { TDb, TSchema } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
-import type { TAuditRow } from './audit-row.js';
+import { normalizeAuditRow, type TAuditRow } from './audit-row.js';
 import { readAuditSinkOf } from './read-audit-sink.js';
 
 export type { TAuditRow };
@@ -79,18 +79,19 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
  * entries a second, and a VALUES list of twelve parameters per entry cost more to build than the
  * insert itself. Arrays travel as text[] and are cast in SQL, which both drivers serialise alike.
  */
-export async function appendAuditRows(
-  db: TDb | PgTransaction<PgQueryResultHKT, TSchema>,
-  input: TAuditRow[],
-): Promise<void> {
+export async function appendAuditRows(opts: {
+  db: TDb | PgTransaction<PgQueryResultHKT, TSchema>;
+  rows: TAuditRow[];
+}): Promise<void> {
+  const { db } = opts;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
-    const ids = [...new Set(input.map((r) => r.entryId))];
+    const ids = [...new Set(opts.rows.map((r) => r.entryId))];
     const stored = rowsOf<{ entry_id: string }>(
       await tx.execute(sql`select entry_id from audit_log where entry_id = any(${sql.param(ids)}::text[]::uuid[])`),
     );
     const seen = new Set(stored.map((r) => r.entry_id));
-    const rows = input.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
+    const rows = opts.rows.filter((r) => !seen.has(r.entryId) && (seen.add(r.entryId), true));
     if (rows.length === 0) return;
     const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     let prevHash = last?.hash ?? GENESIS_HASH;
@@ -109,17 +110,7 @@ export async function appendAuditRows(
       entryId: [] as string[],
     };
     for (const row of rows) {
-      const entry = {
-        at: row.at,
-        actorUserId: row.actorUserId ?? null,
-        action: row.action,
-        objectType: row.objectType ?? null,
-        objectId: row.objectId ?? null,
-        outcome: row.outcome,
-        ip: row.ip ?? null,
-        requestId: row.requestId ?? null,
-        details: row.details ?? null,
-      };
+      const entry = normalizeAuditRow(row);
       const hash = auditEntryHash(prevHash, entry);
       columns.at.push(entry.at.toISOString());
       columns.actor.push(entry.actorUserId);
@@ -132,7 +123,7 @@ export async function appendAuditRows(
       columns.details.push(entry.details ? JSON.stringify(entry.details) : null);
       columns.prevHash.push(prevHash);
       columns.hash.push(hash);
-      columns.entryId.push(row.entryId);
+      columns.entryId.push(entry.entryId);
       prevHash = hash;
     }
     const c = columns;
@@ -181,10 +172,7 @@ class AuditBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, 500);
       try {
-        await appendAuditRows(
-          this.db,
-          batch.map((p) => p.row),
-        );
+        await appendAuditRows({ db: this.db, rows: batch.map((p) => p.row) });
         for (const p of batch) p.done();
       } catch (err) {
         for (const p of batch) p.done(err);
@@ -205,7 +193,7 @@ const batchers = new WeakMap<object, AuditBatcher>();
 export async function recordAudit(opts: { db: TDb; meta: RequestMeta | null; entry: TAuditEntry }): Promise<void> {
   const { db, meta, entry } = opts;
   const row = toRow(meta, entry);
-  if (db instanceof PgTransaction) return appendAuditRows(db, [row]);
+  if (db instanceof PgTransaction) return appendAuditRows({ db, rows: [row] });
   const sink = readAuditSinkOf(db, entry.action);
   if (sink) {
     const queued = await sink.write(row).then(

@@ -74,7 +74,7 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
       if (row) rows.push(row);
       else foreign.push(id);
     }
-    if (rows.length) await appendAuditRows(db, rows);
+    if (rows.length) await appendAuditRows({ db, rows });
     const ids = entries.map(([id]) => id);
     const stored = ids.filter((id) => !foreign.includes(id));
     const tx = redis.multi().xack(key, READ_AUDIT_GROUP, ...ids);
