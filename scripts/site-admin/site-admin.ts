@@ -20,7 +20,7 @@ runCli(USAGE, async () => {
       // Best effort: without Redis the servers' 5 s session cache catches up on its own.
       const redis = createRedis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
       try {
-        await announceSessionsEnded({ redis, config }, { userId });
+        await announceSessionsEnded({ redis, config, userId });
       } finally {
         redis.disconnect();
       }

@@ -163,10 +163,11 @@ describe('mail without SMTP_URL', () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (s: string) => lines.push(s) });
     try {
-      const sent = await sendMail(
-        { config, log },
-        { to: 'clinician@hospital.example', subject: 'Hello', text: 'A line of text' },
-      );
+      const sent = await sendMail({
+        config,
+        log,
+        mail: { to: 'clinician@hospital.example', subject: 'Hello', text: 'A line of text' },
+      });
       if (sent.via !== 'outbox') throw new Error(`expected the outbox, got ${sent.via}`);
       const file = sent.file;
       assert.ok(file.startsWith(resolve(outboxDir(config))), file);

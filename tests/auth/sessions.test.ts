@@ -263,7 +263,7 @@ for (const backend of testBackends()) {
             usedAt: new Date(),
           },
         ]);
-        assert.deepEqual(await purgeExpiredAuth(t.deps.db, 12), { sessions: 2, resetTokens: 2 });
+        assert.deepEqual(await purgeExpiredAuth({ db: t.deps.db, idleHours: 12 }), { sessions: 2, resetTokens: 2 });
         const left = await t.deps.db.select({ userId: sessions.userId }).from(sessions);
         assert.deepEqual(
           left.map((s) => s.userId),

@@ -95,7 +95,7 @@ describe('site admins by proof, not by signup (issue 23 N3)', () => {
         db: t.deps.db,
         command: parseSiteAdminArgs(argv),
         print: (l) => lines.push(l),
-        announce: (userId) => announceSessionsEnded(t.deps, { userId }),
+        announce: (userId) => announceSessionsEnded({ ...t.deps, userId }),
       });
     assert.equal(await monitoring(u.token), 403);
     assert.equal(await run(['add', u.email.toUpperCase()]), 0);

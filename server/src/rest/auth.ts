@@ -60,7 +60,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZAuthResult, 401: errorResponse(AUTH_MESSAGES.badCredentials) },
       },
     },
-    async (req, reply) => signedIn(reply, await logIn(deps, req.meta(), req.body), AUTH_MESSAGES.loggedIn),
+    async (req, reply) =>
+      signedIn(reply, await logIn({ ...deps, meta: req.meta(), input: req.body }), AUTH_MESSAGES.loggedIn),
   );
 
   app.post(

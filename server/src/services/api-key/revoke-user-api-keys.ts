@@ -8,7 +8,8 @@ import { apiKeys } from '../../db/schema.js';
  * that (issue 23 N5). Keys are looked up on each request (resolve-api-key.ts), so nothing is
  * cached to announce. Returns how many keys stopped working.
  */
-export async function revokeUserApiKeys(db: Pick<TDb, 'update'>, userId: string): Promise<number> {
+export async function revokeUserApiKeys(opts: { db: Pick<TDb, 'update'>; userId: string }): Promise<number> {
+  const { db, userId } = opts;
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })

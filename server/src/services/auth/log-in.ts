@@ -19,10 +19,10 @@ type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * A 429 from the full argon2 queue is not a failure: nothing was checked.
  */
 export async function logIn(
-  deps: TLoginDeps,
-  meta: RequestMeta,
-  input: TLoginInput,
+  opts: TLoginDeps & { meta: RequestMeta; input: TLoginInput },
 ): Promise<{ token: string; user: TAuthUser }> {
+  const { meta, input } = opts;
+  const deps: TLoginDeps = opts;
   const { db, config } = deps;
   const limits = authLimits(deps);
   const hasher = passwordHasherFor(config);
@@ -31,7 +31,14 @@ export async function logIn(
     await limits.assertLoginAllowed(input.email, meta.ip);
   } catch (err) {
     if (isAppError(err) && err.code === 'TOO_MANY_REQUESTS') {
-      await auditAccount(db, meta, 'auth.login', null, 'failure', { reason: 'rate_limited' });
+      await auditAccount({
+        db,
+        meta,
+        userId: null,
+        action: 'auth.login',
+        outcome: 'failure',
+        details: { reason: 'rate_limited' },
+      });
     }
     throw err;
   }
@@ -42,8 +49,15 @@ export async function logIn(
     : (await hasher.verifyDummy(input.password), false);
   if (!user || !ok) {
     await limits.recordLoginFailure(input.email, meta.ip);
-    await auditAccount(db, meta, 'auth.login', user?.id ?? null, 'failure', {
-      reason: user ? 'wrong_password' : 'unknown_account',
+    await auditAccount({
+      db,
+      meta,
+      userId: user?.id ?? null,
+      action: 'auth.login',
+      outcome: 'failure',
+      details: {
+        reason: user ? 'wrong_password' : 'unknown_account',
+      },
     });
     throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.badCredentials);
   }
@@ -55,6 +69,6 @@ export async function logIn(
     await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
   }
   const token = await createSession({ db, userId: user.id, meta });
-  await auditAccount(db, meta, 'auth.login', user.id, 'success');
+  await auditAccount({ db, meta, userId: user.id, action: 'auth.login', outcome: 'success' });
   return { token, user: toAuthUser(user) };
 }

@@ -16,6 +16,6 @@ export async function logOut(
   const deps = opts;
   if (!auth?.sessionId) return;
   await revokeSession({ db: deps.db, sessionId: auth.sessionId });
-  await announceSessionsEnded(deps, { sessionId: auth.sessionId });
-  await auditAccount(deps.db, meta, 'auth.logout', auth.userId, 'success');
+  await announceSessionsEnded({ ...deps, sessionId: auth.sessionId });
+  await auditAccount({ db: deps.db, meta, userId: auth.userId, action: 'auth.logout', outcome: 'success' });
 }

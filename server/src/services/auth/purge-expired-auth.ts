@@ -7,11 +7,12 @@ import type { AppDeps } from '../../deps.js';
  * Deletes sessions and reset links that can never be used again. They hold an IP address and a
  * user agent, which we keep no longer than they serve a purpose; the audit log keeps the history.
  */
-export async function purgeExpiredAuth(
-  db: TDb,
-  idleHours: number,
-  now = new Date(),
-): Promise<{ sessions: number; resetTokens: number }> {
+export async function purgeExpiredAuth(opts: {
+  db: TDb;
+  idleHours: number;
+  now?: Date;
+}): Promise<{ sessions: number; resetTokens: number }> {
+  const { db, idleHours, now = new Date() } = opts;
   const idleCutoff = new Date(now.getTime() - idleHours * 3600_000);
   const goneSessions = await db
     .delete(sessions)
@@ -29,7 +30,7 @@ const SWEEP_EVERY_MS = 3600_000;
 /** Runs the purge hourly (and once shortly after start) in the server process. */
 export function startAuthSweeper(deps: Pick<AppDeps, 'db' | 'config' | 'log'>): { close(): Promise<void> } {
   const sweep = () => {
-    purgeExpiredAuth(deps.db, deps.config.SESSION_IDLE_HOURS)
+    purgeExpiredAuth({ db: deps.db, idleHours: deps.config.SESSION_IDLE_HOURS })
       .then((n) => {
         if (n.sessions || n.resetTokens) deps.log.info(n, 'purged expired sessions and reset links');
       })

@@ -28,7 +28,14 @@ export async function requestPasswordReset(
   await limits.countResetRequest(input.email, meta.ip);
   const user = await findUserByEmail({ db, email: input.email });
   if (!user) {
-    await auditAccount(db, meta, 'auth.password_reset_request', null, 'failure', { reason: 'unknown_account' });
+    await auditAccount({
+      db,
+      meta,
+      userId: null,
+      action: 'auth.password_reset_request',
+      outcome: 'failure',
+      details: { reason: 'unknown_account' },
+    });
     return;
   }
   const token = newToken();
@@ -39,9 +46,9 @@ export async function requestPasswordReset(
     createdAt: now,
     expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MINUTES * 60_000),
   });
-  await auditAccount(db, meta, 'auth.password_reset_request', user.id, 'success');
+  await auditAccount({ db, meta, userId: user.id, action: 'auth.password_reset_request', outcome: 'success' });
   const mail = passwordResetMail(config, user.email, token, RESET_TOKEN_TTL_MINUTES);
-  sendMail(deps, mail).catch((err: unknown) => {
+  sendMail({ ...deps, mail }).catch((err: unknown) => {
     // Not the error itself: SMTP errors quote the rejected recipient address.
     const e = err as { code?: unknown; responseCode?: unknown; command?: unknown };
     log.error(

@@ -52,8 +52,8 @@ export async function resetPassword(
       .returning({ userId: passwordResetTokens.userId });
     if (!token) return null;
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, token.userId));
-    await revokeUserSessions(tx, token.userId);
-    const apiKeysRevoked = await revokeUserApiKeys(tx, token.userId);
+    await revokeUserSessions({ db: tx, userId: token.userId });
+    const apiKeysRevoked = await revokeUserApiKeys({ db: tx, userId: token.userId });
     await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
@@ -61,12 +61,26 @@ export async function resetPassword(
     return { userId: token.userId, apiKeysRevoked };
   });
   if (!done) {
-    await auditAccount(db, meta, 'auth.password_reset', null, 'failure', { reason: 'invalid_token' });
+    await auditAccount({
+      db,
+      meta,
+      userId: null,
+      action: 'auth.password_reset',
+      outcome: 'failure',
+      details: { reason: 'invalid_token' },
+    });
     throw new AppError('BAD_REQUEST', AUTH_MESSAGES.resetInvalid);
   }
   const { userId, apiKeysRevoked } = done;
-  await announceSessionsEnded(deps, { userId });
-  await auditAccount(db, meta, 'auth.password_reset', userId, 'success', { apiKeysRevoked });
+  await announceSessionsEnded({ ...deps, userId });
+  await auditAccount({
+    db,
+    meta,
+    userId,
+    action: 'auth.password_reset',
+    outcome: 'success',
+    details: { apiKeysRevoked },
+  });
   // Whoever holds the mailbox may sign in again at once, even if guessers had locked the account.
   const user = await findUserById({ db, userId });
   if (user) await authLimits(deps).clearLoginFailures(user.email);

@@ -19,7 +19,8 @@ export interface TAuth {
 // for a 12-hour idle timeout.
 const TOUCH_EVERY_MS = 60_000;
 
-async function loadSession(db: TDb, tokenHash: string): Promise<TSessionRow | null> {
+async function loadSession(opts: { db: TDb; tokenHash: string }): Promise<TSessionRow | null> {
+  const { db, tokenHash } = opts;
   const [row] = await db
     .select({
       sessionId: sessions.id,
@@ -53,7 +54,7 @@ export async function resolveSession(opts: {
   const { db, token, idleHours, cache = null } = opts;
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
-  const load = () => loadSession(db, tokenHash);
+  const load = () => loadSession({ db, tokenHash });
   const row = cache ? await cache.lookup(tokenHash, load) : await load();
   const now = new Date();
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;

@@ -15,11 +15,12 @@ export async function revokeSession(opts: { db: TDb; sessionId: string }): Promi
  * Ends every session of a user, optionally keeping the one making the request. Takes a
  * transaction too, so a password change and the sign-outs commit together.
  */
-export async function revokeUserSessions(
-  db: Pick<TDb, 'update'>,
-  userId: string,
-  keepSessionId?: string | null,
-): Promise<number> {
+export async function revokeUserSessions(opts: {
+  db: Pick<TDb, 'update'>;
+  userId: string;
+  keepSessionId?: string | null;
+}): Promise<number> {
+  const { db, userId, keepSessionId } = opts;
   const rows = await db
     .update(sessions)
     .set({ revokedAt: new Date() })

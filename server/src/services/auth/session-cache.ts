@@ -34,12 +34,15 @@ const localDrops = new Map<string, Set<TDrop>>();
  * deletion), so each drops them from its cache. Call it after the revocation committed: a
  * process that re-reads the row before the commit would cache it again.
  */
-export async function announceSessionsEnded(deps: Pick<AppDeps, 'redis' | 'config'>, ended: TEnded): Promise<void> {
+export async function announceSessionsEnded(opts: Pick<AppDeps, 'redis' | 'config'> & TEnded): Promise<void> {
+  const { redis, config } = opts;
+  // Only the id goes out on the channel, never the rest of the caller's object.
+  const ended: TEnded = 'sessionId' in opts ? { sessionId: opts.sessionId } : { userId: opts.userId };
   // Bounded wait: with Redis away every process's subscription is down too, so no cache is
   // trusted until it is back (and emptied); the revocation itself is already in the database.
-  const channel = channelOf(deps.config.QUEUE_PREFIX);
+  const channel = channelOf(config.QUEUE_PREFIX);
   for (const drop of localDrops.get(channel) ?? []) drop(ended);
-  const published = deps.redis.publish(channel, JSON.stringify(ended)).catch(() => 0);
+  const published = redis.publish(channel, JSON.stringify(ended)).catch(() => 0);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([published, new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
   clearTimeout(timer);

@@ -35,10 +35,17 @@ export async function signUp(
     .onConflictDoNothing({ target: users.email })
     .returning({ id: users.id, name: users.name, email: users.email });
   if (!created) {
-    await auditAccount(db, meta, 'auth.signup', null, 'failure', { reason: 'email_taken' });
+    await auditAccount({
+      db,
+      meta,
+      userId: null,
+      action: 'auth.signup',
+      outcome: 'failure',
+      details: { reason: 'email_taken' },
+    });
     throw new AppError('CONFLICT', AUTH_MESSAGES.emailTaken);
   }
   const token = await createSession({ db, userId: created.id, meta });
-  await auditAccount(db, meta, 'auth.signup', created.id, 'success');
+  await auditAccount({ db, meta, userId: created.id, action: 'auth.signup', outcome: 'success' });
   return { token, user: created };
 }

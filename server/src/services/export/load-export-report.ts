@@ -127,7 +127,7 @@ export async function loadExportReport(
     anatomy: result.anatomy ?? null,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },
-    heatmap: await loadHeatmap(opts, userId, analysis.heatmapImageId),
+    heatmap: await loadHeatmap({ ...opts, userId, imageId: analysis.heatmapImageId }),
 
     disclaimer: EXPORT_DISCLAIMER,
     prior: prior ? { analysisId: prior.analysisId, createdAt: prior.createdAt.toISOString() } : null,
@@ -135,22 +135,21 @@ export async function loadExportReport(
 }
 
 async function loadHeatmap(
-  deps: Pick<AppDeps, 'db' | 'images' | 'log'>,
-  userId: string,
-  imageId: string | null,
+  opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { userId: string; imageId: string | null },
 ): Promise<TExportReport['heatmap']> {
+  const { db, images, log, userId, imageId } = opts;
   if (!imageId) return null;
-  const [row] = await deps.db
+  const [row] = await db
     .select({ storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })
     .from(storedImages)
     .where(ownedRow(storedImages, imageId, userId, IMAGE_NOT_FOUND))
     .limit(1);
   if (!row) return null;
   try {
-    return { mediaType: row.mediaType, dataBase64: (await deps.images.get(row.storageKey)).toString('base64') };
+    return { mediaType: row.mediaType, dataBase64: (await images.get(row.storageKey)).toString('base64') };
   } catch (err) {
     // A missing overlay file should not block the report; the export says there is none.
-    deps.log.warn({ err, imageId }, 'heatmap file missing for export');
+    log.warn({ err, imageId }, 'heatmap file missing for export');
     return null;
   }
 }

@@ -31,8 +31,8 @@ function smtpTransport(config: TConfig & { SMTP_URL: string }): Transporter {
  * no mail server) the message is written as an .eml file under the outbox directory, which any
  * mail client opens. Logs say where the message went, never to whom: an address is personal data.
  */
-export async function sendMail(deps: Pick<AppDeps, 'config' | 'log'>, mail: TMail): Promise<TMailResult> {
-  const { config, log } = deps;
+export async function sendMail(opts: Pick<AppDeps, 'config' | 'log'> & { mail: TMail }): Promise<TMailResult> {
+  const { config, log, mail } = opts;
   const message = { from: config.SMTP_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html };
   if (config.SMTP_URL) {
     const info = await smtpTransport({ ...config, SMTP_URL: config.SMTP_URL }).sendMail(message);

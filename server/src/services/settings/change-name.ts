@@ -34,6 +34,6 @@ export async function changeName(
   });
   // Cached sessions carry the user's name: every server process drops this user's entries so the
   // next request reads the new name (the sessions themselves stay valid).
-  await announceSessionsEnded(opts, { userId });
+  await announceSessionsEnded({ redis: opts.redis, config: opts.config, userId });
   return user;
 }

@@ -41,13 +41,20 @@ export async function changePassword(
     const now = new Date();
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
     return {
-      ended: await revokeUserSessions(tx, user.id, auth.sessionId),
-      apiKeysRevoked: await revokeUserApiKeys(tx, user.id),
+      ended: await revokeUserSessions({ db: tx, userId: user.id, keepSessionId: auth.sessionId }),
+      apiKeysRevoked: await revokeUserApiKeys({ db: tx, userId: user.id }),
     };
   });
-  await announceSessionsEnded({ redis, config }, { userId: user.id });
+  await announceSessionsEnded({ redis, config, userId: user.id });
   await authLimits({ redis, config }).clearLoginFailures(user.email);
 
-  await auditAccount(db, meta, ACTION, user.id, 'success', { otherSessionsEnded: ended, apiKeysRevoked });
+  await auditAccount({
+    db,
+    meta,
+    userId: user.id,
+    action: ACTION,
+    outcome: 'success',
+    details: { otherSessionsEnded: ended, apiKeysRevoked },
+  });
   return { otherSessionsEnded: ended, apiKeysRevoked };
 }

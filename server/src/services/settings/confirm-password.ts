@@ -28,7 +28,14 @@ export async function confirmPassword(
   if (!user) throw new AppError('UNAUTHORIZED', AUTH_MESSAGES.authRequired);
   if (!(await passwordHasherFor(config).verify(user.passwordHash, opts.password))) {
     await limits.recordLoginFailure(user.email, meta.ip);
-    await auditAccount(db, meta, opts.action, user.id, 'failure', { reason: 'wrong_password' });
+    await auditAccount({
+      db,
+      meta,
+      userId: user.id,
+      action: opts.action,
+      outcome: 'failure',
+      details: { reason: 'wrong_password' },
+    });
     throw new AppError('WRONG_PASSWORD', opts.wrongMessage);
   }
   return user;

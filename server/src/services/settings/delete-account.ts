@@ -54,6 +54,6 @@ export async function deleteAccount(
     });
     return images.map((i) => i.key);
   });
-  await announceSessionsEnded({ redis, config }, { userId: user.id });
+  await announceSessionsEnded({ redis, config, userId: user.id });
   await deleteUnreferencedFiles({ db, images, log, keys });
 }

@@ -39,7 +39,7 @@ export async function requestAdminVerification(
     '',
     'If you did not ask for this, ignore this email: nothing changes.',
   ].join('\n');
-  await sendMail(opts, { to: auth.email, subject: 'Confirm your site administrator address', text });
+  await sendMail({ ...opts, mail: { to: auth.email, subject: 'Confirm your site administrator address', text } });
 }
 
 /** A one-use token for this account and address, stored hashed in Redis for VALID_MINUTES. */
@@ -66,5 +66,5 @@ export async function confirmAdminVerification(
     throw new AppError('BAD_REQUEST', SITE_MESSAGES.verifyInvalid);
   const userId = await grantSiteAdmin({ db, meta, email: claim.email, userId: claim.userId, via: 'verified-email' });
   if (!userId) throw new AppError('BAD_REQUEST', SITE_MESSAGES.verifyInvalid);
-  await announceSessionsEnded({ redis, config }, { userId });
+  await announceSessionsEnded({ redis, config, userId });
 }

@@ -7,7 +7,7 @@ export const loginProcedure = publicProcedure
   .input(ZLoginInput)
   .output(ZAuthResult)
   .mutation(async ({ ctx, input }) => {
-    const { token, user } = await logIn(ctx.deps, ctx.meta, input);
+    const { token, user } = await logIn({ ...ctx.deps, meta: ctx.meta, input });
     if (ctx.reply) setSessionCookie(ctx.reply, token);
     return { success: true as const, message: AUTH_MESSAGES.loggedIn, token, user };
   });
