@@ -15,7 +15,7 @@ import {
   type ModelManifest,
 } from '../../worker/src/pipeline/run-pipeline.js';
 
-// Hand-made masks with known answers: these fail if the maths of models/train/anatomy_ops.py is
+// Hand-made masks with known answers: these fail if the maths of models/train/cxr_train/anatomy/ops.py is
 // not mirrored (margins, exclusive ends, row-wise thoracic width, whole-mask heart width).
 
 const G = 128;

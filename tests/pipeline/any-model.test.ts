@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 
 // A random 18-finding sigmoid model on 3-channel 64x64 input, made by
-// models/train/make_tiny_model.py: nothing in the pipeline may assume the shipped model.
+// models/train/cxr_train/export/tiny_model.py: nothing in the pipeline may assume the shipped model.
 const TINY = 'tests/fixtures/tiny-model';
 
 test('a different ONNX classifier runs end to end from its manifest alone', async () => {

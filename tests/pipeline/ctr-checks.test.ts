@@ -11,7 +11,7 @@ import {
   type CtrUnreliable,
 } from '../../worker/src/pipeline/check-ctr.js';
 
-// Made by models/train/make_ctr_fixtures.py with the Python twin (models/train/ctr_checks.py).
+// Made by models/train/cxr_train/export/ctr_fixtures.py with the Python twin (models/train/cxr_train/anatomy/ctr_checks.py).
 interface Case {
   name: string;
   lung: string;

@@ -13,7 +13,7 @@ import {
 } from '../../worker/src/pipeline/run-pipeline.js';
 
 // The model under test is MODEL_DIR (default models/cxr); its fixtures are <model>/parity-fixtures.json
-// or PARITY_FIXTURES. Written by make_fixtures_v2.py (model 1 fixtures came from make_fixtures.py, in git history)
+// or PARITY_FIXTURES. Written by cxr_train/export/parity_fixtures.py (model 1 fixtures came from make_fixtures.py, in git history)
 // (model 2): the Python reference pipeline (PIL decode, numpy preprocessing, PyTorch forward passes)
 // on the images under tests/fixtures/.
 interface Case {

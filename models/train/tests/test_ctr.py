@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from anatomy_ops import cardiothoracic_ratio
-from ctr_checks import check_ctr
+from cxr_train.anatomy.ops import cardiothoracic_ratio
+from cxr_train.anatomy.ctr_checks import check_ctr
 
 N = 64
 

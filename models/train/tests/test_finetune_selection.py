@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("torch", reason="finetune_cache imports torch")
-from finetune_cache import selected  # noqa: E402
+from cxr_train.heads.finetune.cache import selected  # noqa: E402
 
 
 def rows(n: int, seed: int = 0) -> list[dict]:

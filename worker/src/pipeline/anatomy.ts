@@ -2,7 +2,7 @@ import { resizeArea } from './preprocess.js';
 
 /*
  * What the worker derives from the anatomy masks: the lung-field crop box and the
- * cardiothoracic ratio. Mirrors models/train/anatomy_ops.py line for line (the parity test
+ * cardiothoracic ratio. Mirrors models/train/cxr_train/anatomy/ops.py line for line (the parity test
  * holds the two together); the manifest carries the constants.
  */
 

@@ -16,7 +16,7 @@ export function temperatureOf(head: ManifestHead, i: number): number {
   return (Array.isArray(t) ? t[i] : t) ?? 1;
 }
 
-/** activation(logits / temperature + bias), as models/train/pipeline.py calibrated(). */
+/** activation(logits / temperature + bias), as models/train/cxr_train/export/reference_whole_film.py calibrated(). */
 export function calibrate(head: ManifestHead, logits: ArrayLike<number>): number[] {
   const z = Array.from(logits, (v, i) => v / temperatureOf(head, i) + (head.bias?.[i] ?? 0));
   return head.activation === 'softmax' ? softmax(z) : z.map(sigmoid);

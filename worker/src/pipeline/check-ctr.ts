@@ -10,7 +10,7 @@ export type { CtrChecks, CtrUnreliable, CtrUnreliableCode };
  * into opacified lung, even below the diaphragm, while the lung masks retract from the
  * opacities: the CTR then reads 0.8-0.9 for a normal heart (shared/notes/ctr-on-opacified-films.md).
  * These checks look only at the two masks and say why the ratio cannot be trusted. Mirrors
- * models/train/ctr_checks.py line for line (tests/pipeline/ctr-checks.test.ts holds the two
+ * models/train/cxr_train/anatomy/ctr_checks.py line for line (tests/pipeline/ctr-checks.test.ts holds the two
  * together on ctr-check-fixtures.json).
  */
 

@@ -4,7 +4,7 @@ import type { FindingCall, FindingResult, Heatmap, LoadedModel, ManifestFinding,
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 
-// Keeps logit() finite for probabilities that round to 0 or 1 (models/train/pipeline_v2.py: CTR_EPS).
+// Keeps logit() finite for probabilities that round to 0 or 1 (models/train/cxr_train/export/reference_lung_crop.py: CTR_EPS).
 const CTR_EPS = 1e-9;
 
 /** p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias): the classifier's probability combined with the measured CTR. */
@@ -13,7 +13,7 @@ export function combineCtr(p: number, ctr: number, w: NonNullable<ManifestFindin
   return sigmoid(w.logitWeight * logit(q) + w.ctrWeight * ctr + w.bias);
 }
 
-/** 'uncertain' within `margin` log-odds of the threshold (models/train/pipeline.py call_of). */
+/** 'uncertain' within `margin` log-odds of the threshold (models/train/cxr_train/export/reference_whole_film.py call_of). */
 export function callOf(p: number, threshold: number, margin: number): FindingCall {
   const t = logit(threshold);
   const lo = 1 / (1 + Math.exp(-(t - margin)));

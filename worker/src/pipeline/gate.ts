@@ -3,7 +3,7 @@ import { softmax } from './calibrate.js';
 import type { GateChecks, GateReasonCode, GateVerdict, ManifestGate } from './types.js';
 
 /*
- * The input gate: deterministic checks (mirrored by models/train/gate_checks.py), then the
+ * The input gate: deterministic checks (mirrored by models/train/cxr_train/gate/checks.py), then the
  * model's gate head when the manifest has one. Each refusal carries a sentence for the user.
  */
 

@@ -2,7 +2,7 @@ import type { DecodedImage } from './decode.js';
 import type { ManifestInput } from './types.js';
 
 /*
- * Exactly what models/train/common.py does (the parity test holds the two together):
+ * Exactly what models/train/cxr_train/common.py does (the parity test holds the two together):
  * 8-bit luma with integer BT.601 weights, then a box-filter stretch to the network size
  * in float64, then (x/255 - mean) / std as float32.
  */

@@ -1,6 +1,6 @@
 /**
  * Figures about the model for the public page, read at build time from the shipped model card's
- * measured results (models/cxr/metrics.json, written by models/train/model_card_v2.py). Nothing here is
+ * measured results (models/cxr/metrics.json, written by models/train/cxr_train/evaluate/card.py). Nothing here is
  * typed by hand: when the file is absent (a checkout without a trained model) the page states no
  * figures instead of inventing them.
  */

@@ -5,7 +5,7 @@ import { appliedCalibrationRow } from './get-calibration.js';
 import { readModelIdentity, type TModelIdentity } from './read-model-identity.js';
 
 /**
- * The worker's call rule (worker/src/pipeline/compose.ts callOf, models/train/pipeline.py
+ * The worker's call rule (worker/src/pipeline/compose.ts callOf, models/train/cxr_train/export/reference_whole_film.py
  * call_of): 'uncertain' within `margin` log-odds of the threshold. Repeated here because the
  * server may not import worker code; tests/site pin the two to the same answers.
  */

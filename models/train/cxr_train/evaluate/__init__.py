@@ -1,0 +1,1 @@
+"""Measurements on held-out data and the model card written from them."""

@@ -1,0 +1,1 @@
+"""Input gate: deterministic checks, the gate net, its generated negatives and its training."""

@@ -1,0 +1,1 @@
+"""Classifier: the frozen ImageNet backbone, model 2's head on cached features, calibration and thresholds."""
