@@ -41,10 +41,16 @@ echo "== lint (eslint, prettier)"; npm run --silent lint
 echo "== typecheck"; npx tsc -p . && npx tsc -p client
 echo "== build client"; npm run --silent build
 
-echo "== python tests (models/train)"
-# Best effort: the training code's tests need Debian's python3 with numpy and pytest; a box
-# without them (or not root to install them) skips these tests loudly instead of failing.
-bash scripts/ensure-deps.sh python3-numpy python3-pytest >/dev/null 2>&1 || true
+echo "== python lint and tests (models/train)"
+# Best effort: the training package's lint and tests need Debian's python3 with flake8, numpy and
+# pytest; a box without them (or not root to install them) skips each loudly instead of failing.
+bash scripts/ensure-deps.sh flake8 python3-numpy python3-pytest >/dev/null 2>&1 || true
+if ! /usr/bin/python3 -m flake8 --version >/dev/null 2>&1; then
+  echo "SKIPPED: Python lint (models/train): /usr/bin/python3 lacks flake8 (apt-get install flake8)" >&2
+else
+  # Config in models/train/.flake8 (ruff would be preferred; Debian bookworm has no package of it).
+  (cd models/train && /usr/bin/python3 -m flake8)
+fi
 if ! /usr/bin/python3 -c 'import numpy, pytest' >/dev/null 2>&1; then
   echo "SKIPPED: Python tests (models/train/tests): /usr/bin/python3 lacks numpy or pytest (apt-get install python3-numpy python3-pytest)" >&2
 else

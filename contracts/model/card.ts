@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * card.json of a model folder: the model card's prose sections as data (text with bold and code
  * spans only, so the page renders no HTML from the file). Written by the Python card writer beside
- * MODEL_CARD.md; for model 2 it was generated from MODEL_CARD.md by scripts/write-card-json.ts.
+ * MODEL_CARD.md (models/train/cxr_train/evaluate/card_text.py).
  */
 export const ZInline = z.object({
   text: z.string(),

@@ -1,6 +1,7 @@
 /**
- * Model 2's card.json from its MODEL_CARD.md (scripts/write-card-json.ts); model 3's card writer
- * writes card.json itself. The prose the page takes from MODEL_CARD.md: its opening paragraphs and any "Intended use"
+ * How card.json reads MODEL_CARD.md. The Python card writer (models/train/cxr_train/evaluate/card_text.py)
+ * writes card.json this way; tests/docs/model-card.test.ts holds the shipped card.json to this reading, so the
+ * two languages cannot drift apart. The prose the page takes from MODEL_CARD.md: its opening paragraphs and any "Intended use"
  * section (intended use), its "What it is" section (how the model works) and its "Limits" section
  * plus the bold-led conclusions of other sections (limitations). Markdown is reduced to text with
  * bold and code spans, so the page renders no HTML from the file.

@@ -36,7 +36,7 @@ describe('Dockerfile', () => {
       'data/pg/PG_VERSION',
       '.env',
       '.git/HEAD',
-      'models/train/train.py',
+      'models/train/cxr_train/run.py',
     ])
       assert.ok(ignored(p), p);
     for (const p of ['server/src/main.ts', 'models/cxr/model.onnx', 'package-lock.json', '.env.example'])

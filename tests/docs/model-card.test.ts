@@ -236,7 +236,8 @@ describe('the shipped model card', () => {
       if (has('card.json')) {
         assert.ok(c.intendedUse.length > 0, 'intended use');
         assert.ok(c.limitations.length > 0, 'limitations');
-        // Generated from the markdown (model 2): regenerate with npx tsx scripts/write-card-json.ts
+        // Written from the markdown by the Python card writer; regenerate with
+        // PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.evaluate.card --only card-json
         const card = read('card.json') as { source?: string };
         if (card.source === 'MODEL_CARD.md')
           assert.deepEqual(parseCardText(card), cardTextFromMarkdown(read('MODEL_CARD.md')), 'card.json is stale');

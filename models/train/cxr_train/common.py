@@ -5,6 +5,7 @@ change one and you must change the other (the parity test will tell you).
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import hashlib
 import json
@@ -155,3 +156,17 @@ def write_json(path: Path, obj) -> None:
         json.dump(finite(obj), f, indent=2, allow_nan=False)
         f.write("\n")
     os.replace(tmp, path)
+
+
+class _CliParser(argparse.ArgumentParser):
+    """Shows every option's default in --help, so what a step does without flags is on its own help page."""
+
+    def _add_action(self, action: argparse.Action) -> argparse.Action:
+        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS) and "%(default)" not in (action.help or ""):
+            action.help = f"{action.help} (default: %(default)s)" if action.help else "default: %(default)s"
+        return super()._add_action(action)
+
+
+def cli_parser(doc: str | None, **kwargs) -> argparse.ArgumentParser:
+    """The parser every step starts from: the module docstring as written, one help layout for all of them."""
+    return _CliParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)

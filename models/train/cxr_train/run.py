@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cxr_train.common import REPO_ROOT as ROOT
+from cxr_train.common import cli_parser, REPO_ROOT as ROOT
 from cxr_train.recipe import RECIPE_ARGS, load_recipe
 
 TRAIN_DIR = Path(__file__).resolve().parents[1]
@@ -34,7 +34,10 @@ def step(module: str, *args: str) -> list[str]:
 
 def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Path | None]]:
     an = rc["anatomy"]
-    anatomy_args = ["--epochs", str(an["epochs"]), "--steps", str(an["steps"]), "--lr", str(an["lr"]), "--init", an["init"], "--opacify", str(an["opacify"]), "--run", str(ROOT / Path(rc["anatomy_for_eval"]).parent), "--seed", str(rc["seed"])]
+    anatomy_args = [
+        "--epochs", str(an["epochs"]), "--steps", str(an["steps"]), "--lr", str(an["lr"]), "--init", an["init"],
+        "--opacify", str(an["opacify"]), "--run", str(ROOT / Path(rc["anatomy_for_eval"]).parent), "--seed", str(rc["seed"]),
+    ]
     if an.get("stop_after"):
         anatomy_args += ["--stop-after", str(an["stop_after"])]
     if an["freeze_bn"]:
@@ -62,7 +65,7 @@ def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Pa
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, parents=[RECIPE_ARGS])
+    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
     ap.add_argument("--from", dest="start", choices=STEP_NAMES, default=STEP_NAMES[0], help="first step to run")
     ap.add_argument("--until", choices=STEP_NAMES, default=STEP_NAMES[-1], help="last step to run")
     ap.add_argument("--version", default="3.0.0")

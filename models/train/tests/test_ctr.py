@@ -70,3 +70,24 @@ def test_check_ctr_empty_heart_reads_as_lungs_small():
 def test_check_ctr_thresholds_come_from_the_manifest():
     lung, heart = masks()
     assert check_ctr(lung, heart, 0.5, {"maxCtr": 0.45})["code"] == "heart_too_wide"
+
+
+def test_the_committed_twin_fixtures_still_hold():
+    """tests/fixtures/ctr-checks.json (the TypeScript twin's test input) is what ctr_checks says today."""
+    import base64
+    import json
+    from pathlib import Path
+
+    from cxr_train.anatomy.ctr_checks import ctr_measures
+
+    doc = json.loads((Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "ctr-checks.json").read_text())
+    grid = doc["grid"]
+
+    def unpack(s: str) -> np.ndarray:
+        return np.unpackbits(np.frombuffer(base64.b64decode(s), np.uint8))[: grid * grid].reshape(grid, grid)
+
+    assert len(doc["cases"]) >= 10
+    for case in doc["cases"]:
+        lung, heart = unpack(case["lung"]), unpack(case["heart"])
+        assert ctr_measures(lung, heart) == pytest.approx(case["measures"]), case["name"]
+        assert check_ctr(lung, heart, case["ctr"], case["checks"]) == case["expected"], case["name"]

@@ -59,3 +59,32 @@ def test_jsrt_speaks_only_for_nodule_and_covid():
     t = targets("cxr-extra", {"source": "jsrt", "dataset_label": "normal"})
     assert (t["nodule"], t["abnormal"], t["covid19"]) == (0, -1, 0)
     assert t["pneumonia"] == -1
+
+
+def test_nih_no_finding_is_a_normal_film_with_every_finding_absent():
+    t = targets("cxr-extra", nih_row(no_finding="1"))
+    assert t["abnormal"] == 0 and t["pneumonia"] == 0 and t["covid19"] == 0
+    assert all(t[k] == 0 for k in NIH_LABELS)
+
+
+def test_qu_ex_normal_clears_nih_findings_and_a_covid_film_leaves_them_unknown():
+    normal = targets("cxr-extra", {"source": "covid-qu-ex", "dataset_label": "normal"})
+    assert normal["abnormal"] == 0 and all(normal[k] == 0 for k in NIH_LABELS)
+    covid = targets("cxr-extra", {"source": "covid-qu-ex", "dataset_label": "covid19"})
+    assert (covid["abnormal"], covid["pneumonia"], covid["covid19"]) == (1, 1, 1)
+    assert all(covid[k] == -1 for k in NIH_LABELS)
+
+
+def test_a_source_without_finding_labels_states_nothing():
+    # Wingspan films serve the anatomy stage only: every finding stays unknown rather than guessed.
+    assert set(row_targets("cxr-extra", {"source": "wingspan-ctr", "dataset_label": "normal"})) == {-1}
+
+
+def test_every_target_is_present_absent_or_unknown():
+    rows = [
+        ("cxr-224", {"label": lab, "subtype": sub, "source": src})
+        for lab, sub in (("normal", ""), ("pneumonia", "viral"), ("pneumonia", "bacterial"), ("covid19", ""))
+        for src in ("covid-radiography-db", "kermany-pediatric")
+    ] + [("cxr-extra", nih_row(Effusion="1", Consolidation="1"))]
+    for dataset, row in rows:
+        assert set(row_targets(dataset, row)) <= {-1, 0, 1}

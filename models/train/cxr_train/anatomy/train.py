@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.data.augment import opacify, photometric, random_affine, warp
 from cxr_train.data.cache import CACHE
-from cxr_train.common import seed_everything, versions
+from cxr_train.common import cli_parser, seed_everything, versions
 
 RUN = CACHE / "anatomy"
 # Films without heart masks still say where the heart is NOT: inside the lung fields and outside
@@ -76,7 +76,7 @@ def not_heart(lung: torch.Tensor) -> torch.Tensor:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--steps", type=int, default=120)
     ap.add_argument("--batch-size", type=int, default=32)

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from cxr_train.common import REPO_ROOT, data_version, resize_area
+from cxr_train.common import REPO_ROOT, cli_parser, data_version, resize_area
 from cxr_train.data.labels import row_targets
 
 CACHE = REPO_ROOT / ".cache" / "v2"
@@ -43,7 +43,7 @@ def mask_to(mask: np.ndarray, size: int) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--cxr224", type=Path, default=SHARED / "cxr-224")
     ap.add_argument("--extra", type=Path, default=SHARED / "cxr-extra")
     return ap

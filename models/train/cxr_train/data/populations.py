@@ -29,7 +29,8 @@ def populations(rows: list[dict], idx: np.ndarray) -> dict[str, tuple[np.ndarray
     infection = lambda r: (r["source"] == "covid-qu-ex" and r["label"] != "normal") or (_is_nih(r) and r["Pneumonia"] == "1")  # noqa: E731
     adult_normal = lambda r: (_is_nih(r) and r["no_finding"] == "1") or (r["source"] == "covid-qu-ex" and r["label"] == "normal")  # noqa: E731
     add("adult infection vs adult normal", lambda r: infection(r) or adult_normal(r), lambda r: int(infection(r)), "pneumonia")
-    add("adult infection vs adult normal, ChestX-ray14 only", lambda r: _is_nih(r) and (infection(r) or adult_normal(r)), lambda r: int(infection(r)), "pneumonia")
+    add("adult infection vs adult normal, ChestX-ray14 only", lambda r: _is_nih(r) and (infection(r) or adult_normal(r)),
+        lambda r: int(infection(r)), "pneumonia")
     add(
         "COVID-19 vs non-COVID infection (QU-Ex)",
         lambda r: r["source"] == "covid-qu-ex" and r["label"] in ("covid19", "non_covid_infection"),

@@ -20,9 +20,9 @@ import torch
 from onnx import numpy_helper
 
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, REPO_ROOT, write_json
+from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, write_json
 from cxr_train.heads.finetune.net import TopNet, folded_backbone
-from cxr_train.heads.finetune.train import load_parts, predict_views, val_scores
+from cxr_train.heads.finetune.train import load_parts, val_scores
 from cxr_train.heads.head import Head
 from cxr_train.data.labels import LABELS
 
@@ -42,7 +42,7 @@ def model2_head() -> Head:
 
 
 def parser() -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    return cli_parser(__doc__)
 
 
 def main() -> None:
@@ -55,11 +55,14 @@ def main() -> None:
     for run, recipe in (("finetune-long", "recipes/model3-long.json"),):
         p = CACHE / run / "train.log"
         if p.exists():
-            recs = [json.loads(l) for l in p.read_text().splitlines() if '"val_auroc"' in l]
+            recs = [json.loads(line) for line in p.read_text().splitlines() if '"val_auroc"' in line]
             if recs:
                 b_ = max(recs, key=lambda r: r["val_mean"])
-                variants[recipe] = {"valAuroc": b_["val_auroc"], "valMean": b_["val_mean"], "bestEpoch": b_["epoch"], "epochs": len(recs), "secondsPerEpoch": [r["epoch_sec"] for r in recs]}
-    log = [json.loads(l) for l in (CACHE / "finetune" / "train.log").read_text().splitlines()]
+                variants[recipe] = {
+                    "valAuroc": b_["val_auroc"], "valMean": b_["val_mean"], "bestEpoch": b_["epoch"], "epochs": len(recs),
+                    "secondsPerEpoch": [r["epoch_sec"] for r in recs],
+                }
+    log = [json.loads(line) for line in (CACHE / "finetune" / "train.log").read_text().splitlines()]
     epochs = [r for r in log if "val_auroc" in r]
     best = max(epochs, key=lambda r: r["val_mean"])
     start = next(r for r in log if "start" in r)["start"]

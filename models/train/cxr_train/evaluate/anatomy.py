@@ -17,12 +17,12 @@ import torch
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import cardiothoracic_ratio
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, write_json
+from cxr_train.common import MODEL_DIR, cli_parser, write_json
 from cxr_train.anatomy.train import RUN, dice, normalise
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--run", type=Path, default=RUN, help="anatomy run folder (its best.pt is evaluated)")
     return ap
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, write_json
+from cxr_train.common import MODEL_DIR, cli_parser, write_json
 from cxr_train.evaluate.card_text import write_card_json
 
 TARGETS = {
@@ -51,16 +50,16 @@ def training_seconds() -> dict[str, float]:
 
     def epochs(name):
         p = logs / name
-        return sum(json.loads(l)["sec"] for l in p.read_text().splitlines() if l.startswith('{"epoch"')) if p.exists() else 0.0
+        return sum(json.loads(line)["sec"] for line in p.read_text().splitlines() if line.startswith('{"epoch"')) if p.exists() else 0.0
 
     a3 = CACHE / "anatomy3" / "train.log"
     if a3.exists():  # model 3
-        recs = [json.loads(l) for l in a3.read_text().splitlines() if l.startswith('{"epoch"')]
+        recs = [json.loads(line) for line in a3.read_text().splitlines() if line.startswith('{"epoch"')]
         out[f"anatomy U-Net fine-tune (Wingspan masks, opacities), {len(recs)} epochs x 90 steps"] = sum(r["sec"] for r in recs)
         for name, label in (("b13-train.log", "training crops through blocks 0-13"), ("b13-aug.log", "augmented training crops through blocks 0-13"), ("b13-val.log", "val crops through blocks 0-13"), ("b13-eval.log", "val+test crops (new anatomy net) through blocks 0-13")):
             p = logs / name
             if p.exists():
-                last = [l for l in p.read_text().splitlines() if " done in " in l]
+                last = [line for line in p.read_text().splitlines() if " done in " in line]
                 if last:
                     out[label] = float(last[-1].split("done in ")[1].rstrip("s"))
         return out
@@ -69,20 +68,20 @@ def training_seconds() -> dict[str, float]:
     for name, label in (("extract_aug.out", "augmented training crops through the backbone"), ("extract_eval.out", "all crops through the backbone"), ("extract_vt.out", "val/test crops again with the fine-tuned anatomy net")):
         p = logs / name
         if p.exists():
-            last = [l for l in p.read_text().splitlines() if "done in" in l]
+            last = [line for line in p.read_text().splitlines() if "done in" in line]
             if last:
                 out[label] = float(last[-1].split("done in ")[1].rstrip("s"))
     p = logs / "chain.out"
     if p.exists():
-        heads = [json.loads(l) for l in p.read_text().splitlines() if l.startswith('{"tag"')]
+        heads = [json.loads(line) for line in p.read_text().splitlines() if line.startswith('{"tag"')]
         if heads:
             out["linear head, 30 epochs"] = float(heads[-1]["sec"])
-        out["cross-validation, 5 folds"] = float(sum(json.loads(l)["sec"] for l in p.read_text().splitlines() if l.startswith('{"cv_fold"')))
+        out["cross-validation, 5 folds"] = float(sum(json.loads(line)["sec"] for line in p.read_text().splitlines() if line.startswith('{"cv_fold"')))
     return out
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument(
         "--only", choices=["all", "card-json"], default="all",
         help="card-json: write card.json from the committed MODEL_CARD.md only (no training logs needed)",

@@ -23,7 +23,7 @@ import torch
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import cardiothoracic_ratio
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, resize_area, write_json
+from cxr_train.common import MODEL_DIR, cli_parser, resize_area, write_json
 from cxr_train.anatomy.ctr_checks import DEFAULT_CTR_CHECKS, check_ctr
 from cxr_train.anatomy.train import normalise
 
@@ -66,7 +66,7 @@ def summary(items: list[tuple[float | None, dict | None]]) -> dict:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--anatomy-weights", type=Path, default=CACHE / "anatomy3" / "best.pt")
     ap.add_argument("--checks", type=Path, help="JSON of ctrChecks overrides (default: ctr_checks.DEFAULT_CTR_CHECKS)")
     return ap
@@ -99,7 +99,8 @@ def main() -> None:
         everything = [x for v in by_src.values() for x in v]
         out["groups"][g] = {"all": summary(everything), "perSource": {s: summary(v) for s, v in by_src.items()}}
     write_json(MODEL_DIR / "ctr-reliability.json", out)
-    print(json.dumps({g: {"flagged": v["all"]["flaggedShare"], "ctrAll": v["all"]["ctrAll"], "ctrShown": v["all"]["ctrShown"]} for g, v in out["groups"].items()}, indent=1))
+    summary = {g: {"flagged": v["all"]["flaggedShare"], "ctrAll": v["all"]["ctrAll"], "ctrShown": v["all"]["ctrShown"]} for g, v in out["groups"].items()}
+    print(json.dumps(summary, indent=1))
 
 
 if __name__ == "__main__":

@@ -15,9 +15,8 @@ import zlib
 import numpy as np
 import torch
 
-from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, write_json
-from cxr_train.heads.finalize import calibrated, finding_probs, fit_ctr_combine, logit
+from cxr_train.common import MODEL_DIR, cli_parser, write_json
+from cxr_train.heads.finalize import calibrated, finding_probs, fit_ctr_combine
 from cxr_train.heads.head import Head, auroc, bootstrap_ci, fit_head, predict
 from cxr_train.data.labels import LABELS
 from cxr_train.data.populations import DECIDING, populations
@@ -70,7 +69,7 @@ def cross_validate(rows, ev, aug, aug_index, y, folds: int, epochs: int, hidden:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--tag", default="head")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument(

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cxr_train.common import MODEL_DIR, REPO_ROOT, sha256_file, write_json
+from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, sha256_file, write_json
 from cxr_train.gate.checks import post_checks, pre_checks
 from cxr_train.gate.net import GateNet
 from cxr_train.gate.train import GATE_DIR, V2_CACHE, p_gate, radiographs
@@ -83,7 +83,7 @@ def negative_report(net, neg, t):
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--gate-weights", type=Path, default=GATE_DIR / "gate_v2.pt")
     ap.add_argument("--out", type=Path, default=MODEL_DIR / "gate-evaluation.json")

@@ -21,9 +21,9 @@ import torch
 import torch.nn.functional as F
 
 from cxr_train.anatomy.net import AnatomyNet
-from cxr_train.anatomy.ops import crop_resize, pixel_box
+from cxr_train.anatomy.ops import crop_resize
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, resize_area, write_json
+from cxr_train.common import MODEL_DIR, cli_parser, resize_area, write_json
 from cxr_train.heads.finalize import calibrated
 from cxr_train.heads.head import Head, auroc, predict
 from cxr_train.data.labels import LABELS
@@ -54,7 +54,10 @@ def source_predictability(h: np.ndarray, src: np.ndarray) -> dict:
     h, src = h[keep], src[keep]
     k = min(5, int(min(np.unique(src, return_counts=True)[1])))
     pred = cross_val_predict(LogisticRegression(max_iter=2000, C=0.1), h, src, cv=StratifiedKFold(k, shuffle=True, random_state=0))
-    return {"n": int(len(src)), "sources": sorted(set(src.tolist())), "balancedAccuracy": float(balanced_accuracy_score(src, pred)), "chance": 1 / len(set(src.tolist()))}
+    return {
+        "n": int(len(src)), "sources": sorted(set(src.tolist())),
+        "balancedAccuracy": float(balanced_accuracy_score(src, pred)), "chance": 1 / len(set(src.tolist())),
+    }
 
 
 def masked_crops(images, rows_idx, boxes, lungs, mode: str) -> np.ndarray:
@@ -75,7 +78,7 @@ def masked_crops(images, rows_idx, boxes, lungs, mode: str) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--tag", default="head")
     ap.add_argument("--model1-weights", type=Path, default=CACHE / "v1-model.pt")
     return ap

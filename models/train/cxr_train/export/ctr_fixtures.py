@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cxr_train.anatomy.ctr_checks import DEFAULT_CTR_CHECKS, check_ctr, ctr_measures  # noqa: E402
+from cxr_train.common import cli_parser
+from cxr_train.anatomy.ctr_checks import DEFAULT_CTR_CHECKS, check_ctr, ctr_measures
 
 GRID = 128
 OUT = Path("tests/fixtures/ctr-checks.json")
@@ -62,7 +61,7 @@ def cases() -> list[tuple[str, np.ndarray, np.ndarray, dict | None]]:
 
 
 def parser() -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    return cli_parser(__doc__)
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ import torch.nn as nn
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR, sha256_file, versions, write_json
+from cxr_train.common import MODEL_DIR, cli_parser, sha256_file, versions, write_json
 from cxr_train.anatomy.ctr_checks import DEFAULT_CTR_CHECKS
 from cxr_train.gate.checks import BLANK_STD, CHROMA_LEVEL, LOW_CONTRAST_STD, MAX_ASPECT, MAX_COLOUR_FRACTION, MIN_SIDE
 from cxr_train.heads.head import Head
@@ -115,7 +115,7 @@ def findings_of(calib: dict, evaluation: dict | None) -> tuple[list[dict], list[
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--model-dir", type=Path, default=MODEL_DIR)
     ap.add_argument("--version", default="2.0.0")
     ap.add_argument("--head-weights", type=Path, default=CACHE / "heads" / "head.pt")
@@ -192,7 +192,10 @@ def main() -> None:
                 "lowContrastStd": LOW_CONTRAST_STD,
             },
         },
-        "torchWeights": {"anatomy": str(args.anatomy_weights.resolve().relative_to(CACHE.parents[1])), "top": ".cache/v2/heads/top.pt", "gate": ".cache/v2/recovered/gate.pt", "head": str(args.head_weights.resolve().relative_to(CACHE.parents[1]))},
+        "torchWeights": {
+            "anatomy": str(args.anatomy_weights.resolve().relative_to(CACHE.parents[1])), "top": ".cache/v2/heads/top.pt",
+            "gate": ".cache/v2/recovered/gate.pt", "head": str(args.head_weights.resolve().relative_to(CACHE.parents[1])),
+        },
     }
     write_json(args.model_dir / "manifest.json", manifest)
     print(f"exported {args.version}: {len(findings)} findings shipped, {len(not_assessed)} not assessed")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch
 
-from cxr_train.common import MODEL_DIR, REPO_ROOT, write_json
+from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, write_json
 from cxr_train.export.reference_lung_crop import analyse_file_v2, load_model
 
 FIX = REPO_ROOT / "tests" / "fixtures"
@@ -32,7 +32,7 @@ def fixture_images() -> list[Path]:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--model-dir", type=Path, default=MODEL_DIR)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--anatomy-weights", type=Path, default=None)

@@ -20,7 +20,7 @@ from onnx import numpy_helper
 
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.data.cache import CACHE
-from cxr_train.common import MODEL_DIR
+from cxr_train.common import MODEL_DIR, cli_parser
 from cxr_train.gate.net import GateNet
 
 OUT = CACHE / "recovered"
@@ -76,7 +76,7 @@ def recover(path: Path = MODEL_DIR / "anatomy.onnx") -> tuple[AnatomyNet, GateNe
 
 
 def parser() -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    return cli_parser(__doc__)
 
 
 def main() -> None:

@@ -7,7 +7,8 @@ The torch modules are those cxr_train/export/model.py exports, with the weights 
 point to (or the paths given); load_nets() checks them against the named initializers of the ONNX
 files so fixtures are never made from weights that were retrained after the export.
 
-Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.export.reference_lung_crop [--model-dir models/cxr] [--anatomy-weights PT] [--head-weights PT] IMAGE...
+Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.export.reference_lung_crop [--model-dir models/cxr]
+    [--anatomy-weights PT] [--head-weights PT] IMAGE...
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import torch
 
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION, cardiothoracic_ratio, crop_resize, lung_box
-from cxr_train.common import MODEL_DIR, REPO_ROOT, resize_area, sha256_file, to_gray_u8
+from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, resize_area, sha256_file, to_gray_u8
 from cxr_train.anatomy.ctr_checks import check_ctr
 from cxr_train.export.model import GATE_WEIGHTS, AnatomyExport, ClassifierExport
 from cxr_train.gate.checks import pre_checks
@@ -194,7 +195,7 @@ def load_model(model_dir: Path, **weights) -> tuple[dict, Nets]:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--model-dir", type=Path, default=MODEL_DIR)
     ap.add_argument("--anatomy-weights", type=Path, default=None)
     ap.add_argument("--head-weights", type=Path, default=None)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cxr_train.common import load_image_gray, resize_area, to_gray_u8
+from cxr_train.common import resize_area, to_gray_u8
 from cxr_train.gate.checks import REASONS, MIN_SIDE, post_checks, pre_checks
 
 

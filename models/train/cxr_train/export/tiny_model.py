@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
-from cxr_train.common import REPO_ROOT, sha256_file, write_json
+from cxr_train.common import REPO_ROOT, cli_parser, sha256_file, write_json
 
 LABELS = ["atelectasis", "cardiomegaly", "consolidation", "edema", "effusion", "emphysema", "fibrosis", "hernia",
           "infiltration", "mass", "nodule", "pleural_thickening", "pneumonia", "pneumothorax", "fracture",
@@ -30,7 +30,7 @@ class Tiny(nn.Module):
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--model-dir", type=Path, default=REPO_ROOT / "tests" / "fixtures" / "tiny-model")
     return ap
 
@@ -50,8 +50,8 @@ def main() -> None:
         "heads": [{"name": "findings", "output": "scores", "activation": "sigmoid", "labels": LABELS, "temperature": 1.5}],
         "cams": {"output": "maps", "channels": LABELS},
         "uncertainMargin": 0.5,
-        "findings": [{"label": l, "display": l.replace("_", " ").capitalize(), "source": {"head": "findings", "label": l},
-                      "threshold": 0.5, "heatmap": l, "summary": l == "no_finding"} for l in LABELS],
+        "findings": [{"label": lab, "display": lab.replace("_", " ").capitalize(), "source": {"head": "findings", "label": lab},
+                      "threshold": 0.5, "heatmap": lab, "summary": lab == "no_finding"} for lab in LABELS],
     })
     print("wrote", args.model_dir)
 

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from cxr_train.common import CACHE_DIR, resize_area, to_gray_u8
+from cxr_train.common import CACHE_DIR, cli_parser, resize_area, to_gray_u8
 from cxr_train.gate.checks import post_checks, pre_checks
 from cxr_train.gate.generators import GENERATORS, NATURAL_TEST, NATURAL_TRAIN
 
@@ -38,7 +38,7 @@ def one(job):
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--train", type=int, default=1200)
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--test", type=int, default=500)

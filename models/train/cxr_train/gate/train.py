@@ -21,7 +21,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from cxr_train.common import REPO_ROOT, resize_area, seed_everything, sha256_file, versions
+from cxr_train.common import REPO_ROOT, cli_parser, resize_area, seed_everything, sha256_file, versions
 from cxr_train.gate.net import NORM_MEAN, NORM_STD, GateNet
 
 V2_CACHE = REPO_ROOT / ".cache" / "v2"
@@ -55,7 +55,10 @@ def radiographs(split: str, images=None, rows=None):
 
 def jitter(x01: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     b = x01.shape[0]
-    r = lambda lo, hi: (lo + (hi - lo) * torch.rand(b, generator=g))[:, None, None, None]
+
+    def r(lo, hi):
+        return (lo + (hi - lo) * torch.rand(b, generator=g))[:, None, None, None]
+
     x = x01.clamp(0, 1) ** torch.exp(r(-0.4, 0.4))
     m = x.mean((2, 3), keepdim=True)
     return ((x - m) * r(0.6, 1.3) + m + r(-0.1, 0.1)).clamp(0, 1)
@@ -65,7 +68,10 @@ def positives(x128: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     """Radiographs as uploads may come: shifted, rotated, letterboxed (black/white bars),
     softer or noisier; a third stay exactly as the worker would see the file."""
     b = x128.shape[0]
-    r = lambda lo, hi: lo + (hi - lo) * torch.rand(b, generator=g)
+
+    def r(lo, hi):
+        return lo + (hi - lo) * torch.rand(b, generator=g)
+
     warp = torch.rand(b, generator=g) < 0.67
     ang = r(-10, 10) * np.pi / 180 * warp
     sx, sy = torch.where(warp, r(0.85, 1.15), 1.0), torch.where(warp, r(0.85, 1.15), 1.0)
@@ -98,7 +104,7 @@ def p_gate(net: GateNet, x255: np.ndarray, bs: int = 512) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch-size", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -165,9 +171,10 @@ def main() -> None:
         pi = p_gate(net, 255.0 - vx)[:, 2]
         vn = np.load(args.val_negatives)
         pn = p_gate(net, vn["x"].astype(np.float32))[:, 2]
-        print(json.dumps({"val_p_other>=0.5": {s: [round(float((po[vsrc == s] >= 0.5).mean()), 4), round(float((pi[vsrc == s] >= 0.5).mean()), 4)]
-                                                 for s in np.unique(vsrc)},
-                          "val_neg_refused@0.5": {k: round(float((pn[vn["kind"] == k] >= 0.5).mean()), 4) for k in np.unique(vn["kind"])}}), flush=True)
+        print(json.dumps({
+            "val_p_other>=0.5": {s: [round(float((po[vsrc == s] >= 0.5).mean()), 4), round(float((pi[vsrc == s] >= 0.5).mean()), 4)] for s in np.unique(vsrc)},
+            "val_neg_refused@0.5": {k: round(float((pn[vn["kind"] == k] >= 0.5).mean()), 4) for k in np.unique(vn["kind"])},
+        }), flush=True)
 
 
 if __name__ == "__main__":

@@ -48,8 +48,6 @@ def auc(y: np.ndarray, s: np.ndarray) -> float:
     ranks = np.empty(len(s))
     ss = s[order]
     # average ranks for ties
-    i = 0
-    r = np.arange(1, len(s) + 1, dtype=np.float64)
     uniq, start, counts = np.unique(ss, return_index=True, return_counts=True)
     avg = start + (counts + 1) / 2.0
     ranks[order] = np.repeat(avg, counts)

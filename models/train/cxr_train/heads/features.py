@@ -23,7 +23,7 @@ from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import cardiothoracic_ratio, crop_resize, lung_box
 from cxr_train.data.augment import photometric
 from cxr_train.data.cache import CACHE
-from cxr_train.common import resize_area
+from cxr_train.common import cli_parser, resize_area
 from cxr_train.heads.backbone import Backbone
 from cxr_train.anatomy.train import RUN as ANATOMY_RUN
 from cxr_train.anatomy.train import normalise
@@ -69,7 +69,7 @@ def run_backbone(backbone, crops: np.ndarray) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--aug-extra", type=int, default=2, help="augmented views per cxr-extra training image")
     ap.add_argument("--aug-224", type=int, default=0, help="augmented views per cxr-224 training image")
@@ -97,8 +97,11 @@ def main() -> None:
         augment_views(args, rows, images, net, backbone, t0)
     if args.only == "aug":
         return
-    # Every val/test film and every cxr-extra film; a group-deterministic share of the cxr-224 training films.
-    keep = lambda r: r["dataset"] == "cxr-extra" or r["split"] != "train" or (zlib.crc32(r["group_id"].encode()) % 1000) < 1000 * args.cxr224_train_fraction  # noqa: E731
+
+    def keep(r):
+        """Every val/test film and every cxr-extra film; a group-deterministic share of the cxr-224 training films."""
+        return r["dataset"] == "cxr-extra" or r["split"] != "train" or (zlib.crc32(r["group_id"].encode()) % 1000) < 1000 * args.cxr224_train_fraction
+
     done = np.array([keep(r) for r in rows])
     np.save(OUT / "eval_done.npy", done)
     todo = np.flatnonzero(done)

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from cxr_train.common import cli_parser
 from cxr_train.data.cache import CACHE
 from cxr_train.heads.calibration import youden_threshold
 from cxr_train.heads.head import Head, predict
@@ -81,7 +82,7 @@ def fit_ctr_combine(z_card: np.ndarray, ctr: np.ndarray, y: np.ndarray) -> dict:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--tag", default="head")
     return ap
 

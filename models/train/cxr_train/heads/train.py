@@ -13,6 +13,7 @@ import time
 import numpy as np
 import torch
 
+from cxr_train.common import cli_parser
 from cxr_train.data.cache import CACHE
 from cxr_train.heads.head import auroc, fit_head, pooled, predict, stratum_weights
 from cxr_train.data.labels import LABELS, stratum
@@ -79,7 +80,7 @@ def val_metrics(rows, feats_val, val_idx):
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli_parser(__doc__)
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)

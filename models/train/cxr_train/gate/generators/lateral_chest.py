@@ -50,7 +50,8 @@ def _lateral_chest_A(rng, h, w):
         _vertebra(A, yy, xx, x - w * 0.04, h * (0.04 + 0.8 * t), w * 0.045, h * 0.03, bone * 0.8, False)
         if rng.random() < 0.8:  # posterior ribs, both sides superimposed
             for off in (0, rng.uniform(0.01, 0.03) * h):
-                pts = [(x, h * (0.04 + 0.8 * t) + off), (x - w * 0.12, h * (0.06 + 0.8 * t) + off + h * 0.02), (x - w * 0.22, h * (0.1 + 0.8 * t) + off + h * 0.07), (x - w * 0.3, h * (0.1 + 0.8 * t) + off + h * 0.14)]
+                pts = [(x, h * (0.04 + 0.8 * t) + off), (x - w * 0.12, h * (0.06 + 0.8 * t) + off + h * 0.02),
+                       (x - w * 0.22, h * (0.1 + 0.8 * t) + off + h * 0.07), (x - w * 0.3, h * (0.1 + 0.8 * t) + off + h * 0.14)]
                 _polyline_tube(A, yy, xx, pts, h * 0.008, bone * rng.uniform(0.08, 0.2), wall=0.5)
     _tube(A, yy, xx, (ant + w * 0.02, h * 0.2), (ant + w * 0.05, h * 0.55), w * 0.015, bone * 0.9)  # sternum
     if rng.random() < 0.5:  # raised arms

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from cxr_train.common import cli_parser
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import crop_resize
 from cxr_train.data.augment import photometric
@@ -60,7 +61,7 @@ def plan(part: str, rows: list[dict], rc: dict, rng) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, parents=[RECIPE_ARGS])
+    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
     ap.add_argument("--part", choices=["train", "aug", "val", "eval"], required=True)
     ap.add_argument("--anatomy-weights", type=Path, help="anatomy weights (default: the recipe's for this part)")
     return ap

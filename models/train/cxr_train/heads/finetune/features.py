@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from cxr_train.common import cli_parser
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.data.cache import CACHE
 from cxr_train.heads.features import anatomy_pass
@@ -41,7 +42,7 @@ def top_features(net: TopNet, arr, batch: int = 128) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, parents=[RECIPE_ARGS])
+    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
     ap.add_argument("--run", type=Path, default=CACHE / "finetune")
     return ap
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from cxr_train.data.cache import CACHE
-from cxr_train.common import seed_everything, versions
+from cxr_train.common import cli_parser, seed_everything, versions
 from cxr_train.heads.finetune.net import TopNet, folded_backbone
 from cxr_train.heads.head import Head, auroc, masked_bce, stratum_weights
 from cxr_train.data.labels import LABELS, stratum
@@ -83,7 +83,8 @@ def build(rc: dict, parts, seed: int) -> TopNet:
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(len(arr), min(1024, len(arr)), replace=False))
     with torch.no_grad():
-        f = torch.cat([net.features(torch.from_numpy(np.asarray(arr[pick[s : s + 128]], dtype=np.float32))).mean((2, 3), keepdim=True) for s in range(0, len(pick), 128)])
+        chunks = (torch.from_numpy(np.asarray(arr[pick[s : s + 128]], dtype=np.float32)) for s in range(0, len(pick), 128))
+        f = torch.cat([net.features(x).mean((2, 3), keepdim=True) for x in chunks])
     net.head.mean.data = f.mean(0, keepdim=True)
     net.head.std.data = f.std(0, keepdim=True) + 1e-3
     return net
@@ -123,7 +124,6 @@ def train(rc: dict, run: Path, train_rows: np.ndarray | None = None, seed: int |
         log({"resumed": {"epoch": start_epoch, "step": start_step}})
     else:
         log({"start": {"views": len(views), "per_epoch": per_epoch, "recipe": rc, "versions": versions()}})
-    by_part = {n: np.array([k for (m, k) in views if m == n]) for n in ("train", "aug")}
     view_part = np.array([0 if n == "train" else 1 for n, _ in views])
     view_k = np.array([k for _, k in views])
     for epoch in range(start_epoch, ft["epochs"]):
@@ -169,7 +169,7 @@ def train(rc: dict, run: Path, train_rows: np.ndarray | None = None, seed: int |
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, parents=[RECIPE_ARGS])
+    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
     ap.add_argument("--run", type=Path, default=CACHE / "finetune")
     return ap
 
