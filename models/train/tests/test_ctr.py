@@ -1,4 +1,4 @@
-"""The cardiothoracic ratio on masks (anatomy_ops) and the checks that say when it cannot be trusted (ctr_checks)."""
+"""The cardiothoracic ratio on masks (cxr_train.anatomy.ops) and the checks that say when it cannot be trusted (cxr_train.anatomy.ctr_checks)."""
 import numpy as np
 import pytest
 
@@ -73,7 +73,7 @@ def test_check_ctr_thresholds_come_from_the_manifest():
 
 
 def test_the_committed_twin_fixtures_still_hold():
-    """tests/fixtures/ctr-checks.json (the TypeScript twin's test input) is what ctr_checks says today."""
+    """tests/fixtures/ctr-checks.json (the TypeScript twin's test input) is what cxr_train.anatomy.ctr_checks says today."""
     import base64
     import json
     from pathlib import Path

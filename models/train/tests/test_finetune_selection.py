@@ -1,10 +1,10 @@
-"""finetune_cache.selected thins the cxr-224 training films only: a validation or test row is never dropped."""
+"""cxr_train.heads.finetune.cache.selected thins the cxr-224 training films only: a validation or test row is never dropped."""
 import random
 
 import numpy as np
 import pytest
 
-pytest.importorskip("torch", reason="finetune_cache imports torch")
+pytest.importorskip("torch", reason="cxr_train.heads.finetune.cache imports torch")
 from cxr_train.heads.finetune.cache import selected  # noqa: E402
 
 

@@ -68,7 +68,7 @@ def summary(items: list[tuple[float | None, dict | None]]) -> dict:
 def parser() -> argparse.ArgumentParser:
     ap = cli_parser(__doc__)
     ap.add_argument("--anatomy-weights", type=Path, default=CACHE / "anatomy3" / "best.pt")
-    ap.add_argument("--checks", type=Path, help="JSON of ctrChecks overrides (default: ctr_checks.DEFAULT_CTR_CHECKS)")
+    ap.add_argument("--checks", type=Path, help="JSON of ctrChecks overrides (default: cxr_train.anatomy.ctr_checks.DEFAULT_CTR_CHECKS)")
     return ap
 
 

@@ -30,7 +30,7 @@ def lungs(rx: float = 22, ry: float = 40, cy: float = 60, gap: float = 50, right
 
 
 def ctr_of(lung: np.ndarray, heart: np.ndarray) -> float:
-    """anatomy_ops.cardiothoracic_ratio without its minimum-size guards."""
+    """cxr_train.anatomy.ops.cardiothoracic_ratio without its minimum-size guards."""
     hx = np.nonzero(heart.any(0))[0]
     widths = [np.nonzero(r)[0].ptp() + 1 for r in lung if r.any()]
     return float((hx.max() - hx.min() + 1) / max(widths))

@@ -10,7 +10,7 @@ Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.export.parity_fixtu
         --anatomy-weights .cache/v2/dev-weights/anatomy.pt --head-weights .cache/v2/dev-weights/head.pt
     MODEL_DIR=.cache/v2/dev-model PARITY_FIXTURES=.cache/v2/dev-parity-fixtures.json node --import tsx --test tests/pipeline/parity.test.ts
   --anatomy-weights / --head-weights / --gate-weights override the manifest's torchWeights (the
-  weights must be those the ONNX files were exported from; pipeline_v2.load_nets checks).
+  weights must be those the ONNX files were exported from; cxr_train.export.reference_lung_crop.load_nets checks).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import torch
 
 from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, write_json
-from cxr_train.export.reference_lung_crop import analyse_file_v2, load_model
+from cxr_train.export.reference_lung_crop import analyse_file, load_model
 
 FIX = REPO_ROOT / "tests" / "fixtures"
 FOLDERS = ["cxr", "xray", "gate"]  # radiographs, the stable upload fixture, and the gate's cases (refusals, inverted)
@@ -50,7 +50,7 @@ def main() -> None:
                                 gate_weights=args.gate_weights)
     cases = []
     for f in fixture_images():
-        r = analyse_file_v2(f, manifest, nets)
+        r = analyse_file(f, manifest, nets)
         r["file"] = str(f.relative_to(REPO_ROOT))
         cases.append(r)
         an = r["anatomy"]

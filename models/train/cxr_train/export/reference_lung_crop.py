@@ -71,7 +71,7 @@ def load_nets(model_dir: Path, manifest: dict, anatomy_weights: Path | None = No
     gate_path = gate_weights or (REPO_ROOT / tw["gate"] if "gate" in tw else GATE_WEIGHTS)
     if gate_path.exists():
         gate.load_state_dict(torch.load(gate_path)["gate"])
-    else:  # the v1 gate, as export_v2.load_parts does
+    else:  # the v1 gate, as cxr_train.export.model.load_parts does
         v1 = torch.load(MODEL_DIR / "model.pt")
         gate.load_state_dict({k[5:]: v for k, v in v1.items() if k.startswith("gate.")})
     ck = torch.load(head_path)
@@ -97,7 +97,7 @@ def combine_ctr(p: float, ctr: float, w: dict) -> float:
     return 1 / (1 + math.exp(-z))
 
 
-def finding_probs_v2(manifest: dict, outputs: dict[str, np.ndarray], ctr: float | None) -> dict[str, float]:
+def finding_probs(manifest: dict, outputs: dict[str, np.ndarray], ctr: float | None) -> dict[str, float]:
     """compose.ts findingProbabilities(): source (or complement) x conditionals, then the CTR combination."""
     heads = {h["name"]: h for h in manifest["heads"]}
     probs = {name: calibrated(h, outputs[h["output"]][0]) for name, h in heads.items()}
@@ -119,7 +119,7 @@ def finding_probs_v2(manifest: dict, outputs: dict[str, np.ndarray], ctr: float 
 
 
 def load_pixels(path: Path) -> np.ndarray:
-    """Decoded, EXIF-oriented pixels (HxW or HxWxC uint8), as pipeline.analyse_file reads them."""
+    """Decoded, EXIF-oriented pixels (HxW or HxWxC uint8), as cxr_train.export.reference_whole_film.analyse_file reads them."""
     from PIL import Image, ImageOps
 
     with Image.open(path) as im:
@@ -133,7 +133,7 @@ def check_constants(manifest: dict) -> None:
         "the manifest's anatomy constants differ from cxr_train/anatomy/ops.py"
 
 
-def analyse_file_v2(path: Path, manifest: dict, nets: Nets) -> dict:
+def analyse_file(path: Path, manifest: dict, nets: Nets) -> dict:
     """The whole model 2 pipeline for one file (mirrors runPipeline in TypeScript)."""
     px = load_pixels(path)
     res = {"file": path.name, "width": int(px.shape[1]), "height": int(px.shape[0])}
@@ -163,7 +163,7 @@ def analyse_file_v2(path: Path, manifest: dict, nets: Nets) -> dict:
     spec = manifest["input"]
     crop = crop_resize(gray, box if spec.get("crop") == "lung-box" else None, spec["height"])
     cout = nets.classifier(normalise(spec, crop))
-    res["probabilities"] = finding_probs_v2(manifest, cout, ctr)
+    res["probabilities"] = finding_probs(manifest, cout, ctr)
     res["anatomy"] = {
         "lungBox": None if box is None else [float(v) for v in box],
         "ctr": ctr,
@@ -210,7 +210,7 @@ def main() -> None:
     manifest, nets = load_model(args.model_dir.resolve(), anatomy_weights=args.anatomy_weights, head_weights=args.head_weights,
                                 gate_weights=args.gate_weights)
     for f in args.images:
-        r = analyse_file_v2(f, manifest, nets)
+        r = analyse_file(f, manifest, nets)
         if r["anatomy"]:
             r["anatomy"] = {k: v for k, v in r["anatomy"].items() if not k.endswith("Mask")}
         print(json.dumps(r))

@@ -1,7 +1,7 @@
 """Train the input-gate net of model 2: chest radiograph / inverted radiograph / other.
 
 Positives: train-split radiographs of cxr-224 and cxr-extra (.cache/v2, cxr_train/data/cache.py), each
-stretched to 128x128 with common.resize_area exactly as the worker does (the 64 px
+stretched to 128x128 with cxr_train.common.resize_area exactly as the worker does (the 64 px
 nih-cxr14-kcr films are stretched up the same way), then shifted, rotated, letterboxed and
 photometrically jittered; 30 % are inverted (label chest_xray_inverted). Sources are drawn
 with weight sqrt(count) so the small ones (jsrt, kcr, talo, qu-ex) are not drowned by

@@ -1,7 +1,7 @@
 """Calibrate model 2 on the validation split and choose every threshold there (never the test split).
 
 - per label: Platt scaling sigmoid(z / T + b) fitted on the validation rows whose target is known;
-- per finding: the threshold maximising Youden's J on its deciding population (populations_v2);
+- per finding: the threshold maximising Youden's J on its deciding population (cxr_train.data.populations);
 - cardiomegaly: combined with the anatomy stage's CTR by a 2-feature logistic regression fitted on
   the ChestX-ray14 train rows, its threshold on validation.
 

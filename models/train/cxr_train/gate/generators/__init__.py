@@ -31,7 +31,7 @@ from cxr_train.gate.generators.ultrasound import ultrasound
 
 __all__ = ["GENERATORS", "NATURAL_TEST", "NATURAL_TRAIN"]
 
-# The first eight keep their order (build_gate_data derives seeds from the position).
+# The first eight keep their order (cxr_train.gate.build_data derives seeds from the position).
 GENERATORS = {
     "photo_synthetic": photo,
     "noise": noise,

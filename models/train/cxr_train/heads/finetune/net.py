@@ -5,7 +5,7 @@ Speed on a 2-core CPU decides the layout (issue 26's measurements): every BatchN
 weights is an identity plus a bias, so it is folded into its conv; tensors are channels_last
 (a depthwise 3x3 conv costs 15-24 ms/image in NCHW and 0.3 ms in channels_last).
 The feature vector the head sees is model 2's: block-13 output average-pooled to 7x7 (96 channels)
-next to the top 1280 channels, so heads_v2.Head, its CAMs and the export stay as they were.
+next to the top 1280 channels, so cxr_train.heads.head.Head, its CAMs and the export stay as they were.
 """
 from __future__ import annotations
 
