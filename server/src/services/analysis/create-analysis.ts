@@ -5,7 +5,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { ANALYSIS_MESSAGES, ZAnalysisPatient, type TUploadOutput } from '@contracts/schemas/analysis.js';
 import { contentKey } from '@contracts/image-store.js';
-import { recordAudit } from '../audit/record-audit.js';
+import { auditOutcomeOf } from '../audit/audit-outcome.js';
 import { findOwned } from '../data-access/find-owned.js';
 import { deleteUnreferencedImages } from '../images/delete-unreferenced-images.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
@@ -95,6 +95,15 @@ export async function createAnalysis(
     },
   });
 
+  // The upload's one audit entry, written whichever way the enqueue goes.
+  const audit = auditOutcomeOf({
+    db,
+    meta,
+    userId,
+    action: 'analysis.create',
+    objectType: 'analysis',
+    objectId: created.analysisId,
+  });
   try {
     await enqueueAnalysis({
       analysisQueue,
@@ -105,33 +114,10 @@ export async function createAnalysis(
     log.warn({ err, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');
     await db.delete(chats).where(eq(chats.id, created.chatId));
     await deleteUnreferencedImages({ db, images, log, imageIds: [created.imageId] });
-
-    await recordAudit({
-      db,
-      meta,
-      entry: {
-        actorUserId: userId,
-        action: 'analysis.create',
-        objectType: 'analysis',
-        objectId: created.analysisId,
-        outcome: 'failure',
-        details: { code: 'UNAVAILABLE' },
-      },
-    });
+    await audit('failure', { code: 'UNAVAILABLE' });
     throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown, { cause: err });
   }
-  await recordAudit({
-    db,
-    meta,
-    entry: {
-      actorUserId: userId,
-      action: 'analysis.create',
-      objectType: 'analysis',
-      objectId: created.analysisId,
-      outcome: 'success',
-      details: { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length },
-    },
-  });
+  await audit('success', { chatId: created.chatId, imageId: created.imageId, bytes: decoded.data.length });
   return { chatId: created.chatId, analysisId: created.analysisId, status: 'queued' };
 }
 

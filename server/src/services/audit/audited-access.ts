@@ -1,7 +1,8 @@
 import type { TDb } from '../../db/client.js';
 import type { RequestMeta } from '../../deps.js';
 import { isAppError } from '../../lib/app-error.js';
-import { recordAudit, type TAuditEntry } from './record-audit.js';
+import { auditOutcomeOf } from './audit-outcome.js';
+import type { TAuditEntry } from './record-audit.js';
 
 /**
  * Runs one create/read/update/delete of patient data and records it in the audit log with ids
@@ -19,15 +20,14 @@ export async function auditedAccess<T>(opts: {
   detailsOf?: (result: T) => TAuditEntry['details'];
 }): Promise<T> {
   const { db, meta, userId, action, objectType, work, detailsOf } = opts;
-  const entry = { actorUserId: userId, action, objectType, objectId: opts.objectId ?? null };
+  const audit = auditOutcomeOf({ db, meta, userId, action, objectType, objectId: opts.objectId });
   let result: T;
   try {
     result = await work();
   } catch (err) {
-    if (isAppError(err))
-      await recordAudit({ db, meta, entry: { ...entry, outcome: 'failure', details: { code: err.code } } });
+    if (isAppError(err)) await audit('failure', { code: err.code });
     throw err;
   }
-  await recordAudit({ db, meta, entry: { ...entry, outcome: 'success', details: detailsOf?.(result) ?? null } });
+  await audit('success', detailsOf?.(result));
   return result;
 }

@@ -5,7 +5,7 @@ import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
-import { recordAudit } from '../audit/record-audit.js';
+import { auditOutcomeOf } from '../audit/audit-outcome.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
@@ -82,6 +82,8 @@ export async function* replyToChat(
   const { db, config, log, meta, userId, context: ctx } = opts;
   const askedAt = new Date();
   const responder = opts.responder ?? selectResponder(config);
+  // The reply's one audit entry, written whichever way the responder went.
+  const audit = auditOutcomeOf({ db, meta, userId, action: 'chat.message', objectType: 'chat', objectId: ctx.chatId });
   let text = '';
   try {
     for await (const token of responder.reply(ctx, opts.signal)) {
@@ -92,18 +94,7 @@ export async function* replyToChat(
   } catch (err) {
     if (isAppError(err)) throw err;
     log.warn({ err, responder: responder.name }, 'chat responder failed');
-    await recordAudit({
-      db,
-      meta,
-      entry: {
-        actorUserId: userId,
-        action: 'chat.message',
-        objectType: 'chat',
-        objectId: ctx.chatId,
-        outcome: 'failure',
-        details: { responder: responder.name },
-      },
-    });
+    await audit('failure', { responder: responder.name });
     throw new AppError('UNAVAILABLE', CHAT_MESSAGES.failed, { cause: err });
   }
   const [asked, answered] = await db.transaction(async (tx) => {
@@ -121,18 +112,7 @@ export async function* replyToChat(
       .where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
     return [q!, a!];
   });
-  await recordAudit({
-    db,
-    meta,
-    entry: {
-      actorUserId: userId,
-      action: 'chat.message',
-      objectType: 'chat',
-      objectId: ctx.chatId,
-      outcome: 'success',
-      details: { responder: responder.name, messageId: answered.id },
-    },
-  });
+  await audit('success', { responder: responder.name, messageId: answered.id });
   yield { type: 'done', messageId: asked.id, replyId: answered.id };
 }
 
