@@ -34,13 +34,17 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_uq').on(t.email)],
 );
 
+/** The account a row belongs to: deleting the account deletes the row with it. */
+const ownerColumn = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 export const sessions = pgTable(
   'sessions',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     // sha256 of the bearer token: a database leak does not leak usable sessions.
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
@@ -57,9 +61,7 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -75,9 +77,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     name: text('name').notNull(),
     // The first characters, kept so the user can tell keys apart; the key itself is only hashed.
     prefix: text('prefix').notNull(),
@@ -93,9 +93,7 @@ export const patientProfiles = pgTable(
   'patient_profiles',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     fullName: text('full_name').notNull(),
     age: integer('age').notNull(),
     // Free-form clinician fields ("Allergies": "penicillin"), text keys to text values.
@@ -110,9 +108,7 @@ export const storedImages = pgTable(
   'stored_images',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
     storageKey: text('storage_key').notNull(),
     sha256: text('sha256').notNull(),
@@ -131,9 +127,7 @@ export const chats = pgTable(
   'chats',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     // Nullable: deleting a profile keeps its chats, which carry their own patient snapshot.
     profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
     title: text('title').notNull(),
@@ -152,9 +146,7 @@ export const analyses = pgTable(
   'analyses',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
@@ -236,9 +228,7 @@ export const findingFeedback = pgTable(
   'finding_feedback',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
@@ -299,9 +289,7 @@ export const dicomPatients = pgTable(
   'dicom_patients',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     dicomPatientId: text('dicom_patient_id').notNull(),
     profileId: uuid('profile_id')
       .notNull()
@@ -323,9 +311,7 @@ export const dicomInstances = pgTable(
   'dicom_instances',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
     sopInstanceUid: text('sop_instance_uid').notNull(),
     sopClassUid: text('sop_class_uid'),
     studyInstanceUid: text('study_instance_uid'),
