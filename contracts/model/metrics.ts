@@ -1,42 +1,98 @@
 import { z } from 'zod';
+import { entriesOf, flag, interval, listOf, num, orNull, text } from './lenient.js';
 
 /**
- * metrics.json (the only source for figures shown in the product) and evaluation.json of a
- * model folder, written by the Python card writer. Read defensively: a field an evaluation did
- * not write (or wrote in an older shape) is null, never a made-up value; only the identity
- * (modelVersion) is required. Unknown keys are kept for the model card page.
+ * metrics.json of a model folder (the only source for figures shown in the product), written by
+ * the Python card writer; evaluation.json (evaluation.ts) shares its tables. Read leniently (see
+ * lenient.ts): only the identity (modelVersion) is required. Unknown keys are kept.
  */
-const num = z.number().finite().nullable().catch(null);
 
+/** One candidate finding and the figure that decided whether it ships (model 2+). */
 export const ZFindingMetrics = z.looseObject({
+  display: text,
+  /** true: reported with a probability; false: "not assessed"; null: the file does not say. */
+  shipped: flag,
   n: num,
   positives: num,
   auc: num,
-  aucCi95: z.tuple([z.number(), z.number()]).nullable().catch(null),
+  aucCi95: interval,
   sensitivity: num,
   specificity: num,
+  threshold: num,
   /** Which images the figure is on, when the evaluation names it (model 2: the deciding population). */
-  population: z.string().nullable().catch(null),
+  population: text,
   /** Where the figure comes from ('test split', a cross-validation); null: the held-out test split. */
-  figureFrom: z.string().nullable().catch(null),
+  figureFrom: text,
 });
-export type TFindingMetrics = z.infer<typeof ZFindingMetrics>;
+export type TFindingMetrics = z.output<typeof ZFindingMetrics>;
+
+/** One held-out test population and the figures of the output scored on it. */
+export const ZTestPopulation = z.looseObject({
+  output: text,
+  n: num,
+  positives: num,
+  auc: num,
+  aucCi95: interval,
+  threshold: num,
+  sensitivity: num,
+  specificity: num,
+});
+export type TTestPopulation = z.output<typeof ZTestPopulation>;
+
+/** A source label in a group: its count and, per output, `called<Output>` counts at the shipped thresholds. */
+export const ZGroupLabel = z.object({ n: num }).catchall(num);
+
+/** A group ('source=…', 'age_group=…'): its count, its labels and per-output `<output>Auc` figures. */
+export const ZGroup = z.object({ n: num, labels: entriesOf(ZGroupLabel) }).catchall(num);
+export type TGroup = z.output<typeof ZGroup>;
+
+/** A target the evaluation set itself: the measured figure (an AUROC, or a count) against it. */
+export const ZTarget = z.looseObject({ population: text, auc: num, target: num, met: flag, from: text });
+
+export const ZAnatomyFigures = z.looseObject({ lungDice: num, heartDice: num, ctrMae: num, ctrImages: num });
+
+export const ZGateFigures = z.looseObject({
+  rejectThreshold: num,
+  radiographs: entriesOf(
+    z.looseObject({
+      n: num,
+      netRefused: num,
+      deterministicRefused: num,
+      invertedCopies: orNull(z.looseObject({ flaggedInverted: num })),
+    }),
+  ),
+  /** Per kind of non-radiograph, and an 'all' row. */
+  negatives: entriesOf(z.looseObject({ n: num, refused: num })),
+});
 
 export const ZModelMetrics = z.looseObject({
   modelName: z.string().catch(''),
   modelVersion: z.string(),
+  modelSha256: text,
+  anatomySha256: text,
+  trainingData: text,
+  evaluatedAt: text,
   testImages: num,
+  /** How many findings each analysis reports, and which (shipped findings, in card order). */
+  numberOfFindings: num,
+  findingLabels: listOf(z.string()),
+  /** Model 1: its classes, top-label accuracy and macro one-vs-rest AUROC. */
+  classes: listOf(z.string()),
+  accuracy: num,
+  macroAuc: num,
   /** The rule a candidate finding had to meet to ship (model 2+). */
-  shipRule: z.string().nullable().catch(null),
-  findings: z.record(z.string(), ZFindingMetrics).catch({}),
+  shipRule: text,
+  findings: entriesOf(ZFindingMetrics),
+  targets: listOf(ZTarget),
+  test: entriesOf(ZTestPopulation),
+  groups: entriesOf(ZGroup),
+  anatomy: orNull(ZAnatomyFigures),
+  gate: orNull(ZGateFigures),
 });
-export type TModelMetrics = z.infer<typeof ZModelMetrics>;
+export type TModelMetrics = z.output<typeof ZModelMetrics>;
 
-/** evaluation.json: the test pass that decided shipping (all optional: its shape follows the evaluation). */
-export const ZModelEvaluation = z.looseObject({
-  evaluatedAt: z.string().nullable().catch(null),
-  testImages: num,
-  shipRule: z.string().nullable().catch(null),
-  decisions: z.record(z.string(), z.looseObject({ shipped: z.boolean().nullable().catch(null) })).catch({}),
-});
-export type TModelEvaluation = z.infer<typeof ZModelEvaluation>;
+/** The figures, or null when the file is absent or names no model version (nothing to attribute them to). */
+export function parseModelMetrics(raw: unknown): TModelMetrics | null {
+  const r = ZModelMetrics.safeParse(raw);
+  return r.success ? r.data : null;
+}

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, test } from 'vitest';
+import { ZCardText } from '@contracts/model/card.js';
+import { ZModelEvaluation } from '@contracts/model/evaluation.js';
 import { parseModelManifest, ZModelManifest } from '@contracts/model/manifest.js';
-import { ZModelEvaluation, ZModelMetrics } from '@contracts/model/metrics.js';
-import { manifestJsonSchema } from '../../scripts/write-model-schema.js';
+import { ZModelMetrics } from '@contracts/model/metrics.js';
+import { MODEL_FILE_SCHEMAS, modelFileJsonSchema, type TModelFileName } from '../../scripts/write-model-schema.js';
 
 // One contract for the model's files (contracts/model/): the shipped files validate, the JSON
 // Schema the Python side checks against is the zod schema's, and bad manifests are refused.
@@ -12,7 +14,7 @@ const json = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8'));
 const shipped = json('models/cxr/manifest.json') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('model files contract', () => {
-  test('the shipped manifest, metrics and evaluation validate; so does the model-1 test fixture', () => {
+  test('the shipped manifest, metrics, evaluation and card validate; so does the model-1 test fixture', () => {
     assert.deepEqual(parseModelManifest(shipped), { ok: true, manifest: ZModelManifest.parse(shipped) });
     assert.ok(parseModelManifest(json('tests/fixtures/tiny-model/manifest.json')).ok);
     const metrics = ZModelMetrics.parse(json('models/cxr/metrics.json'));
@@ -20,14 +22,34 @@ describe('model files contract', () => {
     assert.ok(Object.keys(metrics.findings).length > 0);
     const evaluation = ZModelEvaluation.parse(json('models/cxr/evaluation.json'));
     assert.ok(Object.keys(evaluation.decisions).length > 0);
+    assert.ok(Object.keys(evaluation.test).length > 0);
+    const card = ZCardText.parse(json('models/cxr/card.json'));
+    assert.ok(card.intendedUse.length > 0 && card.limitations.length > 0);
   });
 
-  test('models/cxr/manifest.schema.json is the zod schema (npx tsx scripts/write-model-schema.ts) and accepts the shipped manifest', () => {
-    const published = json('models/cxr/manifest.schema.json') as object;
-    assert.deepEqual(published, manifestJsonSchema(), 'regenerate with npx tsx scripts/write-model-schema.ts');
-    const validate = new Ajv2020({ strict: false }).compile(published);
-    assert.ok(validate(shipped), JSON.stringify(validate.errors));
-    assert.equal(validate({ ...shipped, findings: [{ ...shipped.findings[0], ageGroup: 'adult' }] }), false);
+  test.each(Object.keys(MODEL_FILE_SCHEMAS) as TModelFileName[])(
+    'models/cxr/%s.schema.json is the zod schema (npx tsx scripts/write-model-schema.ts) and accepts the shipped file',
+    (name) => {
+      const published = json(`models/cxr/${name}.schema.json`) as object;
+      assert.deepEqual(published, modelFileJsonSchema(name), 'regenerate with npx tsx scripts/write-model-schema.ts');
+      const validate = new Ajv2020({ strict: false }).compile(published);
+      assert.ok(validate(json(`models/cxr/${name}.json`)), JSON.stringify(validate.errors));
+    },
+  );
+
+  test('the JSON Schemas refuse a wrongly typed field, though the product reads it as "not reported"', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const manifest = ajv.compile(modelFileJsonSchema('manifest'));
+    assert.equal(manifest({ ...shipped, findings: [{ ...shipped.findings[0], ageGroup: 'adult' }] }), false);
+    const metrics = json('models/cxr/metrics.json') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const badFigure = { ...metrics, findings: { x: { auc: '0.9' } } };
+    assert.equal(ajv.compile(modelFileJsonSchema('metrics'))(badFigure), false);
+    assert.equal(ZModelMetrics.parse(badFigure).findings.x?.auc, null);
+    const badEvaluation = { testImages: 'many', decisions: {} };
+    assert.equal(ajv.compile(modelFileJsonSchema('evaluation'))(badEvaluation), false);
+    assert.equal(ZModelEvaluation.parse(badEvaluation).testImages, null);
+    const badCard = { intendedUse: [[{ text: 1 }]], howItWorks: [], limitations: [] };
+    assert.equal(ajv.compile(modelFileJsonSchema('card'))(badCard), false);
   });
 
   test('model 3 additions are accepted; wrong ones are refused with the path', () => {
