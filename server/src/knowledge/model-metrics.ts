@@ -1,18 +1,18 @@
-import { ZModelMetrics, type TFindingMetrics, type TModelMetrics } from '@contracts/model/metrics.js';
+import {
+  parseModelMetrics,
+  ZModelMetrics,
+  type TFindingMetrics,
+  type TModelMetrics,
+} from '@contracts/model/metrics.js';
 import { createModelFileReader } from './read-model-file.js';
 
 /**
  * The shipped model card's measured figures (MODEL_DIR/metrics.json, written by the model's
- * evaluation script), read the way the public page reads them: nothing is typed by hand, and
- * a missing or unreadable file means no figure is quoted. Only the per-finding figures the chat
- * needs are kept; a field the evaluation did not write is null.
+ * evaluation script), read through the same contract as the public page (contracts/model/
+ * metrics.ts): nothing is typed by hand, a missing or unreadable file means no figure is quoted,
+ * and a field the evaluation did not write is null.
  */
-export type { TFindingMetrics, TModelMetrics };
-
-export function parseModelMetrics(raw: unknown): TModelMetrics | null {
-  const parsed = ZModelMetrics.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
+export { parseModelMetrics, type TFindingMetrics, type TModelMetrics };
 
 /** MODEL_DIR/metrics.json, re-read only when the file changes (a model swap needs no restart). */
 export const loadModelMetrics = createModelFileReader('metrics.json', ZModelMetrics);

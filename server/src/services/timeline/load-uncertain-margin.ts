@@ -1,10 +1,4 @@
-import { z } from 'zod';
-import { createModelFileReader } from '../../knowledge/read-model-file.js';
-
-const ZManifestBand = z.object({ uncertainMargin: z.number().finite().min(0).optional() });
-
-/** Its own schema, not readModelIdentity's: only the band is needed, so a manifest without findings still gives one. */
-const readManifestBand = createModelFileReader('manifest.json', ZManifestBand);
+import { readManifestSummary } from '../../knowledge/read-manifest-summary.js';
 
 /**
  * The shipped manifest's `uncertainMargin`: the log-odds half-width of the "uncertain" band the
@@ -13,5 +7,5 @@ const readManifestBand = createModelFileReader('manifest.json', ZManifestBand);
  * Re-read only when the file changes, like the model card's metrics.
  */
 export function loadUncertainMargin(modelDir: string): number {
-  return readManifestBand(modelDir)?.uncertainMargin ?? 0;
+  return readManifestSummary(modelDir)?.uncertainMargin ?? 0;
 }
