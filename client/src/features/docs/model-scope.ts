@@ -1,8 +1,11 @@
 /**
- * What the shipped model assesses, read from its manifest (models/cxr/manifest.json): the
- * findings it reports and the candidates it does not (model 2+ `notAssessed`), and whether it
- * measures heart size. Pure, so it can be tested without a build; model-facts.ts feeds it.
+ * What the shipped model assesses, read from its manifest (models/cxr/manifest.json) through the
+ * shared contract (contracts/model/manifest-summary.ts): the findings it reports and the
+ * candidates it does not (model 2+ `notAssessed`), and whether it measures heart size. Pure, so
+ * it can be tested without a build; model-facts.ts feeds it.
  */
+import { parseManifestSummary, type TManifestSummary } from '@contracts/model/manifest-summary.js';
+
 export interface TModelScope {
   modelName: string;
   modelVersion: string;
@@ -14,28 +17,16 @@ export interface TModelScope {
   measuresHeartSize: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
-function labelled(v: unknown): { label: string; display: string; summary: boolean } | null {
-  if (!isObject(v)) return null;
-  const label = text(v.label);
-  return label ? { label, display: text(v.display) ?? label, summary: v.summary === true } : null;
-}
-
-export function parseModelScope(raw: unknown): TModelScope | null {
-  if (!isObject(raw) || !Array.isArray(raw.findings)) return null;
-  const assessed = raw.findings.map(labelled).filter((f) => f !== null);
-  if (assessed.length === 0) return null;
-  const notAssessed = (Array.isArray(raw.notAssessed) ? raw.notAssessed : [])
-    .map(labelled)
-    .filter((f) => f !== null)
-    .map(({ label, display }) => ({ label, display }));
+/** The scope of a read manifest; null when it names no findings (the page then names none). */
+export function scopeOf(m: TManifestSummary): TModelScope | null {
+  if (m.findings.length === 0) return null;
   return {
-    modelName: text(raw.modelName) ?? 'the shipped model',
-    modelVersion: text(raw.modelVersion) ?? '',
-    assessed,
-    notAssessed,
-    measuresHeartSize: isObject(raw.anatomy),
+    modelName: m.modelName ?? 'the shipped model',
+    modelVersion: m.modelVersion ?? '',
+    assessed: m.findings.map((f) => ({ label: f.label, display: f.display ?? f.label, summary: f.summary === true })),
+    notAssessed: m.notAssessed.map((f) => ({ label: f.label, display: f.display ?? f.label })),
+    measuresHeartSize: m.anatomy !== null,
   };
 }
+
+export const parseModelScope = (raw: unknown): TModelScope | null => scopeOf(parseManifestSummary(raw));

@@ -1,8 +1,13 @@
 /**
  * The evaluation's tables (targets, test populations, per-source and per-age-group calls, anatomy
- * and gate figures) as metrics.json / evaluation.json hold them. Pure and defensive: see json-guards.
+ * and gate figures) from metrics.json / evaluation.json as the shared contract reads them
+ * (contracts/model/metrics.ts: a figure the files lack is null). Pure.
  */
-import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards.js';
+import type {
+  TGroup as TGroupFigures,
+  TModelMetrics,
+  TTestPopulation as TTestFigures,
+} from '@contracts/model/metrics.js';
 
 export interface TTarget {
   population: string;
@@ -72,26 +77,24 @@ export interface TEvaluationTables {
   gate: TGateFigures;
 }
 
-export function parseTargets(raw: unknown): TTarget[] {
-  return (Array.isArray(raw) ? raw : []).filter(isObject).flatMap((t) => {
-    const population = text(t.population);
-    return population
-      ? [{ population, measured: num(t.auc), target: num(t.target), met: bool(t.met), from: text(t.from) }]
-      : [];
-  });
+/** Targets without a population name nothing and are dropped. */
+export function targetsOf(targets: TModelMetrics['targets']): TTarget[] {
+  return targets.flatMap(({ population, auc, target, met, from }) =>
+    population ? [{ population, measured: auc, target, met, from }] : [],
+  );
 }
 
-export function parseTestPopulations(raw: TJson | null): TTestPopulation[] {
-  return objectEntries(raw).map(([population, p]) => ({
+export function populationsOf(test: Record<string, TTestFigures>): TTestPopulation[] {
+  return Object.entries(test).map(([population, p]) => ({
     population,
-    output: text(p.output),
-    n: num(p.n),
-    positives: num(p.positives),
-    auc: num(p.auc),
-    ci95: interval(p.aucCi95),
-    threshold: num(p.threshold),
-    sensitivity: num(p.sensitivity),
-    specificity: num(p.specificity),
+    output: p.output,
+    n: p.n,
+    positives: p.positives,
+    auc: p.auc,
+    ci95: p.aucCi95,
+    threshold: p.threshold,
+    sensitivity: p.sensitivity,
+    specificity: p.specificity,
   }));
 }
 
@@ -101,60 +104,55 @@ const outputOf = (key: string, affix: RegExp): string | null => {
   return m?.[1] ? m[1].charAt(0).toLowerCase() + m[1].slice(1) : null;
 };
 
-function groupLabels(raw: TJson | null): TGroupLabel[] {
-  return objectEntries(raw).map(([label, l]) => {
+function groupLabels(labels: TGroupFigures['labels']): TGroupLabel[] {
+  return Object.entries(labels).map(([label, l]) => {
     const called: Record<string, number | null> = {};
     for (const [key, v] of Object.entries(l)) {
       const output = outputOf(key, /^called(.+)$/);
-      if (output) called[output] = num(v);
+      if (output) called[output] = v;
     }
-    return { label, n: num(l.n), called };
+    return { label, n: l.n, called };
   });
 }
 
-export function parseGroups(raw: TJson | null): TGroup[] {
-  return objectEntries(raw).map(([key, g]) => {
+export function groupsOf(groups: Record<string, TGroupFigures>): TGroup[] {
+  return Object.entries(groups).map(([key, { n, labels, ...figures }]) => {
     const at = key.indexOf('=');
-    const kind = at > 0 ? key.slice(0, at).replace(/_/g, ' ') : 'group';
-    const aucs = Object.entries(g).flatMap(([k, v]) => {
+    const aucs = Object.entries(figures).flatMap(([k, auc]) => {
       const output = outputOf(k, /^(.+)Auc$/);
-      return output ? [{ output, auc: num(v) }] : [];
+      return output ? [{ output, auc }] : [];
     });
     return {
-      kind,
+      kind: at > 0 ? key.slice(0, at).replace(/_/g, ' ') : 'group',
       name: at > 0 ? key.slice(at + 1) : key,
-      n: num(g.n),
-      labels: groupLabels(objectAt(g, 'labels')),
+      n,
+      labels: groupLabels(labels),
       aucs,
     };
   });
 }
 
-export function parseAnatomy(raw: TJson | null): TAnatomyFigures {
+export function anatomyOf(a: TModelMetrics['anatomy'] | undefined): TAnatomyFigures {
   return {
-    lungDice: num(raw?.lungDice),
-    heartDice: num(raw?.heartDice),
-    ctrMae: num(raw?.ctrMae),
-    ctrImages: num(raw?.ctrImages),
+    lungDice: a?.lungDice ?? null,
+    heartDice: a?.heartDice ?? null,
+    ctrMae: a?.ctrMae ?? null,
+    ctrImages: a?.ctrImages ?? null,
   };
 }
 
-export function parseGate(raw: TJson | null): TGateFigures {
-  const radiographs = objectEntries(objectAt(raw, 'radiographs')).map(([source, r]) => ({
+export function gateOf(g: TModelMetrics['gate'] | undefined): TGateFigures {
+  const radiographs = Object.entries(g?.radiographs ?? {}).map(([source, r]) => ({
     source,
-    n: num(r.n),
-    netRefused: num(r.netRefused),
-    checksRefused: num(r.deterministicRefused),
-    invertedFlagged: num(objectAt(r, 'invertedCopies')?.flaggedInverted),
+    n: r.n,
+    netRefused: r.netRefused,
+    checksRefused: r.deterministicRefused,
+    invertedFlagged: r.invertedCopies?.flaggedInverted ?? null,
   }));
-  const negatives = objectEntries(objectAt(raw, 'negatives')).map(([kind, r]) => ({
-    kind,
-    n: num(r.n),
-    refused: num(r.refused),
-  }));
+  const negatives = Object.entries(g?.negatives ?? {}).map(([kind, r]) => ({ kind, n: r.n, refused: r.refused }));
   const all = negatives.find((r) => r.kind === 'all');
   return {
-    rejectThreshold: num(raw?.rejectThreshold),
+    rejectThreshold: g?.rejectThreshold ?? null,
     radiographs,
     negatives: negatives.filter((r) => r.kind !== 'all'),
     allNegatives: all ? { n: all.n, refused: all.refused } : null,

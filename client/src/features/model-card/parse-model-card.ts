@@ -1,20 +1,23 @@
 /**
  * The model card page's data, read from the shipped model's own files (models/cxr/metrics.json,
- * manifest.json, evaluation.json, card.json). Pure, so it can be tested without a build;
- * model-card-data.ts feeds it the files. Every field may be missing in another model version:
- * it then comes back null or empty and the page says "not reported".
+ * manifest.json, evaluation.json, card.json) through the shared contracts (contracts/model/).
+ * Pure, so it can be tested without a build; model-card-data.ts feeds it the files. Every field
+ * may be missing in another model version: it then comes back null or empty and the page says
+ * "not reported".
  */
-import { parseModelScope, type TModelScope } from '../docs/model-scope.js';
 import { parseCardText, type TCardText } from '@contracts/model/card.js';
+import { parseModelEvaluation } from '@contracts/model/evaluation.js';
+import { parseManifestSummary, type TManifestSummary } from '@contracts/model/manifest-summary.js';
+import { parseModelMetrics, type TFindingMetrics } from '@contracts/model/metrics.js';
+import { scopeOf, type TModelScope } from '../docs/model-scope.js';
 import {
-  parseAnatomy,
-  parseGate,
-  parseGroups,
-  parseTargets,
-  parseTestPopulations,
+  anatomyOf,
+  gateOf,
+  groupsOf,
+  populationsOf,
+  targetsOf,
   type TEvaluationTables,
 } from './parse-evaluation-tables.js';
-import { bool, interval, isObject, num, objectAt, objectEntries, text, type TJson } from './json-guards.js';
 
 /** One candidate finding and the figure that decided whether it ships. */
 export interface TCandidate {
@@ -56,80 +59,63 @@ export interface TModelFiles {
   card: unknown;
 }
 
-/** Display names and thresholds the manifest gives, for candidates the metrics leave unnamed. */
-function manifestEntries(manifest: unknown): Map<string, TJson> {
-  const out = new Map<string, TJson>();
-  if (!isObject(manifest)) return out;
-  for (const list of [manifest.findings, manifest.notAssessed]) {
-    for (const f of Array.isArray(list) ? list : []) {
-      const label = isObject(f) ? text(f.label) : null;
-      if (label && isObject(f)) out.set(label, f);
-    }
-  }
-  return out;
-}
+/** metrics.json's table when it has one, else evaluation.json's (which holds the same for model 2+). */
+const firstFilled = <T>(a: Record<string, T> | undefined, b: Record<string, T>): Record<string, T> =>
+  a && Object.keys(a).length > 0 ? a : b;
 
-function parseCandidates(
-  metrics: unknown,
-  evaluation: unknown,
-  manifest: unknown,
+function candidatesOf(
+  decided: Record<string, TFindingMetrics>,
+  manifest: TManifestSummary,
   scope: TModelScope | null,
 ): TCandidate[] {
-  // Model 2+ writes one entry per candidate in metrics.json; evaluation.json holds the same decisions.
-  const decided = objectAt(metrics, 'findings') ?? objectAt(evaluation, 'decisions');
-  const named = manifestEntries(manifest);
+  // Display names and thresholds the manifest gives, for candidates the metrics leave unnamed.
+  const named = new Map([...manifest.findings, ...manifest.notAssessed].map((f) => [f.label, f]));
   const assessed = new Set(scope?.assessed.map((f) => f.label));
   const rejected = new Set(scope?.notAssessed.map((f) => f.label));
   const shippedFromScope = (label: string) => (assessed.has(label) ? true : rejected.has(label) ? false : null);
-  const out: TCandidate[] = objectEntries(decided).map(([label, f]) => ({
+  const out: TCandidate[] = Object.entries(decided).map(([label, f]) => ({
     label,
-    display: text(f.display) ?? text(named.get(label)?.display) ?? label,
-    shipped: bool(f.shipped) ?? shippedFromScope(label),
-    auc: num(f.auc),
-    ci95: interval(f.aucCi95),
-    population: text(f.population),
-    figureFrom: text(f.figureFrom),
-    n: num(f.n),
-    positives: num(f.positives),
-    threshold: num(f.threshold) ?? num(named.get(label)?.threshold),
+    display: f.display ?? named.get(label)?.display ?? label,
+    shipped: f.shipped ?? shippedFromScope(label),
+    auc: f.auc,
+    ci95: f.aucCi95,
+    population: f.population,
+    figureFrom: f.figureFrom,
+    n: f.n,
+    positives: f.positives,
+    threshold: f.threshold ?? named.get(label)?.threshold ?? null,
   }));
   // A model whose metrics have no per-candidate entries (model 1) still lists what its manifest reports.
   for (const [label, f] of named) {
     if (out.some((c) => c.label === label)) continue;
-    const blank = { auc: null, ci95: null, population: text(f.population), figureFrom: null, n: null, positives: null };
-    out.push({
-      label,
-      display: text(f.display) ?? label,
-      shipped: shippedFromScope(label),
-      threshold: num(f.threshold),
-      ...blank,
-    });
+    const blank = { auc: null, ci95: null, figureFrom: null, n: null, positives: null };
+    const { display, threshold, population } = f;
+    out.push({ label, display: display ?? label, shipped: shippedFromScope(label), threshold, population, ...blank });
   }
   return [...out.filter((c) => c.shipped === true), ...out.filter((c) => c.shipped !== true)];
 }
 
 export function parseModelCard(files: TModelFiles): TModelCard {
-  const { metrics, manifest, evaluation } = files;
-  const m = isObject(metrics) ? metrics : {};
-  const mf = isObject(manifest) ? manifest : {};
-  const ev = isObject(evaluation) ? evaluation : {};
-  const scope = parseModelScope(manifest);
+  const mf = parseManifestSummary(files.manifest);
+  const m = parseModelMetrics(files.metrics);
+  const ev = parseModelEvaluation(files.evaluation);
+  const scope = scopeOf(mf);
   return {
-    modelName: text(mf.modelName) ?? text(m.modelName),
-    modelVersion: text(mf.modelVersion) ?? text(m.modelVersion),
-    sha256: text(mf.sha256) ?? text(m.modelSha256),
-    anatomySha256: text(objectAt(mf, 'anatomy')?.sha256) ?? text(m.anatomySha256),
-    trainingData: text(mf.trainingData) ?? text(m.trainingData),
-    evaluatedAt: text(m.evaluatedAt) ?? text(ev.evaluatedAt),
-    testImages: num(m.testImages) ?? num(ev.testImages),
-    shipRule: text(m.shipRule) ?? text(ev.shipRule),
+    modelName: mf.modelName ?? (m?.modelName || null),
+    modelVersion: mf.modelVersion ?? (m?.modelVersion || null),
+    sha256: mf.sha256 ?? m?.modelSha256 ?? null,
+    anatomySha256: mf.anatomy?.sha256 ?? m?.anatomySha256 ?? null,
+    trainingData: mf.trainingData ?? m?.trainingData ?? null,
+    evaluatedAt: m?.evaluatedAt ?? ev.evaluatedAt,
+    testImages: m?.testImages ?? ev.testImages,
+    shipRule: m?.shipRule ?? ev.shipRule,
     scope,
-    candidates: parseCandidates(metrics, evaluation, manifest, scope),
-    targets: parseTargets(m.targets),
-    populations: parseTestPopulations(objectAt(m, 'test') ?? objectAt(ev, 'test')),
-    groups: parseGroups(objectAt(m, 'groups') ?? objectAt(ev, 'byGroup')),
-    anatomy: parseAnatomy(objectAt(m, 'anatomy')),
-    gate: parseGate(objectAt(m, 'gate')),
+    candidates: candidatesOf(firstFilled(m?.findings, ev.decisions), mf, scope),
+    targets: targetsOf(m?.targets ?? []),
+    populations: populationsOf(firstFilled(m?.test, ev.test)),
+    groups: groupsOf(firstFilled(m?.groups, ev.byGroup)),
+    anatomy: anatomyOf(m?.anatomy),
+    gate: gateOf(m?.gate),
     ...parseCardText(files.card),
   };
 }
