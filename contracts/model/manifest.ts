@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * manifest.json of a model folder (models/cxr, MODEL_DIR): the one contract between the Python
  * exporter and the TypeScript worker, server and client. The worker refuses a model whose
- * manifest fails it; models/cxr/manifest.schema.json is this schema as JSON Schema for the
+ * manifest fails it; the server and the pages read the parts they show through its lenient
+ * view (manifest-summary.ts). models/cxr/manifest.schema.json is this schema as JSON Schema for the
  * Python side (written by scripts/write-model-schema.ts, held in sync by a test). Fields added
  * for model 3 are optional so model 2's files still load. Unknown keys are kept (the exporter
  * records provenance the product does not read).
