@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AnalysisStage } from './analysis-stage.js';
-import { ZStoredResult } from './schemas/analysis.js';
+import { ZWorkerResult } from './schemas/analysis.js';
 
 /** Queue names in one place; each is prefixed by QUEUE_PREFIX so tests can use their own. */
 export const QueueName = {
@@ -24,8 +24,8 @@ export type TAnalysisJob = z.infer<typeof ZAnalysisJob>;
  */
 export const ZAnalysisResultJob = z.object({
   analysisId: z.uuid(),
-  /** The pipeline's structured result (numbers and labels, no patient data). */
-  result: ZStoredResult,
+  /** The pipeline's structured result (numbers, labels and codes; no patient data, no report text). */
+  result: ZWorkerResult,
   heatmap: z
     .object({
       storageKey: z.string(),
@@ -33,7 +33,7 @@ export const ZAnalysisResultJob = z.object({
       bytes: z.number(),
       width: z.number(),
       height: z.number(),
-      /** The overlay keeps its film's coding (explain.ts); a job from an older worker has no field: a PNG. */
+      /** The overlay keeps its film's coding (draw-overlay.ts); a job from an older worker has no field: a PNG. */
       mediaType: z.enum(['image/png', 'image/jpeg']).default('image/png'),
     })
     .nullable(),

@@ -1,4 +1,4 @@
-import { analyseFilm, loadModel, overlayCodingFor, renderOverlay } from '../../worker/src/pipeline/run-pipeline.js';
+import { analyseFilm, loadModel, overlayCodingFor, drawOverlay } from '../../worker/src/pipeline/run-pipeline.js';
 import { decodeUpload } from '../../server/src/services/analysis/decode-upload.js';
 
 /**
@@ -27,7 +27,7 @@ export async function measurePipeline(modelDir: string, images: { data: Buffer; 
     const worker = overlayCodingFor(img.mediaType);
     for (const coding of worker === 'image/png' ? [worker] : [worker, 'image/png' as const]) {
       const t0 = performance.now();
-      await renderOverlay(film, heatmap, coding);
+      await drawOverlay(film, heatmap, coding);
       overlay.push({ ms: performance.now() - t0, megapixels: img.megapixels, coding });
     }
   }

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 import type { LoadedModel, ManifestInput } from '../../worker/src/pipeline/types.js';
 
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
   const batch = arg('batch', 16);
   const pipelineIters = arg('pipeline-iters', 20);
   sharp.concurrency(1); // one thread for decoding too
-  const model = await loadModel();
+  const model = await loadModel(loadBaseConfig().MODEL_DIR);
   const { manifest } = model;
   const nets: Record<string, BenchResult> = {};
   if (manifest.anatomy && model.anatomyPath)

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { gradientPng } from '../../tests/helpers/write-gradient-png.js';
-import { analyseFilm, loadModel, renderOverlay } from '../../worker/src/pipeline/run-pipeline.js';
+import { analyseFilm, loadModel, drawOverlay } from '../../worker/src/pipeline/run-pipeline.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,14 +24,14 @@ async function main(): Promise<void> {
   const channels = arg('rgb', 0) ? 3 : 1;
   const model = await loadModel(join(process.cwd(), 'models/cxr'));
   const warm = await analyseFilm(await gradientPng(512), model);
-  if (warm.film && warm.result.heatmaps[0]) await renderOverlay(warm.film, warm.result.heatmaps[0]);
+  if (warm.film && warm.result.heatmaps[0]) await drawOverlay(warm.film, warm.result.heatmaps[0]);
   const png = await gradientPng(side, channels);
   global.gc?.();
   const before = rssMb();
   const t0 = performance.now();
   const { result, film } = await analyseFilm(png, model);
   const heatmap = result.heatmaps[0];
-  if (film && heatmap) await renderOverlay(film, heatmap);
+  if (film && heatmap) await drawOverlay(film, heatmap);
   const ms = Math.round(performance.now() - t0);
   const out = {
     megapixels: Math.round((side * side) / 1e4) / 100,

@@ -95,6 +95,20 @@ export const ZGateChecks = z.object({
   lowContrastStd: finite,
 });
 
+/**
+ * The image check's thresholds when the manifest names none (mirrored by
+ * models/train/cxr_train/gate/checks.py): the worker checks with them, the server quotes minSide
+ * in the refusal of a job that does not carry it.
+ */
+export const DEFAULT_GATE_CHECKS: z.infer<typeof ZGateChecks> = {
+  minSide: 128,
+  maxAspect: 2.0,
+  chromaLevel: 38,
+  maxColourFraction: 0.05,
+  blankStd: 6,
+  lowContrastStd: 20,
+};
+
 export const ZManifestGate = z.object({
   output: z.string().min(1),
   activation: z.enum(['softmax', 'sigmoid']),

@@ -154,6 +154,22 @@ export const ZHeatmapZones = z.object({
 });
 export type THeatmapZones = z.infer<typeof ZHeatmapZones>;
 
+/** Why the image check refused a film. The worker sends the code; the server words it (refusal-text.ts). */
+export const GATE_REFUSAL_CODES = ['undecodable', 'too_small', 'aspect_ratio', 'colour', 'blank', 'not_cxr'] as const;
+export type TGateRefusalCode = (typeof GATE_REFUSAL_CODES)[number];
+
+/** The image check's verdict as the worker hands it back: a code and the figure it quotes, no sentence. */
+export const ZGateVerdict = z.object({
+  accepted: z.boolean(),
+  /** Null when accepted. */
+  code: z.enum(GATE_REFUSAL_CODES).nullable(),
+  /** e.g. 'inverted', 'low_contrast'; may be set on accepted images. */
+  flags: z.array(z.string()),
+  /** With 'too_small': the shortest side the model's checks require, in pixels. */
+  minSide: z.number().int().positive().optional(),
+});
+export type TGateVerdict = z.infer<typeof ZGateVerdict>;
+
 /** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
 export const ZStoredResult = z.object({
   modelVersion: z.string(),
@@ -181,6 +197,13 @@ export const ZStoredResult = z.object({
   timingsMs: z.record(z.string(), z.number()).default({}),
 });
 export type TStoredResult = z.infer<typeof ZStoredResult>;
+
+/**
+ * What the worker hands back on the result queue: the stored result with the gate's verdict as a
+ * code. The server's finalizer turns the code into the sentence the stored `gate.reason` keeps.
+ */
+export const ZWorkerResult = ZStoredResult.extend({ gate: ZGateVerdict });
+export type TWorkerResult = z.infer<typeof ZWorkerResult>;
 
 export const ZAnalysisView = z.object({
   id: z.uuid(),

@@ -4,7 +4,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../server/src/db/schema.js';
 import { QueueName } from '@contracts/queues.js';
-import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
+import { ANALYSIS_MESSAGES, type TWorkerResult } from '@contracts/schemas/analysis.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { failAnalysis, finalizeAnalysis } from '../../server/src/services/analysis/finalize-analysis.js';
@@ -13,7 +13,7 @@ import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { queuedAnalysis, refusedResult, sampleResult, sampleResultV2 } from './support/fixtures.js';
+import { queuedAnalysis, refusedResult, sampleResult, sampleResultV2, workerResultOf } from './support/fixtures.js';
 
 for (const backend of testBackends()) {
   describe(`analysis finalizer and reconciler on ${backend}`, () => {
@@ -40,7 +40,7 @@ for (const backend of testBackends()) {
 
     test('the finalizer writes one report with findings, impression, remarks, model version and disclaimer; a second run adds nothing', async () => {
       const a = await upload();
-      const job = { analysisId: a.analysisId, result: sampleResult(), heatmap: null };
+      const job = { analysisId: a.analysisId, result: workerResultOf(sampleResult()), heatmap: null };
       assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'completed');
       assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'skipped');
       const reports = await reportsOf(a.analysisId);
@@ -75,7 +75,7 @@ for (const backend of testBackends()) {
       // Exactly what the worker sends (JSON over the queue), with a field the server does not know.
       const job = {
         analysisId: a.analysisId,
-        result: { ...JSON.parse(JSON.stringify(sent)), unknownField: 1 } as ReturnType<typeof sampleResultV2>,
+        result: { ...JSON.parse(JSON.stringify(workerResultOf(sent))), unknownField: 1 } as TWorkerResult,
         heatmap: null,
       };
       assert.equal(await finalizeAnalysis({ ...t.deps, job: job }), 'completed');
@@ -100,7 +100,7 @@ for (const backend of testBackends()) {
       assert.equal(
         await finalizeAnalysis({
           ...t.deps,
-          job: { analysisId: a.analysisId, result: refusedResult(), heatmap: null },
+          job: { analysisId: a.analysisId, result: workerResultOf(refusedResult()), heatmap: null },
         }),
         'refused',
       );
@@ -127,7 +127,10 @@ for (const backend of testBackends()) {
       const a = await upload();
       await t.deps.db.delete(chats).where(eq(chats.id, a.chatId));
       assert.equal(
-        await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: sampleResult(), heatmap: null } }),
+        await finalizeAnalysis({
+          ...t.deps,
+          job: { analysisId: a.analysisId, result: workerResultOf(sampleResult()), heatmap: null },
+        }),
         'skipped',
       );
     });
@@ -199,7 +202,7 @@ for (const backend of testBackends()) {
         }
         await consumers.resultQueue.add(
           'result',
-          { analysisId: a.analysisId, result: sampleResult(), heatmap: null },
+          { analysisId: a.analysisId, result: workerResultOf(sampleResult()), heatmap: null },
           { jobId: `result-${a.analysisId}` },
         );
         await reading;

@@ -13,7 +13,7 @@ import { buildFhirBundle, CTR_CODE } from '../../server/src/services/export/buil
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { queuedAnalysis, sampleResultV2 } from './support/fixtures.js';
+import { queuedAnalysis, sampleResultV2, workerResultOf } from './support/fixtures.js';
 
 /**
  * Model 3's result additions: findings validated only in children (withheld unless the patient's
@@ -194,7 +194,10 @@ describe('the finalizer decides by the chat patient age', () => {
       mediaType: 'image/png' as const,
     };
     assert.equal(
-      await finalizeAnalysis({ ...t.deps, job: { analysisId: a.analysisId, result: withHints(), heatmap } }),
+      await finalizeAnalysis({
+        ...t.deps,
+        job: { analysisId: a.analysisId, result: workerResultOf(withHints()), heatmap },
+      }),
       'completed',
     );
     const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));

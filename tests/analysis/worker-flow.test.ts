@@ -54,7 +54,7 @@ describe(`upload → queue → worker → report with the real pipeline (${model
       assert.equal(await t.deps.images.exists(img!.storageKey), true);
       const served = await t.app.inject({ method: 'GET', url: `/api/images/${img!.id}`, headers: bearer(u.token) });
       assert.equal(served.statusCode, 200);
-      // The film went in as a JPEG, so its overlay is one too (explain.ts: an overlay keeps its film's coding).
+      // The film went in as a JPEG, so its overlay is one too (draw-overlay.ts: an overlay keeps its film's coding).
       assert.equal(img?.mediaType, 'image/jpeg');
       assert.equal(served.headers['content-type'], 'image/jpeg');
       assert.deepEqual([...served.rawPayload.subarray(0, 3)], [0xff, 0xd8, 0xff]);

@@ -10,7 +10,7 @@ import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildDxInstance } from '../helpers/build-dx-instance.js';
-import { sampleResult } from '../analysis/support/fixtures.js';
+import { sampleResult, workerResultOf } from '../analysis/support/fixtures.js';
 
 /** A STOW-RS body: each instance an application/dicom part. */
 function related(parts: Buffer[]) {
@@ -104,7 +104,10 @@ describe('STOW-RS at /dicomweb/studies and the worklist', () => {
         .select()
         .from(dicomInstances)
         .where(eq(dicomInstances.sopInstanceUid, dx.sopInstanceUid));
-      await finalizeAnalysis({ ...t.deps, job: { analysisId: row!.analysisId!, result, heatmap: null } });
+      await finalizeAnalysis({
+        ...t.deps,
+        job: { analysisId: row!.analysisId!, result: workerResultOf(result), heatmap: null },
+      });
     }
     assert.ok((await advanceInstances({ ...t.deps, sendQueue: null })) >= 2);
 

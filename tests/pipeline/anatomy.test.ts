@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'vitest';
 import { cardiothoracicRatio, cropResize, lungBox, pixelBox, type Mask } from '../../worker/src/pipeline/anatomy.js';
-import { measureAnatomy } from '../../worker/src/pipeline/anatomy-stage.js';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
+import { measureAnatomy } from '../../worker/src/pipeline/find-anatomy.js';
 import { combineCtr, composeFindings, findingProbabilities } from '../../worker/src/pipeline/compose.js';
 import { fmt, maskContour } from '../../worker/src/pipeline/contours.js';
 import { lungHeatmaps } from '../../worker/src/pipeline/lung-heatmaps.js';
@@ -306,7 +307,7 @@ test('anatomy: implausible outlines keep the measured ratio but give no CTR, wit
 
 // ------------------------------------------------------------------ end to end on model 2
 
-const model = await loadModel();
+const model = await loadModel(loadBaseConfig().MODEL_DIR);
 const modelTwo = model.manifest.anatomy !== undefined;
 const skip = modelTwo ? false : 'the model under test (MODEL_DIR) has no anatomy stage';
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { test } from 'vitest';
 import sharp from 'sharp';
@@ -32,15 +34,18 @@ test('a different ONNX classifier runs end to end from its manifest alone', asyn
   assert.ok(r.topFinding === null || (labels.includes(r.topFinding) && r.topFinding !== 'no_finding'));
 });
 
-test('MODEL_DIR selects the model when no folder is passed', async () => {
-  const before = process.env.MODEL_DIR;
-  process.env.MODEL_DIR = TINY;
-  try {
-    assert.equal((await loadModel()).manifest.modelName, 'tiny-18-findings');
-  } finally {
-    if (before === undefined) delete process.env.MODEL_DIR;
-    else process.env.MODEL_DIR = before;
-  }
+// The pipeline reads no config: the worker and `classify` pass it their config's MODEL_DIR.
+test('MODEL_DIR selects the model that classify runs when no --model is given', { timeout: 60_000 }, async () => {
+  const file = 'tests/fixtures/cxr/' + (await firstFixture());
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'worker/src/cli/classify.ts', '--jsonl', file],
+    { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', MODEL_DIR: TINY } },
+  );
+  const line = JSON.parse(stdout.trim()) as { modelName: string; accepted: boolean; refusal: string | null };
+  assert.equal(line.modelName, 'tiny-18-findings');
+  assert.equal(line.accepted, true);
+  assert.equal(line.refusal, null);
 });
 
 test('a model whose file does not match the manifest sha256 is refused', async () => {

@@ -1,17 +1,21 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'vitest';
-import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
+import { refusalText } from '../../server/src/services/analysis/refusal-text.js';
+import { loadModel, runPipeline, type GateVerdict } from '../../worker/src/pipeline/run-pipeline.js';
 
 // The model under test: MODEL_DIR, else models/cxr.
-const model = await loadModel();
+const model = await loadModel(loadBaseConfig().MODEL_DIR);
+// The worker sends the refusal's code; this is the sentence the server writes for it.
+const sentence = (gate: GateVerdict): string => (gate.code ? refusalText(gate.code, gate.minSide) : '');
 const run = async (file: string) => runPipeline(await readFile(file), model);
 
 const refusedWith = async (file: string, code: string, words: RegExp) => {
   const r = await run(file);
   assert.equal(r.gate.accepted, false, `${file} should be refused`);
   assert.equal(r.gate.code, code);
-  assert.match(r.gate.reason ?? '', words);
+  assert.match(sentence(r.gate), words);
   assert.deepEqual(r.findings, []);
   assert.deepEqual(r.heatmaps, []);
 };
@@ -29,7 +33,7 @@ for (const name of ['document.png', 'screenshot.png', 'ct_slice.png']) {
   test(`a ${name.split('.')[0]} is refused with a reason`, async () => {
     const r = await run(`tests/fixtures/gate/${name}`);
     assert.equal(r.gate.accepted, false);
-    assert.ok(r.gate.reason && r.gate.reason.length > 10);
+    assert.ok(sentence(r.gate).length > 10);
     assert.deepEqual(r.findings, []);
   });
 }
@@ -68,4 +72,23 @@ test('an inverted radiograph is accepted, flagged and classified the right way r
 test('a low-contrast radiograph is flagged', async () => {
   const r = await run('tests/fixtures/gate/low-contrast-radiograph.png');
   assert.ok(r.gate.flags.includes('low_contrast'));
+});
+
+test("the refusal sentences are the product's, and too_small quotes the model's minimum side", async () => {
+  const r = await run('tests/fixtures/gate/too-small.png');
+  assert.equal(r.gate.minSide, model.checks.minSide);
+  assert.equal(
+    sentence(r.gate),
+    `The image is too small to analyse (shortest side under ${model.checks.minSide} pixels).`,
+  );
+  assert.deepEqual(
+    (['undecodable', 'aspect_ratio', 'colour', 'blank', 'not_cxr'] as const).map((code) => refusalText(code)),
+    [
+      'The file could not be read as an image.',
+      'The image has an extreme aspect ratio for a chest radiograph.',
+      'The image appears to be a colour photograph or illustration, not a chest radiograph.',
+      'The image is almost uniform and too low in quality to analyse.',
+      'The image does not look like a frontal chest radiograph.',
+    ],
+  );
 });

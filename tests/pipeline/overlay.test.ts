@@ -7,11 +7,11 @@ import {
   OVERLAY_LUT,
   overlayAlpha,
   overlayCodingFor,
-  renderHeatmapOverlay,
-  renderOverlay,
-} from '../../worker/src/pipeline/explain.js';
+  drawOverlay,
+  drawOverlayOnImage,
+} from '../../worker/src/pipeline/draw-overlay.js';
 import { analyseFilm, loadModel } from '../../worker/src/pipeline/run-pipeline.js';
-import { modelInstalled, radiograph } from '../analysis/support/fixtures.js';
+import { MODEL_DIR, modelInstalled, radiograph } from '../analysis/support/fixtures.js';
 
 // A 24 x 20 heatmap over a film of 600 x 660: each cell covers 25 x 33 pixels. The "lung" is
 // columns 4..19, rows 3..16; outside it the map is 0, as lungHeatmaps() leaves it.
@@ -44,7 +44,7 @@ test("the overlay is the stored image's size, coloured by the colour map, and th
   const stored = await radiograph({ side: 600 });
   const film = await sharp(stored).greyscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = film.info;
-  const png = await renderHeatmapOverlay(stored, { label: 'pneumonia', width: GW, height: GH, data: lungMap() });
+  const png = await drawOverlayOnImage(stored, { label: 'pneumonia', width: GW, height: GH, data: lungMap() });
   const meta = await sharp(png).metadata();
   assert.equal(meta.format, 'png');
   assert.deepEqual([meta.width, meta.height, meta.channels], [width, height, 3]);
@@ -87,8 +87,8 @@ test('over a JPEG film the overlay is a JPEG of the same look; over anything els
 
   const stored = await radiograph({ side: 600 });
   const heatmap = { label: 'pneumonia', width: GW, height: GH, data: lungMap() };
-  const jpeg = await renderHeatmapOverlay(stored, heatmap, 'image/jpeg');
-  const png = await renderHeatmapOverlay(stored, heatmap);
+  const jpeg = await drawOverlayOnImage(stored, heatmap, 'image/jpeg');
+  const png = await drawOverlayOnImage(stored, heatmap);
   const meta = await sharp(jpeg).metadata();
   assert.deepEqual([meta.format, meta.width, meta.height, meta.channels], ['jpeg', 600, 660, 3]);
   assert.ok(jpeg.length < png.length / 2, `the JPEG (${jpeg.length} B) is much smaller than the PNG (${png.length} B)`);
@@ -111,7 +111,7 @@ test('over a JPEG film the overlay is a JPEG of the same look; over anything els
 test('a map that is cold everywhere leaves the film untouched', async () => {
   const stored = await radiograph({ side: 301 });
   const film = await sharp(stored).greyscale().raw().toBuffer();
-  const png = await renderHeatmapOverlay(stored, {
+  const png = await drawOverlayOnImage(stored, {
     label: 'x',
     width: 4,
     height: 4,
@@ -134,7 +134,7 @@ test('films whose bytes are not word-aligned, or whose pixel count is odd, are c
 test.skipIf(!modelInstalled())(
   "the pipeline hands over its film at the stored image's size and the overlay matches it",
   async () => {
-    const model = await loadModel();
+    const model = await loadModel(MODEL_DIR);
     const stored = await radiograph({ label: 'pneumonia', side: 700 });
     const meta = await sharp(stored).metadata();
     const { result, film } = await analyseFilm(stored, model);
@@ -142,9 +142,9 @@ test.skipIf(!modelInstalled())(
     assert.deepEqual([film.width, film.height], [meta.width, meta.height]);
     const heatmap = result.heatmaps[0];
     if (!heatmap) return;
-    const png = await renderOverlay(film, heatmap);
+    const png = await drawOverlay(film, heatmap);
     const out = await sharp(png).metadata();
     assert.deepEqual([out.width, out.height], [meta.width, meta.height]);
-    assert.deepEqual(png, await renderHeatmapOverlay(stored, heatmap), 'the same overlay as from the stored bytes');
+    assert.deepEqual(png, await drawOverlayOnImage(stored, heatmap), 'the same overlay as from the stored bytes');
   },
 );

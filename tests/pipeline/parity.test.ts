@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'vitest';
-import { runAnatomyNet } from '../../worker/src/pipeline/anatomy-stage.js';
-import { decodeImage } from '../../worker/src/pipeline/decode.js';
-import { inputPlanes, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';
+import { loadBaseConfig } from '@contracts/config/base-config.js';
+import { checkImage } from '../../worker/src/pipeline/check-image.js';
+import { decodeImage } from '../../worker/src/pipeline/decode-image.js';
+import { anatomyMasks } from '../../worker/src/pipeline/find-anatomy.js';
 import {
   loadModel,
   runPipeline,
@@ -46,7 +47,7 @@ interface Fixtures {
   cases: Case[];
 }
 
-const model = await loadModel();
+const model = await loadModel(loadBaseConfig().MODEL_DIR);
 const fixturesFile = process.env.PARITY_FIXTURES ?? path.join(model.dir, 'parity-fixtures.json');
 const fixtures = JSON.parse(await readFile(fixturesFile, 'utf8')) as Fixtures;
 const anatomy = model.manifest.anatomy;
@@ -70,20 +71,12 @@ function checkGateAndProbabilities(r: AnalysisResult, c: Case, tolerance: number
 }
 
 /** The anatomy net's thresholded masks as the pipeline computes them (after re-inverting an inverted film). */
-async function tsMasks(m: LoadedModel, file: string, flags: string[]) {
+async function tsMasks(m: LoadedModel, file: string) {
   const decoded = await decodeImage(await readFile(file));
   assert.ok(decoded.ok);
-  const img = decoded.image;
-  const spec = m.manifest.anatomy!;
-  const x255 = resizeArea(toGray(img), img.width, img.height, spec.input.width, spec.input.height);
-  const { masks } = await runAnatomyNet(
-    m,
-    inputPlanes(img, x255, spec.input),
-    m.checks,
-    flags.filter((f) => f !== 'inverted'),
-  );
-  assert.ok(masks, 'anatomy stage accepted the film');
-  return masks;
+  const checked = await checkImage(decoded.image, m, () => 0);
+  assert.ok(checked.accepted, 'the checks accepted the film');
+  return anatomyMasks(m.manifest.anatomy!, checked.firstNet);
 }
 
 /** Fraction of cells where a mask differs from the packed bits (np.packbits, base64) of the fixture. */
@@ -107,7 +100,7 @@ for (const c of fixtures.cases) {
       assert.equal(r.anatomy, null);
       return;
     }
-    const masks = await tsMasks(model, c.file, c.flags);
+    const masks = await tsMasks(model, c.file);
     const lung = disagreement(masks.lung, c.anatomy.lungMask);
     const heart = disagreement(masks.heart, c.anatomy.heartMask);
     assert.ok(

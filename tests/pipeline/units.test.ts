@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'vitest';
 import sharp from 'sharp';
 import { callOf } from '../../worker/src/pipeline/compose.js';
-import { renderHeatmapOverlay } from '../../worker/src/pipeline/run-pipeline.js';
+import { drawOverlayOnImage } from '../../worker/src/pipeline/run-pipeline.js';
 import { areaWeights, resizeArea, toGray } from '../../worker/src/pipeline/preprocess.js';
 
 test('box-filter weights average exactly the covered input span', () => {
@@ -36,7 +36,7 @@ test('heatmap overlay is a PNG the size of the image', async () => {
   const img = await sharp({ create: { width: 300, height: 240, channels: 3, background: { r: 90, g: 90, b: 90 } } })
     .png()
     .toBuffer();
-  const png = await renderHeatmapOverlay(img, { label: 'x', width: 2, height: 2, data: [0, 1, 0.5, 0] });
+  const png = await drawOverlayOnImage(img, { label: 'x', width: 2, height: 2, data: [0, 1, 0.5, 0] });
   const meta = await sharp(png).metadata();
   assert.equal(meta.format, 'png');
   assert.equal(meta.width, 300);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '@contracts/schemas/analysis.js';
-import { decodeImage } from '../../worker/src/pipeline/decode.js';
+import { decodeImage } from '../../worker/src/pipeline/decode-image.js';
 import { toGray } from '../../worker/src/pipeline/preprocess.js';
 import { gradientPng } from '../helpers/write-gradient-png.js';
 

@@ -181,7 +181,7 @@ describe('site calibration API', () => {
     const result = {
       modelVersion: '9.9.9-site',
       modelName: 'site-test',
-      gate: { accepted: true, reason: null, flags: [] },
+      gate: { accepted: true, code: null, flags: [] },
       anatomy: null,
       findings: [
         { label: 'pneumonia', display: 'Pneumonia', probability: p, threshold: 0.38, call: 'negative' as const },

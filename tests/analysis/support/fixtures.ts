@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
-import type { TStoredResult } from '@contracts/schemas/analysis.js';
+import { ZGateVerdict, type TStoredResult, type TWorkerResult } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
 import { bearer } from '../../helpers/factories.js';
@@ -173,6 +173,12 @@ export function sampleResultV2(over: Partial<TStoredResult> = {}): TStoredResult
   };
 }
 
+/** A stored-result fixture as the worker sends it: the gate's code and flags, no sentence (the finalizer words it). */
+export function workerResultOf(stored: TStoredResult): TWorkerResult {
+  const { accepted, code, flags } = stored.gate;
+  return { ...stored, gate: ZGateVerdict.parse({ accepted, code: code ?? null, flags }) };
+}
+
 export const refusedResult = (): TStoredResult =>
   sampleResult({
     gate: {
@@ -203,6 +209,9 @@ export async function analysedChat(
   patient: object = PATIENT,
 ) {
   const created = await queuedAnalysis(deps, userId, patient);
-  await finalizeAnalysis({ ...deps, job: { analysisId: created.analysisId, result, heatmap: null } });
+  await finalizeAnalysis({
+    ...deps,
+    job: { analysisId: created.analysisId, result: workerResultOf(result), heatmap: null },
+  });
   return created;
 }

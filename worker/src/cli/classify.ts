@@ -1,6 +1,6 @@
 /**
  * Runs the worker's pipeline on each image (folders are walked recursively) and prints one
- * JSON line per image on stdout: gate decision, every shipped finding's probability and call,
+ * JSON line per image on stdout: gate decision (and the refusal's code), every shipped finding's probability and call,
  * and for model 2 the anatomy stage's CTR, lung box and flags. Without --jsonl a short summary follows on stderr.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -52,7 +52,8 @@ async function main(): Promise<number> {
       const line = {
         file,
         accepted: r.gate.accepted,
-        reason: r.gate.reason,
+        // The refusal's code ('colour', 'not_cxr', …); the server words it for the clinician.
+        refusal: r.gate.code,
         flags: r.gate.flags,
         probabilities: Object.fromEntries(r.findings.map((f) => [f.label, Number(f.probability.toFixed(6))])),
         calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),

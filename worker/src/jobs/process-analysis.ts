@@ -6,7 +6,7 @@ import { resultJobOptions, ZAnalysisJob, ZAnalysisResultJob, type TAnalysisResul
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { resultJobId } from '@contracts/result-job-id.js';
 import { contentKey } from '@contracts/image-store.js';
-import { analyseFilm, loadModel, overlayCodingFor, renderOverlay, type LoadedModel } from '../pipeline/run-pipeline.js';
+import { analyseFilm, drawOverlay, loadModel, overlayCodingFor, type LoadedModel } from '../pipeline/run-pipeline.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type TProcessOutcome = {
@@ -29,7 +29,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Runs one analysis job: image from storage → pipeline → heatmap overlay into storage → a result
- * job for the server (the worker never opens the database). Stages are announced on Redis
+ * job for the server (the worker never opens the database). The result carries codes, not words:
+ * a refusal goes back as its code, and the server writes the sentence with the rest of the report. Stages are announced on Redis
  * pub/sub; the terminal one comes from the server once the report is stored. A gate refusal is
  * a normal result; an unreadable image is an UnrecoverableError (no retries); a hung inference
  * fails the attempt after ANALYSIS_TIMEOUT_MS so the worker is free again and BullMQ retries. Running a job twice adds the same result job
@@ -86,7 +87,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     let stored: TAnalysisResultJob['heatmap'] = null;
     if (heatmap && film) {
       const mediaType = overlayCodingFor(filmMediaType);
-      const overlay = await renderOverlay(film, heatmap, mediaType);
+      const overlay = await drawOverlay(film, heatmap, mediaType);
       const sha256 = createHash('sha256').update(overlay).digest('hex');
       const key = contentKey(sha256);
       if (!(await deps.images.exists(key))) await deps.images.put(key, overlay, mediaType);

@@ -134,10 +134,3 @@ export function cardiothoracicRatio(
   if (thorax === 0) return null;
   return (hx1 - hx0 + 1) / thorax;
 }
-
-/** 255 - v for every pixel (an inverted film the right way round). */
-export function invertGray(gray: Uint8Array): Uint8Array {
-  const out = new Uint8Array(gray.length);
-  for (let i = 0; i < gray.length; i++) out[i] = 255 - gray[i]!;
-  return out;
-}

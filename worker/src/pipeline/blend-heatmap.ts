@@ -1,11 +1,5 @@
-import type { Heatmap } from './types.js';
-
-/** A film as 8-bit luma, one byte a pixel, at the stored image's size. */
-export interface GrayFilm {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
+import { bilinearTaps, cellCentres } from './bilinear-taps.js';
+import type { GrayFilm, Heatmap } from './types.js';
 
 /** The overlay's look as a 256-entry table: colour (r, g, b) and opacity in 1/256 steps per heat level. */
 export interface OverlayLut {
@@ -13,18 +7,10 @@ export interface OverlayLut {
   alpha: Uint16Array;
 }
 
-/** Bilinear taps of every output column (or row) into a grid of n cells (align-corners false). */
+/** Taps of every film column (or row) into a map axis of n cells; weights in float32 as the blend reads them. */
 function taps(out: number, n: number): { i0: Int32Array; i1: Int32Array; a: Float32Array } {
-  const t = { i0: new Int32Array(out), i1: new Int32Array(out), a: new Float32Array(out) };
-  const scale = n / out;
-  for (let x = 0; x < out; x++) {
-    const f = Math.min(Math.max((x + 0.5) * scale - 0.5, 0), n - 1);
-    const i0 = Math.floor(f);
-    t.i0[x] = i0;
-    t.i1[x] = Math.min(i0 + 1, n - 1);
-    t.a[x] = f - i0;
-  }
-  return t;
+  const t = bilinearTaps(cellCentres(out, n), n);
+  return { i0: t.i0, i1: t.i1, a: Float32Array.from(t.a) };
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -1,6 +1,6 @@
 import { calibrate, sigmoid } from './calibrate.js';
 import type { OutputTensor } from './infer.js';
-import type { FindingCall, FindingResult, Heatmap, LoadedModel, ManifestFinding, ManifestHead } from './types.js';
+import type { FindingCall, FindingResult, LoadedModel, ManifestFinding, ManifestHead } from './types.js';
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 
@@ -94,30 +94,4 @@ export function composeFindings(
     if (!top || rank(r) > rank(top) || (rank(r) === rank(top) && r.probability > top.probability)) top = r;
   }
   return { findings, topFinding: top?.label ?? null };
-}
-
-/** CAM channels named by findings, each min-max scaled to 0..1. */
-export function composeHeatmaps(model: LoadedModel, outputs: Record<string, OutputTensor>): Heatmap[] {
-  const cams = model.manifest.cams;
-  if (!cams) return [];
-  const t = outputs[cams.output];
-  if (!t || t.dims.length !== 4) return [];
-  const h = t.dims[2]!;
-  const w = t.dims[3]!;
-  const maps: Heatmap[] = [];
-  for (const f of model.findings) {
-    if (!f.heatmap) continue;
-    const c = cams.channels.indexOf(f.heatmap);
-    const raw = t.data.subarray(c * h * w, (c + 1) * h * w);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of raw) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    const data = new Float32Array(h * w);
-    for (let i = 0; i < raw.length; i++) data[i] = hi > lo ? (raw[i]! - lo) / (hi - lo) : 0;
-    maps.push({ label: f.label, width: w, height: h, data });
-  }
-  return maps;
 }

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadBaseConfig } from '@contracts/config/base-config.js';
-import { parseModelManifest } from '@contracts/model/manifest.js';
-import { DEFAULT_CHECKS } from './gate.js';
+import { DEFAULT_GATE_CHECKS, parseModelManifest } from '@contracts/model/manifest.js';
 import type { LoadedModel, ManifestFinding, ModelManifest, ResolvedFinding } from './types.js';
 
 export class ModelLoadError extends Error {
@@ -11,12 +9,13 @@ export class ModelLoadError extends Error {
 }
 
 /**
- * Reads `manifest.json` from a model folder (argument, else the config's MODEL_DIR, whose default is models/cxr),
- * checks the ONNX file(s) (classifier, and the anatomy stage of model 2) against the manifest's sha256 and fills in defaults. The ONNX
- * session itself is created lazily by infer.ts on first use.
+ * Reads `manifest.json` from a model folder, checks the ONNX file(s) (classifier, and the anatomy
+ * stage of model 2+) against the manifest's sha256 and fills in defaults. The caller names the
+ * folder (the worker and `classify` from their config's MODEL_DIR); the ONNX session itself is
+ * created lazily by infer.ts on first use.
  */
-export async function loadModel(dir?: string): Promise<LoadedModel> {
-  const root = path.resolve(dir ?? loadBaseConfig().MODEL_DIR);
+export async function loadModel(dir: string): Promise<LoadedModel> {
+  const root = path.resolve(dir);
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path.join(root, 'manifest.json'), 'utf8'));
@@ -32,7 +31,7 @@ export async function loadModel(dir?: string): Promise<LoadedModel> {
   const anatomyPath = manifest.anatomy
     ? await checkedFile(root, manifest.anatomy.file, manifest.anatomy.sha256)
     : undefined;
-  const checks = { ...DEFAULT_CHECKS, ...manifest.gate?.checks };
+  const checks = { ...DEFAULT_GATE_CHECKS, ...manifest.gate?.checks };
   return {
     dir: root,
     modelPath,

@@ -1,4 +1,5 @@
 import type { Mask, PixelBox } from './anatomy.js';
+import { bilinearTaps, type BilinearTaps } from './bilinear-taps.js';
 import type { OutputTensor } from './infer.js';
 import type { Heatmap, LoadedModel } from './types.js';
 
@@ -9,42 +10,19 @@ export interface CropFrame {
   crop: PixelBox;
 }
 
-/** Bilinear taps along one axis at fractional grid position `pos` (align-corners false, as explain.ts sample()). */
-interface Taps {
-  i0: Int32Array;
-  i1: Int32Array;
-  a: Float64Array;
-}
-
-function taps(positions: Float64Array, n: number): Taps {
-  const t = {
-    i0: new Int32Array(positions.length),
-    i1: new Int32Array(positions.length),
-    a: new Float64Array(positions.length),
-  };
-  positions.forEach((pos, k) => {
-    const f = Math.min(Math.max(pos - 0.5, 0), n - 1);
-    const i0 = Math.floor(f);
-    t.i0[k] = i0;
-    t.i1[k] = Math.min(i0 + 1, n - 1);
-    t.a[k] = f - i0;
-  });
-  return t;
-}
-
 /**
  * For every column and row of the anatomy grid, the taps in the CAM grid of the point of the film
  * it covers (cell centre -> film pixel -> fraction of the crop -> CAM cells). Positions outside
  * the crop are clamped, but every lung cell lies inside the lung box.
  */
-function camTaps(grid: Mask, frame: CropFrame, camW: number, camH: number): { x: Taps; y: Taps } {
+function camTaps(grid: Mask, frame: CropFrame, camW: number, camH: number): { x: BilinearTaps; y: BilinearTaps } {
   const { crop, filmWidth, filmHeight } = frame;
   const x = new Float64Array(grid.width);
   const y = new Float64Array(grid.height);
   for (let j = 0; j < grid.width; j++) x[j] = ((((j + 0.5) / grid.width) * filmWidth - crop.left) / crop.width) * camW;
   for (let i = 0; i < grid.height; i++)
     y[i] = ((((i + 0.5) / grid.height) * filmHeight - crop.top) / crop.height) * camH;
-  return { x: taps(x, camW), y: taps(y, camH) };
+  return { x: bilinearTaps(x, camW), y: bilinearTaps(y, camH) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { DecodedImage } from './decode.js';
+import type { DecodedImage } from './decode-image.js';
 import type { ManifestInput } from './types.js';
 
 /*
@@ -114,4 +114,16 @@ export function normalise(planes: Float64Array[], input: ManifestInput): Float32
 /** Decoded image -> resized gray 0..255 at the manifest's input size. */
 export function preprocess(img: DecodedImage, input: ManifestInput): Float64Array {
   return resizeArea(toGray(img), img.width, img.height, input.width, input.height);
+}
+
+/** 255 - v for every pixel: an inverted film the right way round. */
+export function invertGray(gray: Uint8Array): Uint8Array {
+  const out = new Uint8Array(gray.length);
+  for (let i = 0; i < gray.length; i++) out[i] = 255 - gray[i]!;
+  return out;
+}
+
+/** The same for resized 0..255 planes. */
+export function invertPlanes(planes: Float64Array[]): Float64Array[] {
+  return planes.map((p) => p.map((v) => 255 - v));
 }

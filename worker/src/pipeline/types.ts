@@ -1,4 +1,4 @@
-import type { TLungZone } from '@contracts/schemas/analysis.js';
+import type { TGateRefusalCode, TGateVerdict, TLungZone } from '@contracts/schemas/analysis.js';
 
 /**
  * The analysis result contract (other packages code against these names) and the model
@@ -17,17 +17,20 @@ export interface FindingResult {
   ageGroup?: 'pediatric';
 }
 
-export interface GateVerdict {
-  accepted: boolean;
-  /** Human-readable reason when refused, e.g. 'The image appears to be a colour photograph…'. */
-  reason: string | null;
-  /** e.g. 'inverted', 'low_contrast'; may be set on accepted images. */
-  flags: string[];
-  /** Machine code of the refusal ('colour', 'not_cxr', …); null when accepted. */
-  code?: GateReasonCode | null;
-}
+/**
+ * The image check's verdict: accepted, or refused with a code ('colour', 'not_cxr', …). The worker
+ * never words it: the server's report text turns the code into the sentence (refusal-text.ts).
+ */
+export type GateVerdict = TGateVerdict;
 
-export type GateReasonCode = 'undecodable' | 'too_small' | 'aspect_ratio' | 'colour' | 'blank' | 'not_cxr';
+export type GateReasonCode = TGateRefusalCode;
+
+/** A film as 8-bit luma, one byte a pixel, at the stored image's size. */
+export interface GrayFilm {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
 
 export interface Heatmap {
   label: string;
@@ -248,3 +251,6 @@ export interface HeatmapZones {
   /** Share (0..1, three decimals) of the map's mass inside the lung mask that lies in each zone. */
   zones: Record<TLungZone, number>;
 }
+
+/** Records a stage's time since `since` under `stage` and returns now (the result's timingsMs). */
+export type Lap = (stage: string, since: number) => number;

@@ -1,5 +1,5 @@
 """Python reference of the worker's model 2 pipeline (worker/src/pipeline/run-pipeline.ts with
-classify-lung-crop.ts, anatomy.ts, compose.ts): decode, checks, anatomy net (masks + gate) on the
+check-image.ts, find-anatomy.ts, classify-film.ts): decode, checks, anatomy net (masks + gate) on the
 whole film, lung box and CTR from the masks, classifier on the full-resolution film cropped to the
 lung box, calibration, findings. Used for the parity fixtures (cxr_train/export/parity_fixtures.py).
 

@@ -1,4 +1,4 @@
-"""Deterministic image checks of the input gate; mirrored by worker/src/pipeline/gate.ts.
+"""Deterministic image checks of the input gate; mirrored by worker/src/pipeline/check-image.ts.
 
 They run on the decoded image before and after preprocessing and catch what needs no
 model: too small, extreme aspect ratio, colour content, (near-)uniform images."""

@@ -2,13 +2,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { analyses, chats, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { TAnalysisResultJob } from '@contracts/queues.js';
-import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { patientOf } from '../history/chat-view.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
 import { applySiteThresholds } from '../site/apply-site-thresholds.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
+import { storedResultOf } from './refusal-text.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
 import { withholdByAge } from './withhold-by-age.js';
@@ -20,8 +20,8 @@ type TFinalizeDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 
 /**
  * Stores a worker's result: the analysis row, the heatmap image row and the assistant's report,
- * in one transaction, then announces 'done' or 'refused' (with the reason to show). Safe to run
- * twice: the status update only matches an analysis that is still open, and the unique index on
+ * in one transaction, then announces 'done' or 'refused' (with the reason to show: the worker
+ * sends a refusal's code, refusal-text.ts words it). Safe to run twice: the status update only matches an analysis that is still open, and the unique index on
  * messages.analysis_id refuses a second report. An analysis deleted meanwhile (its chat was
  * deleted) is skipped.
  */
@@ -30,7 +30,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const calibrated = await applySiteThresholds({
     db,
     modelDir: config.MODEL_DIR,
-    result: ZStoredResult.parse(job.result),
+    result: storedResultOf(job.result),
   });
   const [row] = await db
     .select({

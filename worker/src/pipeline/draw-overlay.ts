@@ -1,19 +1,18 @@
 import sharp from 'sharp';
 import { colourMap, overlayAlpha } from '@contracts/heatmap-look.js';
 import { STORED_JPEG_OPTIONS } from '@contracts/stored-jpeg.js';
-import { blendHeatmap, type GrayFilm, type OverlayLut } from './blend-heatmap.js';
-import { decodeImage } from './decode.js';
+import { blendHeatmap, type OverlayLut } from './blend-heatmap.js';
+import { decodeImage } from './decode-image.js';
 import { toGray } from './preprocess.js';
-import type { Heatmap } from './types.js';
+import type { GrayFilm, Heatmap } from './types.js';
 
 // The look lives in contracts/ so the viewer's legend draws the same scale.
 export { colourMap, MAX_ALPHA, overlayAlpha } from '@contracts/heatmap-look.js';
 
-export type { GrayFilm } from './blend-heatmap.js';
-
 /*
- * The overlay is stored once, at the stored image's size, and downloaded by the viewer and every
- * export. It keeps its film's coding: over a film stored as JPEG (a lossy upload) it is a JPEG
+ * The overlay, drawn by the worker after the pipeline for the top finding: the film with the
+ * heatmap blended on top (blend-heatmap.ts). It is stored once, at the stored image's size, and
+ * downloaded by the viewer and every export. It keeps its film's coding: over a film stored as JPEG (a lossy upload) it is a JPEG
  * written like the film (STORED_JPEG_OPTIONS), over anything else (PNG, WebP, DICOM renders) a
  * lossless PNG. Measured on 3 MP overlays (sharp 0.35, this 2-core machine): JPEG 22-27 ms and
  * about 0.25 MB; PNG at zlib level 1 without adaptive filtering 33-51 ms and about 2 MB (the
@@ -40,7 +39,7 @@ export const OVERLAY_LUT: OverlayLut = (() => {
 })();
 
 /** The film (8-bit luma at the stored image's size) with the heatmap blended on top, as a PNG or a JPEG. */
-export function renderOverlay(film: GrayFilm, heatmap: Heatmap, coding: TOverlayCoding = 'image/png'): Promise<Buffer> {
+export function drawOverlay(film: GrayFilm, heatmap: Heatmap, coding: TOverlayCoding = 'image/png'): Promise<Buffer> {
   const rgb = sharp(blendHeatmap(film, heatmap, OVERLAY_LUT), {
     raw: { width: film.width, height: film.height, channels: 3 },
   });
@@ -51,7 +50,7 @@ export function renderOverlay(film: GrayFilm, heatmap: Heatmap, coding: TOverlay
  * The same from the stored image's bytes, for callers without the decoded film (the worker's
  * pipeline hands its film over and skips this second decode).
  */
-export async function renderHeatmapOverlay(
+export async function drawOverlayOnImage(
   image: Buffer,
   heatmap: Heatmap,
   coding: TOverlayCoding = 'image/png',
@@ -59,5 +58,5 @@ export async function renderHeatmapOverlay(
   const decoded = await decodeImage(image);
   if (!decoded.ok) throw new Error('overlay: image could not be decoded');
   const { width, height } = decoded.image;
-  return renderOverlay({ width, height, data: toGray(decoded.image) }, heatmap, coding);
+  return drawOverlay({ width, height, data: toGray(decoded.image) }, heatmap, coding);
 }

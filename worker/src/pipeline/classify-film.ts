@@ -1,0 +1,57 @@
+import { cropResize, pixelBox, type PixelBox } from './anatomy.js';
+import { composeFindings, findingProbabilities } from './compose.js';
+import type { FoundAnatomy } from './find-anatomy.js';
+import { infer, type OutputTensor } from './infer.js';
+import { invertGray, normalise } from './preprocess.js';
+import type { FindingResult, GrayFilm, Lap, LoadedModel } from './types.js';
+
+export interface Classified {
+  findings: FindingResult[];
+  topFinding: string | null;
+  /** The classifier's outputs, CAMs included. */
+  outputs: Record<string, OutputTensor>;
+  /** The part of the film the classifier saw. */
+  crop: PixelBox;
+}
+
+/**
+ * The classify stage: calibrated findings and calls. After an anatomy stage the classifier runs on
+ * the full-resolution film (the right way round) cropped to the lung box when the manifest says
+ * so, and findings that combine with the CTR use the measured one. Without an anatomy stage the
+ * classifier was the first net: the checks already ran it on the whole film, and its outputs are
+ * read as they are. `lap` times 'crop' and 'classifier' when the classifier runs here.
+ */
+export async function classifyFilm(
+  model: LoadedModel,
+  checked: { film: GrayFilm; flags: string[]; firstNet: Record<string, OutputTensor> },
+  found: FoundAnatomy | null,
+  lap: Lap,
+): Promise<Classified> {
+  const { film } = checked;
+  const whole: PixelBox = { left: 0, top: 0, width: film.width, height: film.height };
+  if (!found)
+    return {
+      ...composeFindings(model, findingProbabilities(model, checked.firstNet)),
+      outputs: checked.firstNet,
+      crop: whole,
+    };
+
+  const { input } = model.manifest;
+  let t = performance.now();
+  const cropBox = input.crop === 'lung-box' ? found.box : null;
+  const gray = checked.flags.includes('inverted') ? invertGray(film.data) : film.data;
+  const plane = cropResize(gray, film.width, film.height, cropBox, input.width);
+  const x = normalise(
+    Array.from({ length: input.channels }, () => plane),
+    input,
+  );
+  t = lap('crop', t);
+  const outputs = await infer(model, x);
+  lap('classifier', t);
+  const { ctr } = found.anatomy;
+  return {
+    ...composeFindings(model, findingProbabilities(model, outputs, ctr), ctr),
+    outputs,
+    crop: cropBox ? pixelBox(cropBox, film.width, film.height) : whole,
+  };
+}
