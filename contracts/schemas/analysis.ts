@@ -95,6 +95,18 @@ const ZPathData = z
   .max(200_000)
   .regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/);
 
+/** Why a measured CTR cannot be trusted (worker/src/pipeline/check-ctr.ts); the server words each (anatomy-text.ts). */
+export const CTR_UNRELIABLE_CODES = [
+  'heart_at_inlet',
+  'heart_below_bases',
+  'lungs_small',
+  'lungs_asymmetric',
+  'lungs_retracted',
+  'heart_oversized',
+  'heart_too_wide',
+] as const;
+export type TCtrUnreliableCode = (typeof CTR_UNRELIABLE_CODES)[number];
+
 /**
  * What the anatomy stage found (model 2+; worker/src/pipeline/types.ts AnatomyResult). Contours
  * are outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none") over the film.
@@ -198,11 +210,20 @@ export const ZStoredResult = z.object({
 });
 export type TStoredResult = z.infer<typeof ZStoredResult>;
 
+/** The anatomy result as the worker hands it back: a flagged CTR as its code, no sentence. */
+export const ZWorkerAnatomy = ZAnatomy.extend({
+  ctrUnreliable: z.object({ code: z.enum(CTR_UNRELIABLE_CODES) }).nullish(),
+});
+
 /**
- * What the worker hands back on the result queue: the stored result with the gate's verdict as a
- * code. The server's finalizer turns the code into the sentence the stored `gate.reason` keeps.
+ * What the worker hands back on the result queue: the stored result with codes where the stored
+ * one has sentences (the gate's verdict, a flagged CTR). The server's finalizer words them
+ * (word-worker-result.ts) into the stored `gate.reason` and `anatomy.ctrUnreliable.reason`.
  */
-export const ZWorkerResult = ZStoredResult.extend({ gate: ZGateVerdict });
+export const ZWorkerResult = ZStoredResult.extend({
+  gate: ZGateVerdict,
+  anatomy: ZWorkerAnatomy.nullish().catch(null),
+});
 export type TWorkerResult = z.infer<typeof ZWorkerResult>;
 
 export const ZAnalysisView = z.object({

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'vitest';
 import { cardiothoracicRatio, cropResize, lungBox, pixelBox, type Mask } from '../../worker/src/pipeline/anatomy.js';
 import { loadBaseConfig } from '@contracts/config/base-config.js';
+import { CTR_UNRELIABLE_REASONS } from '../../server/src/services/analysis/anatomy-text.js';
 import { measureAnatomy } from '../../worker/src/pipeline/find-anatomy.js';
 import { combineCtr, composeFindings, findingProbabilities } from '../../worker/src/pipeline/compose.js';
 import { fmt, maskContour } from '../../worker/src/pipeline/contours.js';
@@ -298,7 +299,7 @@ test('anatomy: implausible outlines keep the measured ratio but give no CTR, wit
   assert.equal(inlet.ctr, null);
   near(inlet.ctrMeasured!, 31 / 88);
   assert.equal(inlet.ctrUnreliable?.code, 'heart_at_inlet');
-  assert.match(inlet.ctrUnreliable!.reason, /thoracic inlet/);
+  assert.match(CTR_UNRELIABLE_REASONS[inlet.ctrUnreliable!.code], /thoracic inlet/);
   assert.deepEqual(inlet.flags, [], 'a flagged ratio is not a missing heart');
   // the manifest's thresholds replace the defaults one by one
   const strict = measureAnatomy({ ...spec, ctrChecks: { maxCtr: 0.3 } } as never, { lung, heart: normalHeart });

@@ -8,8 +8,9 @@ import {
   DEFAULT_CTR_CHECKS,
   type CtrChecks,
   type CtrMeasures,
-  type CtrUnreliable,
+  type CtrUnreliableCode,
 } from '../../worker/src/pipeline/check-ctr.js';
+import { CTR_UNRELIABLE_REASONS } from '../../server/src/services/analysis/anatomy-text.js';
 
 // Made by models/train/cxr_train/export/ctr_fixtures.py with the Python twin (models/train/cxr_train/anatomy/ctr_checks.py).
 interface Case {
@@ -19,7 +20,8 @@ interface Case {
   ctr: number;
   checks: Partial<CtrChecks> | null;
   measures: CtrMeasures | null;
-  expected: CtrUnreliable | null;
+  /** The Python twin's verdict: the code, and the words the server must use for it. */
+  expected: { code: CtrUnreliableCode; reason: string } | null;
 }
 const fixtures = JSON.parse(await readFile('tests/fixtures/ctr-checks.json', 'utf8')) as {
   grid: number;
@@ -66,7 +68,9 @@ describe('CTR plausibility checks: TypeScript = Python', () => {
         for (const [k, v] of Object.entries(c.measures))
           assert.ok(Math.abs(m[k as keyof CtrMeasures] - v) < 1e-12, `${k}: ${m[k as keyof CtrMeasures]} vs ${v}`);
       }
-      assert.deepEqual(checkCtr(lung, heart, c.ctr, { ...DEFAULT_CTR_CHECKS, ...c.checks }), c.expected);
+      const verdict = checkCtr(lung, heart, c.ctr, { ...DEFAULT_CTR_CHECKS, ...c.checks });
+      assert.deepEqual(verdict, c.expected && { code: c.expected.code });
+      if (c.expected) assert.equal(CTR_UNRELIABLE_REASONS[c.expected.code], c.expected.reason, 'the server words it');
     });
   }
 });

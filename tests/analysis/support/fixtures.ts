@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
-import { ZGateVerdict, type TStoredResult, type TWorkerResult } from '@contracts/schemas/analysis.js';
+import { ZGateVerdict, ZWorkerAnatomy, type TStoredResult, type TWorkerResult } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
 import { bearer } from '../../helpers/factories.js';
@@ -173,10 +173,14 @@ export function sampleResultV2(over: Partial<TStoredResult> = {}): TStoredResult
   };
 }
 
-/** A stored-result fixture as the worker sends it: the gate's code and flags, no sentence (the finalizer words it). */
+/** A stored-result fixture as the worker sends it: codes without their sentences (the finalizer words them). */
 export function workerResultOf(stored: TStoredResult): TWorkerResult {
   const { accepted, code, flags } = stored.gate;
-  return { ...stored, gate: ZGateVerdict.parse({ accepted, code: code ?? null, flags }) };
+  const gate = ZGateVerdict.parse({ accepted, code: code ?? null, flags });
+  const { anatomy, ...rest } = stored;
+  const sent: TWorkerResult = { ...rest, gate };
+  if (anatomy !== undefined) sent.anatomy = anatomy && ZWorkerAnatomy.parse(anatomy);
+  return sent;
 }
 
 export const refusedResult = (): TStoredResult =>

@@ -9,9 +9,9 @@ export type { CtrChecks, CtrUnreliable, CtrUnreliableCode };
  * lines) the heart mask takes the whole mediastinum from the thoracic inlet down and spreads
  * into opacified lung, even below the diaphragm, while the lung masks retract from the
  * opacities: the CTR then reads 0.8-0.9 for a normal heart (shared/notes/ctr-on-opacified-films.md).
- * These checks look only at the two masks and say why the ratio cannot be trusted. Mirrors
- * models/train/cxr_train/anatomy/ctr_checks.py line for line (tests/pipeline/ctr-checks.test.ts holds the two
- * together on ctr-check-fixtures.json).
+ * These checks look only at the two masks and say why the ratio cannot be trusted, as a code
+ * (the server words it: anatomy-text.ts). Mirrors models/train/cxr_train/anatomy/ctr_checks.py
+ * line for line (tests/pipeline/ctr-checks.test.ts holds the two together on ctr-checks.json).
  */
 
 /**
@@ -38,16 +38,6 @@ export interface CtrMeasures {
   lungFill: number;
   heartToLung: number;
 }
-
-export const CTR_UNRELIABLE_REASONS: Record<CtrUnreliableCode, string> = {
-  heart_at_inlet: 'the heart outline reaches up to the thoracic inlet',
-  heart_below_bases: 'the heart outline extends below the lung bases',
-  lungs_small: 'the lung fields found are too small',
-  lungs_asymmetric: 'the two lung fields differ too much in size',
-  lungs_retracted: 'the lung outlines are retracted, as over opaque lung',
-  heart_oversized: 'the heart outline is too large against the lung fields',
-  heart_too_wide: 'the heart outline is implausibly wide for the thorax',
-};
 
 interface Extent {
   n: number;
@@ -101,7 +91,7 @@ export function ctrMeasures(lung: Mask, heart: Mask): CtrMeasures | null {
  */
 export function checkCtr(lung: Mask, heart: Mask, ctr: number, checks: CtrChecks): CtrUnreliable | null {
   const m = ctrMeasures(lung, heart);
-  const fail = (code: CtrUnreliableCode): CtrUnreliable => ({ code, reason: CTR_UNRELIABLE_REASONS[code] });
+  const fail = (code: CtrUnreliableCode): CtrUnreliable => ({ code });
   if (!m) return fail('lungs_small');
   if (m.heartTop < checks.minHeartTop) return fail('heart_at_inlet');
   if (m.heartBelowBases > checks.maxHeartBelowBases) return fail('heart_below_bases');

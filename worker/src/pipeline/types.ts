@@ -1,4 +1,4 @@
-import type { TGateRefusalCode, TGateVerdict, TLungZone } from '@contracts/schemas/analysis.js';
+import type { TCtrUnreliableCode, TGateRefusalCode, TGateVerdict, TLungZone } from '@contracts/schemas/analysis.js';
 
 /**
  * The analysis result contract (other packages code against these names) and the model
@@ -231,19 +231,11 @@ export interface CtrChecks {
   maxCtr: number;
 }
 
-export type CtrUnreliableCode =
-  | 'heart_at_inlet'
-  | 'heart_below_bases'
-  | 'lungs_small'
-  | 'lungs_asymmetric'
-  | 'lungs_retracted'
-  | 'heart_oversized'
-  | 'heart_too_wide';
+export type CtrUnreliableCode = TCtrUnreliableCode;
 
+/** Why a measured ratio cannot be trusted; the server words the code (anatomy-text.ts). */
 export interface CtrUnreliable {
   code: CtrUnreliableCode;
-  /** Completes "not measurable: …" in the report. */
-  reason: string;
 }
 
 export interface HeatmapZones {

@@ -1,6 +1,7 @@
 import {
   NOT_ASSESSED_REASON,
   type TAnatomy,
+  type TCtrUnreliableCode,
   type TNotAssessed,
   type TStoredResult,
 } from '@contracts/schemas/analysis.js';
@@ -27,6 +28,17 @@ export function ctrText(anatomy: TAnatomy | null | undefined): string | null {
   if (!anatomy || anatomy.ctr === null) return null;
   return `Cardiothoracic ratio ${ratio(anatomy.ctr)} (usual upper reference ${ratio(anatomy.ctrReference)} on an adult PA film)`;
 }
+
+/** Why a measured CTR cannot be trusted, for each code of the worker's plausibility checks; completes "not measurable: …". */
+export const CTR_UNRELIABLE_REASONS: Record<TCtrUnreliableCode, string> = {
+  heart_at_inlet: 'the heart outline reaches up to the thoracic inlet',
+  heart_below_bases: 'the heart outline extends below the lung bases',
+  lungs_small: 'the lung fields found are too small',
+  lungs_asymmetric: 'the two lung fields differ too much in size',
+  lungs_retracted: 'the lung outlines are retracted, as over opaque lung',
+  heart_oversized: 'the heart outline is too large against the lung fields',
+  heart_too_wide: 'the heart outline is implausibly wide for the thorax',
+};
 
 /** Why there is no CTR: the plausibility check's reason, else from the anatomy stage's flags. */
 export function noCtrReason(anatomy: TAnatomy): string {

@@ -8,7 +8,7 @@ import { applySiteThresholds } from '../site/apply-site-thresholds.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
-import { storedResultOf } from './refusal-text.js';
+import { wordWorkerResult } from './word-worker-result.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
 import { withholdByAge } from './withhold-by-age.js';
@@ -20,8 +20,9 @@ type TFinalizeDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 
 /**
  * Stores a worker's result: the analysis row, the heatmap image row and the assistant's report,
- * in one transaction, then announces 'done' or 'refused' (with the reason to show: the worker
- * sends a refusal's code, refusal-text.ts words it). Safe to run twice: the status update only matches an analysis that is still open, and the unique index on
+ * in one transaction, then announces 'done' or 'refused' (with the reason to show). The worker
+ * sends codes, not sentences: word-worker-result.ts words them first. Safe to run twice: the
+ * status update only matches an analysis that is still open, and the unique index on
  * messages.analysis_id refuses a second report. An analysis deleted meanwhile (its chat was
  * deleted) is skipped.
  */
@@ -30,7 +31,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const calibrated = await applySiteThresholds({
     db,
     modelDir: config.MODEL_DIR,
-    result: storedResultOf(job.result),
+    result: wordWorkerResult(job.result),
   });
   const [row] = await db
     .select({

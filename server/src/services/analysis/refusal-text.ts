@@ -1,11 +1,5 @@
 import { DEFAULT_GATE_CHECKS } from '@contracts/model/manifest.js';
-import {
-  ZStoredResult,
-  type TGateRefusalCode,
-  type TGateVerdict,
-  type TStoredResult,
-  type TWorkerResult,
-} from '@contracts/schemas/analysis.js';
+import type { TGateRefusalCode } from '@contracts/schemas/analysis.js';
 
 /**
  * Why an image was not analysed, in the clinician's words. The worker sends only the refusal's
@@ -27,15 +21,4 @@ export function refusalText(code: TGateRefusalCode, minSide: number = DEFAULT_GA
     case 'not_cxr':
       return 'The image does not look like a frontal chest radiograph.';
   }
-}
-
-/** The gate as stored: the worker's verdict with its sentence (`reason`; null when accepted). */
-export function storedGate(gate: TGateVerdict): TStoredResult['gate'] {
-  const reason = gate.code === null ? null : refusalText(gate.code, gate.minSide);
-  return { accepted: gate.accepted, reason, flags: gate.flags, code: gate.code };
-}
-
-/** A worker's result as the server stores it: the refusal worded here, the rest as it came. */
-export function storedResultOf(result: TWorkerResult): TStoredResult {
-  return ZStoredResult.parse({ ...result, gate: storedGate(result.gate) });
 }
