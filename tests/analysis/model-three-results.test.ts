@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PEDIATRIC_ONLY_REASON, type TFinding, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport } from '@contracts/schemas/export.js';
@@ -10,9 +10,8 @@ import { finalizeAnalysis } from '../../server/src/services/analysis/finalize-an
 import { withholdByAge } from '../../server/src/services/analysis/withhold-by-age.js';
 import { heartSizeText, notAssessed } from '../../server/src/services/chat/responders/grounded-scope.js';
 import { buildFhirBundle, CTR_CODE } from '../../server/src/services/export/build-fhir.js';
-import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useAppWithUser } from '../helpers/use-app-with-user.js';
 import { queuedAnalysis, sampleResultV2, workerResultOf } from './support/fixtures.js';
 
 /**
@@ -173,18 +172,10 @@ function exportOf(result: TStoredResult, age: number) {
 }
 
 describe('the finalizer decides by the chat patient age', () => {
-  let t: TestApp;
-  let u: TTestUser;
-  beforeAll(async () => {
-    t = await createTestApp({ backend: 'pglite' });
-    u = await createUser(t.deps);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const s = useAppWithUser({ backend: 'pglite' });
 
   const finalize = async (patient: object) => {
-    const a = await queuedAnalysis(t.deps, u.user.id, patient);
+    const a = await queuedAnalysis(s.t.deps, s.u.user.id, patient);
     const heatmap = {
       storageKey: 'overlay-of-the-hint',
       sha256: 'a'.repeat(64),
@@ -195,14 +186,14 @@ describe('the finalizer decides by the chat patient age', () => {
     };
     assert.equal(
       await finalizeAnalysis({
-        ...t.deps,
+        ...s.t.deps,
         job: { analysisId: a.analysisId, result: workerResultOf(withHints()), heatmap },
       }),
       'completed',
     );
-    const [row] = await t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
-    const [report] = await t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId));
-    const view = await sessionCaller(t.deps, u).analysis.get({ analysisId: a.analysisId });
+    const [row] = await s.t.deps.db.select().from(analyses).where(eq(analyses.id, a.analysisId));
+    const [report] = await s.t.deps.db.select().from(messages).where(eq(messages.analysisId, a.analysisId));
+    const view = await sessionCaller(s.t.deps, s.u).analysis.get({ analysisId: a.analysisId });
     return { row: row!, report: report!, view };
   };
 

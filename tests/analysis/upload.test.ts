@@ -10,7 +10,8 @@ import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
-import { multipart, PATIENT, radiograph, uploadBody } from './support/fixtures.js';
+import { PATIENT, radiograph, uploadBody } from './support/fixtures.js';
+import { multipart } from '../helpers/post-multipart.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);

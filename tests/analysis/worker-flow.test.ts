@@ -8,7 +8,8 @@ import { waitForAnalysis } from '../../server/src/services/analysis/follow-analy
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { colourPhoto, META, PATIENT, postMultipart, radiograph, uploadBody } from './support/fixtures.js';
+import { colourPhoto, META, PATIENT, radiograph, uploadBody } from './support/fixtures.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 import { startAnalysisWorker, testModelDir, type TestAnalysisWorker } from './support/start-analysis-worker.js';
 
 const modelDir = testModelDir();

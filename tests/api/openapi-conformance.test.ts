@@ -8,28 +8,19 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { createChat, createProfile, createUser, pngBytes, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
+import { multipart } from '../helpers/post-multipart.js';
 import { testPatientName } from '../helpers/test-patients.js';
 
 type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
 type TCall = Omit<InjectOptions, 'url' | 'method'> & { url: string };
 
-function multipart(
-  fields: Record<string, string>,
-  image: Buffer,
-): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----conformance${Date.now()}`;
-  const parts: Uint8Array[] = Object.entries(fields).map(([k, v]) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-  );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    image,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+/** The upload form: a patient for a documented 202, and a small PNG. */
+async function uploadForm() {
+  return multipart([
+    { name: 'profile', value: JSON.stringify({ full_name: testPatientName(), age: '60' }) },
+    { name: 'image', value: await pngBytes(), filename: 'x.png', type: 'image/png' },
+  ]);
 }
 
 /**
@@ -121,11 +112,11 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   },
   'POST /api/chat/analyzer': async () => ({
     url: '/api/chat/analyzer?wait=0',
-    ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()),
+    ...(await uploadForm()),
   }),
   'POST /api/chat/upload': async () => ({
     url: '/api/chat/upload',
-    ...multipart({ profile: JSON.stringify({ full_name: testPatientName(), age: '60' }) }, await pngBytes()),
+    ...(await uploadForm()),
   }),
   // No finished analysis: the documented 409.
   'POST /api/chat/chat': async (t, u) => {

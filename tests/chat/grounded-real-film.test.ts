@@ -6,7 +6,8 @@ import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.j
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { MODEL_DIR, modelInstalled, postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { MODEL_DIR, modelInstalled, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 import { startAnalysisWorker, type TestAnalysisWorker } from '../analysis/support/start-analysis-worker.js';
 
 /**

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { DICOM_INFLATES_TOO_LARGE, DICOM_PIXELS_TOO_LARGE } from '@contracts/dicom-limits.js';
 import { storedImages } from '../../server/src/db/schema.js';
 import { decodeDicom } from '../../server/src/services/dicom/decode-dicom.js';
 import { parseDicomHeader } from '../../server/src/services/dicom/parse-dicom-capped.js';
 import { readInstanceTags } from '../../server/src/services/dicom-node/read-instance-tags.js';
-import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { writeDicom } from '../helpers/write-dicom.js';
 import { deflateBombDicom, hostileJ2kDicom, hostileRleDicom } from '../helpers/write-hostile-dicom.js';
-import { multipart } from '../analysis/support/fixtures.js';
+import { postUploadFile } from '../helpers/post-multipart.js';
+import { useAppWithUser } from '../helpers/use-app-with-user.js';
 
 /**
  * Issue 23, N1: the outside scan's four hostile DICOM files. Each is refused from its header (or
@@ -81,31 +80,16 @@ describe('hostile DICOM files', () => {
 });
 
 describe('hostile DICOM uploads', () => {
-  let t: TestApp;
-  let u: TTestUser;
-  beforeAll(async () => {
-    t = await createTestApp({ backend: 'pglite' });
-    u = await createUser(t.deps);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  const post = (file: Buffer) => {
-    const body = multipart([{ name: 'image', value: file, filename: 'study.dcm', type: 'application/dicom' }]);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(u.token) },
-    });
-  };
+  const s = useAppWithUser({ backend: 'pglite' });
+  const post = (file: Buffer) =>
+    postUploadFile(s.t.app, s.u.token, { value: file, filename: 'study.dcm', type: 'application/dicom' });
 
   for (const h of HOSTILE) {
     test(`${h.name} is answered 413 with a reason, and nothing is stored`, async () => {
       const res = await post(await h.make());
       assert.equal(res.statusCode, 413, res.body);
       assert.equal(res.json().message, h.message);
-      const stored = await t.deps.db.select().from(storedImages).where(eq(storedImages.userId, u.user.id));
+      const stored = await s.t.deps.db.select().from(storedImages).where(eq(storedImages.userId, s.u.user.id));
       assert.equal(stored.length, 0);
     });
   }

@@ -6,7 +6,8 @@ import { analyses, messages } from '../../server/src/db/schema.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { writeDicom } from '../helpers/write-dicom.js';
-import { multipart, postMultipart, radiograph } from '../analysis/support/fixtures.js';
+import { radiograph } from '../analysis/support/fixtures.js';
+import { multipart, postMultipart } from '../helpers/post-multipart.js';
 import {
   startAnalysisWorker,
   testModelDir,

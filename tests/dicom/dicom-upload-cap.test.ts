@@ -1,34 +1,18 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
-import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { writeDicom } from '../helpers/write-dicom.js';
-import { multipart } from '../analysis/support/fixtures.js';
+import { postUploadFile } from '../helpers/post-multipart.js';
+import { useAppWithUser } from '../helpers/use-app-with-user.js';
 
 /**
  * DICOM files have their own upload cap (64 MB): an uncompressed 16-bit DX film of 3k×3k is
  * ~18 MB. Other images keep the spec's 10 MB, and the pixel cap still holds for both.
  */
 describe('upload caps', () => {
-  let t: TestApp;
-  let u: TTestUser;
-  beforeAll(async () => {
-    t = await createTestApp({ backend: 'pglite' });
-    u = await createUser(t.deps);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  const post = (value: Buffer, filename: string, type: string) => {
-    const body = multipart([{ name: 'image', value, filename, type }]);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(u.token) },
-    });
-  };
+  const s = useAppWithUser({ backend: 'pglite' });
+  const post = (value: Buffer, filename: string, type: string) =>
+    postUploadFile(s.t.app, s.u.token, { value, filename, type });
 
   test('an uncompressed 16-bit 3000×3000 DX film (18 MB) is accepted', { timeout: 60_000 }, async () => {
     const side = 3000;

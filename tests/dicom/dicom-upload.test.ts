@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { chats, storedImages } from '../../server/src/db/schema.js';
-import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { TEST_PATIENT_MARKER } from '../helpers/test-patients.js';
 import { writeDicom, type TDicomSpec } from '../helpers/write-dicom.js';
-import { multipart, radiograph } from '../analysis/support/fixtures.js';
+import { radiograph } from '../analysis/support/fixtures.js';
+import { multipart, postMultipart } from '../helpers/post-multipart.js';
+import { useAppWithUser } from '../helpers/use-app-with-user.js';
 
 /** A real radiograph from the shared dataset as a 12-bit MONOCHROME1 CR DICOM. */
 async function radiographDicom(over: Partial<TDicomSpec> = {}): Promise<Buffer> {
@@ -36,22 +36,8 @@ const dicomBody = (file: Buffer, profile?: object) =>
 
 for (const backend of testBackends()) {
   describe(`DICOM upload on ${backend}`, () => {
-    let t: TestApp;
-    let u: TTestUser;
-    beforeAll(async () => {
-      t = await createTestApp({ backend });
-      u = await createUser(t.deps);
-    });
-    afterAll(async () => {
-      await t.close();
-    });
-    const post = (body: { payload: Buffer; headers: Record<string, string> }) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/chat/upload',
-        payload: body.payload,
-        headers: { ...body.headers, ...bearer(u.token) },
-      });
+    const s = useAppWithUser({ backend });
+    const post = (body: ReturnType<typeof multipart>) => postMultipart(s.t.app, '/api/chat/upload', body, s.u.token);
 
     test('a .dcm upload is stored as a grayscale PNG rendering; name and age come from the tags when the form is empty', async () => {
       const file = await radiographDicom({
@@ -61,12 +47,12 @@ for (const backend of testBackends()) {
       });
       const res = await post(dicomBody(file));
       assert.equal(res.statusCode, 202, res.body);
-      const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
+      const [chat] = await s.t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
       assert.equal(chat?.patient.full_name, `Ada ${TEST_PATIENT_MARKER}`);
       assert.equal(chat?.patient.age, '61');
-      const [image] = await t.deps.db.select().from(storedImages).where(eq(storedImages.id, chat!.imageId!));
+      const [image] = await s.t.deps.db.select().from(storedImages).where(eq(storedImages.id, chat!.imageId!));
       assert.equal(image?.mediaType, 'image/png');
-      const stored = await t.deps.images.get(image!.storageKey);
+      const stored = await s.t.deps.images.get(image!.storageKey);
       const meta = await sharp(stored).metadata();
       assert.equal(meta.format, 'png');
       assert.equal(meta.channels, 1);
@@ -81,17 +67,17 @@ for (const backend of testBackends()) {
       });
       const res = await post(dicomBody(file, { full_name: `${TEST_PATIENT_MARKER} Typed`, age: 33 }));
       assert.equal(res.statusCode, 202, res.body);
-      const [chat] = await t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
+      const [chat] = await s.t.deps.db.select().from(chats).where(eq(chats.id, res.json().data.chat_id));
       assert.equal(chat?.patient.full_name, `${TEST_PATIENT_MARKER} Typed`);
       assert.equal(chat?.patient.age, '33');
     });
 
     test('a CT DICOM is refused with a clear reason and nothing is stored', async () => {
-      const before = (await t.deps.db.select().from(chats).where(eq(chats.userId, u.user.id))).length;
+      const before = (await s.t.deps.db.select().from(chats).where(eq(chats.userId, s.u.user.id))).length;
       const res = await post(dicomBody(await radiographDicom({ modality: 'CT' })));
       assert.equal(res.statusCode, 400);
       assert.match(res.json().message, /CT \(computed tomography\) study, not a plain radiograph/);
-      assert.equal((await t.deps.db.select().from(chats).where(eq(chats.userId, u.user.id))).length, before);
+      assert.equal((await s.t.deps.db.select().from(chats).where(eq(chats.userId, s.u.user.id))).length, before);
     });
 
     test('an unsupported compression is refused by name (415)', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ANALYSIS_MESSAGES, ZAnalysisPatient } from '@contracts/schemas/analysis.js';
 import { PROFILE_MESSAGES, ZProfileAge, ZPatientName } from '@contracts/schemas/profile.js';
-import { multipart, radiograph } from '../analysis/support/fixtures.js';
+import { radiograph } from '../analysis/support/fixtures.js';
+import { multipart, postMultipart, type TFormPart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FAST_HASH_ENV, rest, signUpUser } from '../auth/auth-helpers.js';
 
@@ -44,15 +45,7 @@ describe('Info items (issue 23)', () => {
     assert.equal(r.body.message, PROFILE_MESSAGES.nameTooLong);
   });
 
-  const upload = (parts: Parameters<typeof multipart>[0]) => {
-    const body = multipart(parts);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      payload: body.payload,
-      headers: { ...body.headers, authorization: `Bearer ${token}` },
-    });
-  };
+  const upload = (parts: TFormPart[]) => postMultipart(t.app, '/api/chat/upload', multipart(parts), token);
   const file = { name: 'image', value: Buffer.alloc(0), filename: 'x.jpg', type: 'image/jpeg' };
 
   test('two files in one upload: one image at a time, not the size message', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
-import { multipart, radiograph } from '../analysis/support/fixtures.js';
+import { radiograph } from '../analysis/support/fixtures.js';
+import { multipart, postMultipart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FAST_HASH_ENV, rest, signUpUser } from '../auth/auth-helpers.js';
 
@@ -71,12 +72,7 @@ describe('Unicode at the edge (issue 23 N4)', () => {
     ];
     for (const field of cases) {
       const body = multipart([field, { name: 'image', value: image, filename: 'x.jpg', type: 'image/jpeg' }]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/chat/upload',
-        payload: body.payload,
-        headers: { ...body.headers, authorization: `Bearer ${u.token}` },
-      });
+      const res = await postMultipart(t.app, '/api/chat/upload', body, u.token);
       refused(res.statusCode, res.json().message, field.value);
     }
   });

@@ -7,6 +7,7 @@ import type { ImageStore } from '@contracts/image-store.js';
 import { LocalImageStore } from '@common/storage/local-image-store.js';
 import { createUser } from '../helpers/factories.js';
 import { CXR_FIXTURE } from '../helpers/fault-procs.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { rowCounts } from './backup-seed.js';
 import { multipartBody } from './upload-corpus.js';
@@ -46,16 +47,11 @@ describe('fault injection: image storage full or unwritable', () => {
   });
 
   const upload = () => {
-    const { payload, contentType } = multipartBody(
+    const body = multipartBody(
       { filename: 'x.jpg', contentType: 'image/jpeg', data: readFileSync(CXR_FIXTURE) },
       { full_name: 'Zqxpatient Storage', age: '40' },
     );
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      payload,
-    });
+    return postMultipart(t.app, '/api/chat/upload', body, token);
   };
 
   /** Every stored_images row must name a file that exists. */

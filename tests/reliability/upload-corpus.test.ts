@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { analyses, storedImages } from '../../server/src/db/schema.js';
 import { createUser } from '../helpers/factories.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { rowCounts } from './backup-seed.js';
@@ -25,17 +26,8 @@ describe('hostile upload corpus: each file refused with a clear message or safel
   });
 
   const upload = (item: TCorpusItem) => {
-    const { payload, contentType } = multipartBody(item, {
-      full_name: testPatientName('Upload'),
-      age: '50',
-      medical_history: 'None',
-    });
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/chat/upload',
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      payload,
-    });
+    const body = multipartBody(item, { full_name: testPatientName('Upload'), age: '50', medical_history: 'None' });
+    return postMultipart(t.app, '/api/chat/upload', body, token);
   };
 
   test('the corpus covers every hostile kind', async () => {

@@ -1,5 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { multipart } from '../helpers/post-multipart.js';
 import { TEST_PATIENT_MARKER } from '../helpers/test-patients.js';
 
 /** One file of the hostile-upload corpus and what the server must do with it. */
@@ -165,21 +166,13 @@ export async function buildUploadCorpus(): Promise<TCorpusItem[]> {
   ];
 }
 
-/** A multipart body as a browser would send it: the image plus the patient fields. */
+/** A multipart body as a browser would send it: the patient fields, then the image. */
 export function multipartBody(
   item: Pick<TCorpusItem, 'filename' | 'contentType' | 'data'>,
   profile: Record<string, string>,
-): { payload: Buffer; contentType: string } {
-  const boundary = `----cxr${Math.random().toString(16).slice(2)}`;
-  const parts = [
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="profile"\r\n\r\n${JSON.stringify(profile)}\r\n`,
-    ),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${item.filename}"\r\nContent-Type: ${item.contentType}\r\n\r\n`,
-    ),
-    item.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ];
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+) {
+  return multipart([
+    { name: 'profile', value: JSON.stringify(profile) },
+    { name: 'image', value: item.data, filename: item.filename, type: item.contentType },
+  ]);
 }

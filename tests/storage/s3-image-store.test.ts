@@ -14,7 +14,8 @@ import { sha256Hex } from '../../server/src/lib/tokens.js';
 import { createUser } from '../helpers/factories.js';
 import { createTestApp } from '../helpers/test-app.js';
 import { testConfig } from '../helpers/test-config.js';
-import { postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 
 const BUCKET = 'cxr-images';
 

@@ -10,7 +10,8 @@ import { bearer, createProfile, createUser, type TTestUser } from '../helpers/fa
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { postMultipart, radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { radiograph, uploadBody } from '../analysis/support/fixtures.js';
+import { postMultipart } from '../helpers/post-multipart.js';
 import {
   startAnalysisWorker,
   testModelDir,

@@ -1,13 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { AppDeps } from '../../../server/src/deps.js';
 import { ZGateVerdict, ZWorkerAnatomy, type TStoredResult, type TWorkerResult } from '@contracts/schemas/analysis.js';
 import { createAnalysis } from '../../../server/src/services/analysis/create-analysis.js';
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
-import { bearer } from '../../helpers/factories.js';
+import { multipart } from '../../helpers/post-multipart.js';
+
+// bench/dicom-stall still imports the form builder from here.
+export { multipart } from '../../helpers/post-multipart.js';
 
 /** Committed test-split radiographs (tests/fixtures/cxr/README.md): no test reads the data sets. */
 const RADIOGRAPH_DIR = fileURLToPath(new URL('../../fixtures/cxr/', import.meta.url));
@@ -51,29 +53,6 @@ export async function colourPhoto(): Promise<Buffer> {
   return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
     .jpeg()
     .toBuffer();
-}
-
-/** A multipart/form-data body for app.inject (files and text fields, in the given order). */
-export function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
-  const boundary = `----cxr${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-/** POSTs a multipart body (from `multipart` or `uploadBody`) as the holder of `token`. */
-export function postMultipart(
-  app: FastifyInstance,
-  url: '/api/chat/analyzer' | '/api/chat/upload',
-  body: ReturnType<typeof multipart>,
-  token: string,
-) {
-  return app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...bearer(token) } });
 }
 
 export const PATIENT = {
