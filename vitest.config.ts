@@ -17,6 +17,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const UNIT = [
   'tests/log-scan.test.ts',
   'tests/analysis/compose-report.test.ts',
+  'tests/client/*.test.ts',
   'tests/analysis/compose-report-v2.test.ts',
   'tests/batch/batch-metrics.test.ts',
   'tests/chat/grounded-v2.test.ts',

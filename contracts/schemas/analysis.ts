@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnalysisStage } from '../analysis-stage.js';
+import { AnalysisStage, type TAnalysisStage } from '../analysis-stage.js';
 
 /**
  * Analysis uploads and results: the refusal messages are the spec's exact strings (section 5),
@@ -56,6 +56,22 @@ export type TAnalysisPatient = z.output<typeof ZAnalysisPatient>;
 export const ZAnalysisStatus = z.enum(['queued', 'processing', 'completed', 'refused', 'failed']);
 export type TAnalysisStatus = z.infer<typeof ZAnalysisStatus>;
 export const TERMINAL_STATUSES: readonly TAnalysisStatus[] = ['completed', 'refused', 'failed'];
+
+/** The one stage → status mapping: the follower's events and the client's live view both read it. */
+export function statusOfStage(stage: TAnalysisStage): TAnalysisStatus {
+  switch (stage) {
+    case 'done':
+      return 'completed';
+    case 'refused':
+    case 'failed':
+    case 'queued':
+      return stage;
+    case 'checking':
+    case 'analysing':
+    case 'writing':
+      return 'processing';
+  }
+}
 
 /** What an upload answers at once (tRPC-style camelCase and the REST snake_case twin). */
 export const ZUploadOutput = z.object({ chatId: z.uuid(), analysisId: z.uuid(), status: ZAnalysisStatus });

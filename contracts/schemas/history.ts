@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAnalysisStatus } from './analysis.js';
 
 /**
  * Chat history: the tRPC procedures' inputs and outputs (camelCase, documented here as the
@@ -21,8 +22,6 @@ export const ZChatTitle = z
 
 /** Ids are plain text: a malformed id must answer exactly like a missing one (404). */
 const ZChatId = z.string({ error: HISTORY_MESSAGES.chatNotFound }).max(100, HISTORY_MESSAGES.chatNotFound);
-
-export const ZAnalysisStatus = z.enum(['queued', 'processing', 'completed', 'refused', 'failed']);
 
 export const ZLatestAnalysis = z.object({ id: z.uuid(), status: ZAnalysisStatus, stage: z.string() }).nullable();
 

@@ -25,3 +25,12 @@ export function Form({ onSubmit, className, children, ...rest }: TFormProps) {
     </form>
   );
 }
+
+/** A failing rule no field shows (a form-level message under the fields); nothing when null. */
+export function FormError({ message }: { message: string | null }) {
+  return message ? (
+    <p className="field-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}

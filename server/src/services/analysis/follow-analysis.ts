@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../deps.js';
-import { AnalysisStage } from '@contracts/analysis-stage.js';
+import { AnalysisStage, toAnalysisStage } from '@contracts/analysis-stage.js';
 import type { TAnalysisEvent } from '@contracts/queues.js';
 import {
+  statusOfStage,
   TERMINAL_STATUSES,
   type TAnalysisStatus,
   type TAnalysisView,
@@ -12,20 +13,7 @@ import { getOwnedAnalysis } from './get-analysis.js';
 
 type TFollowDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
-const statusOfStage = (stage: TAnalysisEvent['stage']): TAnalysisStatus =>
-  stage === 'done'
-    ? 'completed'
-    : stage === 'refused'
-      ? 'refused'
-      : stage === 'failed'
-        ? 'failed'
-        : stage === 'queued'
-          ? 'queued'
-          : 'processing';
-
 const rank = (stage: TProgressEvent['stage']) => AnalysisStage.indexOf(stage);
-
-const stageOf = (stage: string): TProgressEvent['stage'] => AnalysisStage.find((s) => s === stage) ?? 'queued';
 
 const fromEvent = (e: TAnalysisEvent): TProgressEvent => ({
   analysisId: e.analysisId,
@@ -36,7 +24,7 @@ const fromEvent = (e: TAnalysisEvent): TProgressEvent => ({
 
 const fromView = (v: TAnalysisView): TProgressEvent => ({
   analysisId: v.id,
-  stage: stageOf(v.stage),
+  stage: toAnalysisStage(v.stage),
   status: v.status,
   ...(v.error ? { message: v.error } : {}),
 });

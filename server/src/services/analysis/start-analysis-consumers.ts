@@ -2,7 +2,8 @@ import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { analyses } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import { QueueName, ZAnalysisResultJob, type TAnalysisEvent } from '@contracts/queues.js';
+import { QueueName, ZAnalysisResultJob } from '@contracts/queues.js';
+import { statusOfStage } from '@contracts/schemas/analysis.js';
 import { analysisEventHub } from './analysis-event-hub.js';
 import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
 import { reconcileAnalyses } from './reconcile-analyses.js';
@@ -15,8 +16,6 @@ export interface AnalysisConsumers {
   reconcile(): Promise<{ requeued: number; failed: number }>;
   close(): Promise<void>;
 }
-
-const RUNNING_STAGES = new Set<TAnalysisEvent['stage']>(['checking', 'analysing', 'writing']);
 
 /**
  * The server side of the analysis flow: the finalizer (a worker on the result queue), the
@@ -61,7 +60,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
   const hub = analysisEventHub(deps.redis, prefix);
   const stopTracking = hub.listenAll({
     onEvent: (e) => {
-      if (!RUNNING_STAGES.has(e.stage)) return;
+      if (statusOfStage(e.stage) !== 'processing') return;
       void deps.db
         .update(analyses)
         .set({

@@ -1,34 +1,29 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { ZForgotPasswordInput } from '@contracts/schemas/auth';
+import { AUTH_MESSAGES, ZForgotPasswordInput } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthLayout } from '../components/auth-layout';
 
 /** Request a reset link; then the 'Check Your Email' confirmation (section 4: form, then sent). */
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const toast = useToast();
-  const forgot = trpc.auth.forgotPassword.useMutation();
-
-  const submit = () => {
-    const parsed = validate(ZForgotPasswordInput, { email });
-    if (!parsed.ok) return setError(parsed.message);
-    setError(null);
-    forgot.mutate(parsed.data, {
-      onSuccess: (res) => {
-        toast.success(res.message || 'Password reset link sent to your email!');
-        setSent(true);
-      },
-      onError: (err) => toast.error(errorText(err, 'Failed to send reset link. Please try again.')),
-    });
-  };
+  const form = useZodForm({
+    schema: ZForgotPasswordInput,
+    initialValues: { email: '' },
+    mutation: trpc.auth.forgotPassword.useMutation(),
+    variables: (data) => data,
+    onSuccess: (res) => {
+      toast.success(res.message || AUTH_MESSAGES.resetSent);
+      setSent(true);
+    },
+    errorToast: { fallback: 'Failed to send reset link. Please try again.' },
+  });
+  const { email } = form.values;
 
   return (
     <AuthLayout
@@ -49,18 +44,18 @@ export function ForgotPasswordPage() {
         </div>
       ) : (
         <>
-          <Form onSubmit={submit}>
+          <Form onSubmit={form.submit}>
             <TextField
               id="forgot-email"
               label="Email Address"
               type="email"
               autoComplete="email"
               value={email}
-              error={error}
-              onChange={setEmail}
+              error={form.error?.message ?? null}
+              onChange={(value) => form.setValue('email', value)}
             />
-            <button type="submit" className="button button-primary button-block" disabled={forgot.isPending}>
-              {forgot.isPending ? 'Sending...' : 'Send Reset Link'}
+            <button type="submit" className="button button-primary button-block" disabled={form.pending}>
+              {form.pending ? 'Sending...' : 'Send Reset Link'}
             </button>
           </Form>
           <div className="auth-links">

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { ZCheckEmailInput, ZLoginInput } from '@contracts/schemas/auth';
+import { AUTH_MESSAGES, ZCheckEmailInput, ZLoginInput } from '@contracts/schemas/auth';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthLayout } from '../components/auth-layout';
 import { useAfterAuth } from '../hooks/use-after-auth';
 
@@ -15,13 +14,8 @@ const LOGIN_FAILED = 'Login failed. Please try again.';
 /** Two-step login (section 2): email, then password, with 'Back to email'. */
 export function LoginPage() {
   const [step, setStep] = useState<'email' | 'password'>('email');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const toast = useToast();
   const afterAuth = useAfterAuth();
-  const checkEmail = trpc.auth.checkEmail.useMutation();
-  const login = trpc.auth.login.useMutation();
   // Continue and 'Back to email' replace the field the user was in: focus follows to the new
   // one. Only after those clicks; on arrival the page leaves focus where the browser puts it.
   const stepInput = useRef<HTMLInputElement>(null);
@@ -36,29 +30,30 @@ export function LoginPage() {
     setStep(next);
   };
 
-  const submitEmail = () => {
-    const parsed = validate(ZCheckEmailInput, { email });
-    if (!parsed.ok) return setError(parsed.message);
-    setError(null);
-    checkEmail.mutate(parsed.data, {
-      onSuccess: () => goTo('password'),
-      onError: (err) => toast.error(errorText(err, LOGIN_FAILED)),
-    });
-  };
-
-  const submitPassword = () => {
-    const parsed = validate(ZLoginInput, { email, password });
-    if (!parsed.ok) return setError(parsed.message);
-    setError(null);
-    login.mutate(parsed.data, {
-      onSuccess: (res) => {
-        if (!res.user) return toast.error(LOGIN_FAILED);
-        toast.success(res.message || 'Login successful!');
-        afterAuth(res.user);
-      },
-      onError: (err) => toast.error(errorText(err, LOGIN_FAILED, { '401': 'Invalid email or password' })),
-    });
-  };
+  const emailForm = useZodForm({
+    schema: ZCheckEmailInput,
+    initialValues: { email: '' },
+    mutation: trpc.auth.checkEmail.useMutation(),
+    variables: (data) => data,
+    onSuccess: () => goTo('password'),
+    errorToast: { fallback: LOGIN_FAILED },
+  });
+  const email = emailForm.values.email;
+  // The password step validates and sends the email of the first step with it.
+  const passwordForm = useZodForm({
+    schema: ZLoginInput,
+    initialValues: { password: '' },
+    toInput: ({ password }) => ({ email, password }),
+    mutation: trpc.auth.login.useMutation(),
+    variables: (data) => data,
+    onSuccess: (res) => {
+      if (!res.user) return toast.error(LOGIN_FAILED);
+      toast.success(res.message || AUTH_MESSAGES.loggedIn);
+      afterAuth(res.user);
+    },
+    errorToast: { fallback: LOGIN_FAILED, overrides: { '401': AUTH_MESSAGES.badCredentials } },
+  });
+  const form = step === 'email' ? emailForm : passwordForm;
 
   return (
     <AuthLayout
@@ -67,7 +62,7 @@ export function LoginPage() {
       title={step === 'email' ? 'Sign In' : 'Enter Your Password'}
       subtitle={step === 'email' ? 'Enter your email address to continue' : `Signing in as ${email}`}
     >
-      <Form onSubmit={step === 'email' ? submitEmail : submitPassword}>
+      <Form onSubmit={form.submit}>
         {step === 'email' ? (
           <TextField
             id="login-email"
@@ -76,8 +71,8 @@ export function LoginPage() {
             autoComplete="email"
             inputRef={stepInput}
             value={email}
-            error={error}
-            onChange={setEmail}
+            error={form.error?.message ?? null}
+            onChange={(value) => emailForm.setValue('email', value)}
           />
         ) : (
           <TextField
@@ -86,27 +81,27 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             inputRef={stepInput}
-            value={password}
-            error={error}
-            onChange={setPassword}
+            value={passwordForm.values.password}
+            error={form.error?.message ?? null}
+            onChange={(value) => passwordForm.setValue('password', value)}
           />
         )}
         {step === 'email' ? (
-          <button type="submit" className="button button-primary button-block" disabled={checkEmail.isPending}>
-            {checkEmail.isPending ? 'Checking...' : 'Continue'}
+          <button type="submit" className="button button-primary button-block" disabled={form.pending}>
+            {form.pending ? 'Checking...' : 'Continue'}
           </button>
         ) : (
           <>
-            <button type="submit" className="button button-primary button-block" disabled={login.isPending}>
-              {login.isPending ? 'Signing in...' : 'Sign In'}
+            <button type="submit" className="button button-primary button-block" disabled={form.pending}>
+              {form.pending ? 'Signing in...' : 'Sign In'}
             </button>
             <button
               type="button"
               className="button button-link"
               onClick={() => {
                 goTo('email');
-                setPassword('');
-                setError(null);
+                passwordForm.setValues({ password: '' });
+                passwordForm.setError(null);
               }}
             >
               Back to email

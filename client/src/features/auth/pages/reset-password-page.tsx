@@ -2,16 +2,16 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { navigate, useSearch } from 'wouter/use-browser-location';
 import { AUTH_MESSAGES, ZResetPasswordForm } from '@contracts/schemas/auth';
-import { Form } from '../../../components/form';
+import { Form, FormError } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthLayout } from '../components/auth-layout';
 
 export const MISSING_TOKEN = 'Invalid or missing reset token. Please request a new password reset link.';
-export const EXPIRED_LINK = 'Reset link has expired or is invalid. Please request a new one.';
+export const EXPIRED_LINK = AUTH_MESSAGES.resetInvalid;
 /** Section 9: a missing or bad reset link goes to /forgot-password after 3 s. */
 const REDIRECT_MS = 3000;
 /**
@@ -28,11 +28,28 @@ function linkProblem(token: string): string | null {
 
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token')?.trim() ?? '';
-  const [values, setValues] = useState({ password: '', confirmPassword: '' });
-  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [linkError, setLinkError] = useState<string | null>(() => linkProblem(token));
   const toast = useToast();
-  const reset = trpc.auth.resetPassword.useMutation();
+  const form = useZodForm({
+    schema: ZResetPasswordForm,
+    initialValues: { password: '', confirmPassword: '' },
+    toInput: (values) => ({ token, ...values }),
+    mutation: trpc.auth.resetPassword.useMutation(),
+    variables: ({ password }) => ({ token, password }),
+    onSuccess: (res) => {
+      toast.success(res.message || AUTH_MESSAGES.resetDone);
+      navigate('/login', { replace: true });
+    },
+    onError: (err) => {
+      const { status } = errorInfo(err);
+      if (status === 400 || status === 401) {
+        setLinkError(EXPIRED_LINK);
+        toast.error(EXPIRED_LINK);
+      } else {
+        toast.error(errorText(err, 'Failed to reset password. Please try again.'));
+      }
+    },
+  });
   const problem = linkProblem(token);
   const usable = problem === null;
 
@@ -46,30 +63,7 @@ export function ResetPasswordPage() {
     if (problem) toast.error(problem);
   }, [problem, toast]);
 
-  const submit = () => {
-    if (problem) return setLinkError(problem);
-    const parsed = validate(ZResetPasswordForm, { token, ...values });
-    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
-    setError(null);
-    reset.mutate(
-      { token, password: parsed.data.password },
-      {
-        onSuccess: (res) => {
-          toast.success(res.message || 'Password reset successfully! Please login with your new password.');
-          navigate('/login', { replace: true });
-        },
-        onError: (err) => {
-          const { status } = errorInfo(err);
-          if (status === 400 || status === 401) {
-            setLinkError(EXPIRED_LINK);
-            toast.error(EXPIRED_LINK);
-          } else {
-            toast.error(errorText(err, 'Failed to reset password. Please try again.'));
-          }
-        },
-      },
-    );
-  };
+  const submit = () => (problem ? setLinkError(problem) : form.submit());
 
   const field = (key: 'password' | 'confirmPassword', id: string, label: string, hint: string) => (
     <TextField
@@ -78,10 +72,10 @@ export function ResetPasswordPage() {
       hint={hint}
       type="password"
       autoComplete="new-password"
-      value={values[key]}
+      value={form.values[key]}
       disabled={!usable}
-      error={error?.field === key ? error.message : null}
-      onChange={(value) => setValues((v) => ({ ...v, [key]: value }))}
+      error={form.fieldError(key)}
+      onChange={(value) => form.setValue(key, value)}
     />
   );
 
@@ -101,13 +95,9 @@ export function ResetPasswordPage() {
       <Form onSubmit={submit}>
         {field('password', 'reset-password', 'New Password', 'Minimum 8 characters')}
         {field('confirmPassword', 'reset-confirm', 'Confirm Password', 'Minimum 8 characters, the same as above')}
-        {error && error.field !== 'password' && error.field !== 'confirmPassword' ? (
-          <p className="field-error" role="alert">
-            {error.message}
-          </p>
-        ) : null}
-        <button type="submit" className="button button-primary button-block" disabled={reset.isPending || !usable}>
-          {reset.isPending ? 'Resetting...' : 'Save New Password'}
+        <FormError message={form.otherError(['password', 'confirmPassword'])} />
+        <button type="submit" className="button button-primary button-block" disabled={form.pending || !usable}>
+          {form.pending ? 'Resetting...' : 'Save New Password'}
         </button>
       </Form>
       <div className="auth-links">

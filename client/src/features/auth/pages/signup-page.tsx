@@ -1,12 +1,10 @@
-import { useState } from 'react';
 import { Link } from 'wouter';
-import { ZSignupForm } from '@contracts/schemas/auth';
-import { Form } from '../../../components/form';
+import { AUTH_MESSAGES, ZSignupForm } from '@contracts/schemas/auth';
+import { Form, FormError } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthLayout } from '../components/auth-layout';
 import { useAfterAuth } from '../hooks/use-after-auth';
 
@@ -47,35 +45,23 @@ const FIELDS: { key: TSignupField; id: string; label: string; hint: string; type
   },
 ];
 
+const FIELD_KEYS = FIELDS.map((f) => f.key);
+
 export function SignupPage() {
-  const [values, setValues] = useState<Record<TSignupField, string>>({
-    name: '',
-    email: '',
-    password: '',
-    confirmPassword: '',
-  });
-  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const toast = useToast();
   const afterAuth = useAfterAuth();
-  const signup = trpc.auth.signup.useMutation();
-
-  const submit = () => {
-    const parsed = validate(ZSignupForm, values);
-    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
-    setError(null);
-    const { name, email, password } = parsed.data;
-    signup.mutate(
-      { name, email, password },
-      {
-        onSuccess: (res) => {
-          if (!res.user) return toast.error('Signup failed. Please try again.');
-          toast.success(res.message || 'Account created successfully!');
-          afterAuth(res.user);
-        },
-        onError: (err) => toast.error(errorText(err, 'Signup failed. Email might already be in use.')),
-      },
-    );
-  };
+  const form = useZodForm({
+    schema: ZSignupForm,
+    initialValues: { name: '', email: '', password: '', confirmPassword: '' } satisfies Record<TSignupField, string>,
+    mutation: trpc.auth.signup.useMutation(),
+    variables: ({ name, email, password }) => ({ name, email, password }),
+    onSuccess: (res) => {
+      if (!res.user) return toast.error('Signup failed. Please try again.');
+      toast.success(res.message || AUTH_MESSAGES.signedUp);
+      afterAuth(res.user);
+    },
+    errorToast: { fallback: AUTH_MESSAGES.emailTaken },
+  });
 
   return (
     <AuthLayout
@@ -84,7 +70,7 @@ export function SignupPage() {
       title="Create Account"
       subtitle="Sign up to get started"
     >
-      <Form onSubmit={submit}>
+      <Form onSubmit={form.submit}>
         {FIELDS.map((f) => (
           <TextField
             key={f.key}
@@ -93,18 +79,14 @@ export function SignupPage() {
             hint={f.hint}
             type={f.type}
             autoComplete={f.autoComplete}
-            value={values[f.key]}
-            error={error?.field === f.key ? error.message : null}
-            onChange={(value) => setValues((v) => ({ ...v, [f.key]: value }))}
+            value={form.values[f.key]}
+            error={form.fieldError(f.key)}
+            onChange={(value) => form.setValue(f.key, value)}
           />
         ))}
-        {error && !FIELDS.some((f) => f.key === error.field) ? (
-          <p className="field-error" role="alert">
-            {error.message}
-          </p>
-        ) : null}
-        <button type="submit" className="button button-primary button-block" disabled={signup.isPending}>
-          {signup.isPending ? 'Creating account...' : 'Create Account'}
+        <FormError message={form.otherError(FIELD_KEYS)} />
+        <button type="submit" className="button button-primary button-block" disabled={form.pending}>
+          {form.pending ? 'Creating account...' : 'Create Account'}
         </button>
       </Form>
       <div className="auth-links">

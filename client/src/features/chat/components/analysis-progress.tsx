@@ -1,7 +1,8 @@
-import { PROGRESS_STEPS, stepIndex, type TProgressStage } from '../lib/analysis-stages';
+import type { TAnalysisStage } from '@contracts/analysis-stage.js';
+import { PROGRESS_STEPS, stepIndex } from '../lib/analysis-stages';
 
 /** The worker's stages as a checklist; the live region announces each change. */
-export function AnalysisProgress({ stage }: { stage: TProgressStage | 'uploading' }) {
+export function AnalysisProgress({ stage }: { stage: TAnalysisStage | 'uploading' }) {
   const current = stage === 'uploading' ? -1 : stepIndex(stage);
   const currentLabel = stage === 'uploading' ? 'Uploading image' : (PROGRESS_STEPS[current]?.label ?? stage);
   return (

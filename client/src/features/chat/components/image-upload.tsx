@@ -1,5 +1,5 @@
 import { useId, type ChangeEvent } from 'react';
-import { ACCEPTED_IMAGE_INPUT, checkImageFile, IMAGE_MESSAGES, isDicomFile } from '../lib/image-file';
+import { ACCEPTED_IMAGE_INPUT, checkImageFile, IMAGE_HINT, IMAGE_MESSAGES, isDicomFile } from '../lib/image-file';
 import { useToast } from '../../../components/toast/use-toast';
 
 export interface TPickedImage {
@@ -83,7 +83,7 @@ export function ImageUpload({
             </span>
             <span className="chat-upload-cta">Click to upload X-ray</span>
             <span id={hintId} className="muted small chat-hint">
-              JPEG, PNG or WebP, or a DICOM (.dcm) file, max 10MB
+              {IMAGE_HINT}
             </span>
           </label>
           <input

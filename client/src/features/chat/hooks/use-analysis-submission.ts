@@ -6,14 +6,16 @@ import { HttpError } from '../../../lib/http-error';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import { clearLocalChat } from '../../../lib/local-chat';
-import { ANALYSIS_MESSAGES, type TProgressStage } from '../lib/analysis-stages';
+import { isTerminalStage, type TAnalysisStage, type TTerminalStage } from '@contracts/analysis-stage.js';
+import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
+import { ANALYSIS_TOASTS } from '../lib/analysis-stages';
 import type { TPatientInfo } from '../lib/patient-fields';
 import { uploadAnalysis } from '../lib/upload-analysis';
 
 export type TSubmission =
   | { phase: 'idle' }
   | { phase: 'uploading' }
-  | { phase: 'running'; chatId: string; analysisId: string; stage: TProgressStage };
+  | { phase: 'running'; chatId: string; analysisId: string; stage: TAnalysisStage };
 
 /**
  * Upload → live stages → the chat. Success: toast, history refetched, the chat selected (the
@@ -31,11 +33,11 @@ export function useAnalysisSubmission() {
   });
 
   const finish = useCallback(
-    async (chatId: string, stage: TProgressStage, message: string | undefined) => {
+    async (chatId: string, stage: TTerminalStage, message: string | undefined) => {
       await utils.history.list.invalidate();
       if (stage === 'done') {
         setState({ phase: 'idle' });
-        toast.success(ANALYSIS_MESSAGES.completed);
+        toast.success(ANALYSIS_TOASTS.completed);
         openChat(chatId);
         return;
       }
@@ -70,11 +72,10 @@ export function useAnalysisSubmission() {
   trpc.analysis.onProgress.useSubscription(running ? { analysisId: running.analysisId } : skipToken, {
     onData: (ev) => {
       if (!running || ev.analysisId !== running.analysisId) return;
-      const stage = ev.stage as TProgressStage;
-      if (stage === 'done' || stage === 'refused' || stage === 'failed') {
-        void finish(running.chatId, stage, ev.message);
+      if (isTerminalStage(ev.stage)) {
+        void finish(running.chatId, ev.stage, ev.message);
       } else {
-        setState({ ...running, stage });
+        setState({ ...running, stage: ev.stage });
       }
     },
     onError: (err) => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText, isUnauthorized } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
-import { ANALYSIS_MESSAGES } from '../lib/analysis-stages';
+import { CHAT_MESSAGES } from '@contracts/schemas/chat.js';
 import type { TDisplayMessage } from '../components/message-item';
 
 /**
@@ -35,7 +35,7 @@ export function useFollowUp(chatId: string) {
         setReply(null);
         setPending((p) => p.filter((m) => m.id !== local.id));
         // A 401 has already signed the user out (the tRPC link's handler): no toast then.
-        if (!isUnauthorized(err)) toast.error(errorText(err, ANALYSIS_MESSAGES.chatFailed));
+        if (!isUnauthorized(err)) toast.error(errorText(err, CHAT_MESSAGES.failed));
       };
       void (async () => {
         let streamId: string;

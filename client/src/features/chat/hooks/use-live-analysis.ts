@@ -2,9 +2,8 @@ import { skipToken } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TChatSummary } from '@contracts/schemas/history';
 import { trpc } from '../../../lib/trpc';
-import { isTerminal, type TProgressStage } from '../lib/analysis-stages';
-
-const statusOf = { done: 'completed', refused: 'refused', failed: 'failed' } as const;
+import { isTerminalStage, toAnalysisStage, type TAnalysisStage } from '@contracts/analysis-stage.js';
+import { statusOfStage } from '@contracts/schemas/analysis.js';
 
 /**
  * The chat's newest analysis: its stored view (findings, heatmap, image) and, while it is still
@@ -16,15 +15,14 @@ export function useLiveAnalysis(chatId: string, latest: TChatSummary['latestAnal
   const analysisId = latest?.id ?? null;
   const utils = trpc.useUtils();
   const view = trpc.analysis.get.useQuery(analysisId ? { analysisId } : skipToken);
-  const [stage, setStage] = useState<TProgressStage>((latest?.stage as TProgressStage | undefined) ?? 'queued');
-  const status = isTerminal(stage) ? statusOf[stage] : (view.data?.status ?? latest?.status ?? null);
+  const [stage, setStage] = useState<TAnalysisStage>(() => toAnalysisStage(latest?.stage ?? 'queued'));
+  const status = isTerminalStage(stage) ? statusOfStage(stage) : (view.data?.status ?? latest?.status ?? null);
   const running = status === 'queued' || status === 'processing';
 
   trpc.analysis.onProgress.useSubscription(running && analysisId ? { analysisId } : skipToken, {
     onData: (ev) => {
-      const next = ev.stage as TProgressStage;
-      setStage(next);
-      if (isTerminal(next)) {
+      setStage(ev.stage);
+      if (isTerminalStage(ev.stage)) {
         void Promise.all([
           utils.history.get.invalidate({ chatId }),
           utils.analysis.get.invalidate({ analysisId: ev.analysisId }),

@@ -1,15 +1,19 @@
 import { DICOM_TOO_LARGE, MAX_DICOM_BYTES } from '@contracts/dicom-limits.js';
 import { ANALYSIS_MESSAGES, MAX_IMAGE_BYTES } from '@contracts/schemas/analysis.js';
 
-/** The analysis form's upload rules (spec section 5), the server's own; it re-checks the real content. */
-export const ANALYSIS_IMAGE_MAX_BYTES = MAX_IMAGE_BYTES;
-
+/**
+ * The analysis form's upload rules (spec section 5): the server's limits and messages from the
+ * contract; the server re-checks the real content.
+ */
 export const IMAGE_MESSAGES = {
   type: ANALYSIS_MESSAGES.invalidType,
   size: ANALYSIS_MESSAGES.tooLarge,
   uploaded: 'Image uploaded successfully',
   readFailed: 'Failed to upload image',
 } as const;
+
+/** The picker's hint: the picture limit, in the contract's "10MB" wording. */
+export const IMAGE_HINT = `JPEG, PNG or WebP, or a DICOM (.dcm) file, max ${MAX_IMAGE_BYTES / (1024 * 1024)}MB`;
 
 /** What the file picker offers; keep in step with isAcceptedImageType. */
 export const ACCEPTED_IMAGE_INPUT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp,.dcm,application/dicom';
@@ -35,6 +39,6 @@ export function checkImageFile(file: Pick<File, 'type' | 'name' | 'size'>): stri
   if (!isAcceptedImageType(file)) return IMAGE_MESSAGES.type;
   // DICOM studies (uncompressed 16-bit films reach ~18 MB) have their own, larger cap, as on the server.
   if (isDicomFile(file)) return file.size >= MAX_DICOM_BYTES ? DICOM_TOO_LARGE : null;
-  if (file.size >= ANALYSIS_IMAGE_MAX_BYTES) return IMAGE_MESSAGES.size;
+  if (file.size >= MAX_IMAGE_BYTES) return IMAGE_MESSAGES.size;
   return null;
 }

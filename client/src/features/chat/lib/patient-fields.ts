@@ -1,8 +1,10 @@
-import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
+import { ANALYSIS_MESSAGES, ZAnalysisPatient } from '@contracts/schemas/analysis.js';
 
 /**
  * The analysis form's Patient Information rows (spec sections 3 and 5): defaults, prefill from a
- * profile, validation with the spec's messages, and the request's patient object.
+ * profile, validation with the spec's messages, and the request's patient object. The age and
+ * the finished patient object are checked with the upload's own schema (ZAnalysisPatient), so the
+ * form refuses exactly what the server would, with the same text.
  */
 export interface TFieldRow {
   /** Local id, only for React keys and labels. */
@@ -13,11 +15,10 @@ export interface TFieldRow {
   required: boolean;
 }
 
+/** The form's own checks; the upload schema's messages (ANALYSIS_MESSAGES) come with it. */
 export const FIELD_MESSAGES = {
-  image: ANALYSIS_MESSAGES.imageRequired,
   name: 'Patient Name is required',
   age: 'Age is required',
-  ageRange: ANALYSIS_MESSAGES.invalidAge,
   fields: 'Please fill in all fields or remove empty ones',
   requiredRow: 'Required fields cannot be removed',
 } as const;
@@ -56,6 +57,10 @@ export function rowsFromProfile(profile: TProfileLike): TFieldRow[] {
   return [newRow(NAME_KEY, profile.patientName, true), newRow(AGE_KEY, String(profile.age), true), ...custom];
 }
 
+// Not lib/first-issue: this file is also imported by the unit tests, outside the client's bundler resolution.
+const firstMessage = (error: { issues: readonly { message: string }[] }) =>
+  error.issues[0]?.message ?? ANALYSIS_MESSAGES.invalidProfile;
+
 const norm = (key: string) => key.trim().toLowerCase();
 const isNameKey = (key: string) => norm(key) === norm(NAME_KEY);
 const isAgeKey = (key: string) => norm(key) === norm(AGE_KEY);
@@ -76,23 +81,23 @@ export function validatePatientForm(
   hasImage: boolean,
   rows: readonly TFieldRow[],
 ): { ok: true; patient: TPatientInfo } | { ok: false; message: string } {
-  if (!hasImage) return { ok: false, message: FIELD_MESSAGES.image };
+  if (!hasImage) return { ok: false, message: ANALYSIS_MESSAGES.imageRequired };
   const nameRow = rows.find((r) => isNameKey(r.key));
   if (nameRow && nameRow.value.trim() === '') return { ok: false, message: FIELD_MESSAGES.name };
   const ageText = rows.find((r) => isAgeKey(r.key))?.value.trim() ?? '';
   if (ageText === '') return { ok: false, message: FIELD_MESSAGES.age };
-  if (!/^\d+$/.test(ageText) || Number(ageText) < 1 || Number(ageText) > 150)
-    return { ok: false, message: FIELD_MESSAGES.ageRange };
+  const age = ZAnalysisPatient.shape.age.safeParse(ageText);
+  if (!age.success) return { ok: false, message: firstMessage(age.error) };
   const extra = rows.filter((r) => !isNameKey(r.key) && !isAgeKey(r.key));
   if (extra.some((r) => r.key.trim() === '' || r.value.trim() === ''))
     return { ok: false, message: FIELD_MESSAGES.fields };
   const history = extra.map((r) => `${r.key.trim()}: ${r.value.trim()}`).join('; ');
-  return {
-    ok: true,
-    patient: {
-      full_name: nameRow?.value.trim() || UNKNOWN_NAME,
-      age: Number(ageText),
-      medical_history: history || NO_HISTORY,
-    },
+  const patient: TPatientInfo = {
+    full_name: nameRow?.value.trim() || UNKNOWN_NAME,
+    age: Number(age.data),
+    medical_history: history || NO_HISTORY,
   };
+  // The schema's length caps (name, history): its message, before the upload is sent.
+  const checked = ZAnalysisPatient.safeParse(patient);
+  return checked.success ? { ok: true, patient } : { ok: false, message: firstMessage(checked.error) };
 }

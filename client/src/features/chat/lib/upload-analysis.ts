@@ -1,6 +1,6 @@
 import { NETWORK_ERROR } from '../../../lib/error-text';
 import { HttpError } from '../../../lib/http-error';
-import { ANALYSIS_MESSAGES } from './analysis-stages';
+import { ANALYSIS_MESSAGES } from '@contracts/schemas/analysis.js';
 import type { TPatientInfo } from './patient-fields';
 
 export interface TUploadAnswer {

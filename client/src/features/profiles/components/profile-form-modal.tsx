@@ -1,10 +1,10 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import { ZProfileInput, type TProfile, type TProfileValues } from '@contracts/schemas/profile';
 import { CloseIcon } from '../../../components/icons';
-import { Form } from '../../../components/form';
+import { Form, FormError } from '../../../components/form';
 import { Modal } from '../../../components/modal';
 import { TextField } from '../../../components/text-field';
-import { validate } from '../../../lib/first-issue';
+import { useZodForm } from '../../../lib/use-zod-form';
 
 interface TRow {
   id: number;
@@ -27,28 +27,25 @@ interface TFormProps {
 export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormProps) {
   const uid = useId();
   const nameInput = useRef<HTMLInputElement>(null);
-  const [name, setName] = useState(editing?.patientName ?? '');
-  const [age, setAge] = useState(editing ? String(editing.age) : '');
-  const [rows, setRows] = useState<TRow[]>(() =>
-    Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)),
-  );
-  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
-
-  const submit = () => {
-    const parsed = validate(ZProfileInput, {
-      patientName: name,
+  // The page sends it (its mutations outlive the modal): a valid form is handed over.
+  const form = useZodForm({
+    schema: ZProfileInput,
+    initialValues: () => ({
+      patientName: editing?.patientName ?? '',
+      age: editing ? String(editing.age) : '',
+      rows: Object.entries(editing?.additionalInfo ?? {}).map(([k, v]) => newRow(k, v)),
+    }),
+    toInput: ({ patientName, age, rows }) => ({
+      patientName,
       age,
       additionalFields: rows.map((r) => ({ key: r.key, value: r.value })),
-    });
-    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
-    setError(null);
-    onSubmit(parsed.data);
-  };
+    }),
+    onValid: onSubmit,
+  });
+  const { rows } = form.values;
+  const setRows = (update: (rows: TRow[]) => TRow[]) => form.setValues((v) => ({ ...v, rows: update(v.rows) }));
   const setRow = (id: number, patch: Partial<TRow>) =>
     setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
-  const nameError = error?.field === 'patientName' ? error.message : null;
-  const ageError = error?.field === 'age' ? error.message : null;
-  const rowsError = error?.field === 'additionalFields' ? error.message : null;
 
   return (
     <Modal
@@ -59,16 +56,16 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
       className="profile-modal"
       initialFocus={nameInput}
     >
-      <Form onSubmit={submit}>
+      <Form onSubmit={form.submit}>
         <TextField
           id={`${uid}-name`}
           label="Patient Name"
           required
           autoComplete="off"
           inputRef={nameInput}
-          value={name}
-          error={nameError}
-          onChange={setName}
+          value={form.values.patientName}
+          error={form.fieldError('patientName')}
+          onChange={(value) => form.setValue('patientName', value)}
         />
         <TextField
           id={`${uid}-age`}
@@ -79,9 +76,9 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
           min={0}
           max={150}
           step={1}
-          value={age}
-          error={ageError}
-          onChange={setAge}
+          value={form.values.age}
+          error={form.fieldError('age')}
+          onChange={(value) => form.setValue('age', value)}
         />
         <fieldset className="fieldset">
           <legend className="field-label">Additional Information</legend>
@@ -118,11 +115,7 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
             + Add Field
           </button>
         </fieldset>
-        {error && (rowsError || (!nameError && !ageError)) ? (
-          <p className="field-error" role="alert">
-            {error.message}
-          </p>
-        ) : null}
+        <FormError message={form.otherError(['patientName', 'age'])} />
         <div className="modal-actions">
           <button type="button" className="button button-secondary" onClick={onClose} disabled={saving}>
             Cancel

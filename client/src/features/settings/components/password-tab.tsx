@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { apiKeysRevokedText } from '@contracts/schemas/api-key';
-import { ZChangePasswordInput, type TChangePasswordResult } from '@contracts/schemas/settings';
+import { SETTINGS_MESSAGES, ZChangePasswordInput, type TChangePasswordResult } from '@contracts/schemas/settings';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 
 type TKey = 'current_password' | 'new_password' | 'confirm_password';
 const EMPTY: Record<TKey, string> = { current_password: '', new_password: '', confirm_password: '' };
@@ -33,34 +32,31 @@ const FIELDS: { key: TKey; id: string; label: string; autoComplete: string; hint
 ];
 
 export function PasswordTab() {
-  const [values, setValues] = useState(EMPTY);
-  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [done, setDone] = useState<TChangePasswordResult | null>(null);
   const toast = useToast();
-  const change = trpc.settings.changePassword.useMutation();
-
-  const submit = () => {
-    const parsed = validate(ZChangePasswordInput, values);
-    if (!parsed.ok) return setError({ field: parsed.field, message: parsed.message });
-    setError(null);
-    setDone(null);
-    change.mutate(parsed.data, {
-      onSuccess: (res) => {
-        toast.success('Password updated successfully!');
-        setValues(EMPTY);
-        setDone(res);
-      },
-      onError: (err) => {
-        // 403 WRONG_PASSWORD (not 401, which would sign the user out).
-        const text = errorText(err, 'Failed to update password', { WRONG_PASSWORD: 'Current password is incorrect' });
-        toast.error(text);
-        if (text === 'Current password is incorrect') setError({ field: 'current_password', message: text });
-      },
-    });
-  };
+  const form = useZodForm({
+    schema: ZChangePasswordInput,
+    initialValues: EMPTY,
+    onValid: () => setDone(null),
+    mutation: trpc.settings.changePassword.useMutation(),
+    variables: (data) => data,
+    onSuccess: (res) => {
+      toast.success(SETTINGS_MESSAGES.passwordUpdated);
+      form.setValues(EMPTY);
+      setDone(res);
+    },
+    // 403 WRONG_PASSWORD (not 401, which would sign the user out).
+    errorToast: {
+      fallback: 'Failed to update password',
+      overrides: { WRONG_PASSWORD: SETTINGS_MESSAGES.wrongCurrentPassword },
+    },
+    onError: (_err, text) => {
+      if (text === SETTINGS_MESSAGES.wrongCurrentPassword) form.setError({ field: 'current_password', message: text });
+    },
+  });
 
   return (
-    <Form className="settings-form" onSubmit={submit}>
+    <Form className="settings-form" onSubmit={form.submit}>
       <h2 className="section-title">Change Password</h2>
       {FIELDS.map((f) => (
         <TextField
@@ -70,13 +66,13 @@ export function PasswordTab() {
           hint={f.hint}
           type="password"
           autoComplete={f.autoComplete}
-          value={values[f.key]}
-          error={error?.field === f.key ? error.message : null}
-          onChange={(value) => setValues((v) => ({ ...v, [f.key]: value }))}
+          value={form.values[f.key]}
+          error={form.fieldError(f.key)}
+          onChange={(value) => form.setValue(f.key, value)}
         />
       ))}
-      <button type="submit" className="button button-primary" disabled={change.isPending}>
-        {change.isPending ? 'Updating...' : 'Update Password'}
+      <button type="submit" className="button button-primary" disabled={form.pending}>
+        {form.pending ? 'Updating...' : 'Update Password'}
       </button>
       {done && <PasswordChangeNote done={done} />}
     </Form>

@@ -1,44 +1,37 @@
-import { useState } from 'react';
 import type { TAuthUser } from '@contracts/schemas/auth';
-import { ZChangeNameInput } from '@contracts/schemas/settings';
+import { SETTINGS_MESSAGES, ZChangeNameInput } from '@contracts/schemas/settings';
 import { Form } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 
 export function ProfileTab({ user }: { user: TAuthUser }) {
-  const [name, setName] = useState(user.name);
-  const [error, setError] = useState<string | null>(null);
   const toast = useToast();
   const utils = trpc.useUtils();
-  const change = trpc.settings.changeName.useMutation();
-
-  const submit = () => {
-    const parsed = validate(ZChangeNameInput, { name });
-    if (!parsed.ok) return setError(parsed.message);
-    setError(null);
-    change.mutate(parsed.data, {
-      onSuccess: (res) => {
-        toast.success('Name updated successfully!');
-        utils.auth.me.setData(undefined, { success: true, user: res.user });
-        setName(res.user.name);
-      },
-      onError: (err) => toast.error(errorText(err, 'Failed to update name')),
-    });
-  };
+  const form = useZodForm({
+    schema: ZChangeNameInput,
+    initialValues: { name: user.name },
+    mutation: trpc.settings.changeName.useMutation(),
+    variables: (data) => data,
+    onSuccess: (res) => {
+      toast.success(SETTINGS_MESSAGES.nameUpdated);
+      utils.auth.me.setData(undefined, { success: true, user: res.user });
+      form.setValue('name', res.user.name);
+    },
+    errorToast: { fallback: 'Failed to update name' },
+  });
 
   return (
-    <Form className="settings-form" onSubmit={submit}>
+    <Form className="settings-form" onSubmit={form.submit}>
       <h2 className="section-title">Profile Information</h2>
       <TextField
         id="settings-name"
         label="Full Name"
         autoComplete="name"
-        value={name}
-        error={error}
-        onChange={setName}
+        value={form.values.name}
+        error={form.error?.message ?? null}
+        onChange={(value) => form.setValue('name', value)}
       />
       <TextField
         id="settings-email"
@@ -49,8 +42,8 @@ export function ProfileTab({ user }: { user: TAuthUser }) {
         readOnly
         aria-readonly="true"
       />
-      <button type="submit" className="button button-primary" disabled={change.isPending}>
-        {change.isPending ? 'Saving...' : 'Save Changes'}
+      <button type="submit" className="button button-primary" disabled={form.pending}>
+        {form.pending ? 'Saving...' : 'Save Changes'}
       </button>
     </Form>
   );
