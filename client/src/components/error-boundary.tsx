@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import './error-boundary.css';
 
 const RENDER_ERROR_KEY = 'cxr.debug.renderError';
 

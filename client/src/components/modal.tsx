@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import './modal.css';
 
 interface TModalProps {
   open: boolean;

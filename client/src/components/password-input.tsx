@@ -1,4 +1,5 @@
 import { useState, type ComponentProps } from 'react';
+import './password-input.css';
 
 interface TPasswordInputProps extends Omit<ComponentProps<'input'>, 'type'> {
   id: string;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import '../styles/docs.css';
+import './public-page-shell.css';
 
 interface TPublicPageShellProps {
   /** The header nav's accessible name. */

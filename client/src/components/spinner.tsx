@@ -1,3 +1,4 @@
+import './spinner.css';
 export function Spinner({ label = 'Loading...' }: { label?: string }) {
   return (
     <div className="spinner-wrap" role="status" aria-live="polite">

@@ -1,4 +1,5 @@
 import type { KeyboardEvent, ReactNode } from 'react';
+import './tabs.css';
 
 export interface TTabItem<K extends string> {
   key: K;

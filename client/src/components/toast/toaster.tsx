@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { dismissToast, getToasts, subscribeToasts, type TToast } from './toast-store';
+import './toaster.css';
 
 /**
  * A toast closes after its duration, but the clock stops while the pointer is over it or focus

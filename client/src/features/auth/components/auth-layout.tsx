@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import '../../../styles/auth.css';
+import './auth-layout.css';
 
 interface TAuthLayoutProps {
   /** The brand panel's heading (e.g. 'Create New Password'). */

@@ -8,6 +8,7 @@ import { closeChat, useCurrentChatId, useIsNewChat } from '../../../lib/current-
 import { useLocalChat } from '../../../lib/local-chat';
 import { ChatHistoryItem } from './chat-history-item';
 import { LocalChatItem } from './local-chat-item';
+import './chat-history-list.css';
 
 /** The sidebar's Chat History (section 2), newest first, with rename and delete. */
 export function ChatHistoryList() {

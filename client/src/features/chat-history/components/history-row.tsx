@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './history-row.css';
 
 /** Section 9: titles show at most 28 characters, then an ellipsis. */
 export const TITLE_DISPLAY_LIMIT = 28;

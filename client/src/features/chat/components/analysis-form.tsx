@@ -10,6 +10,7 @@ import {
 } from '../lib/patient-fields';
 import { ImageUpload, type TPickedImage } from './image-upload';
 import { PatientFields } from './patient-fields';
+import './analysis-form.css';
 
 /**
  * 'Start Your Analysis': the X-ray, the patient rows and the submit button. It keeps its values

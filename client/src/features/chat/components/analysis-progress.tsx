@@ -1,5 +1,7 @@
 import type { TAnalysisStage } from '@contracts/analysis-stage.js';
 import { PROGRESS_STEPS, stepIndex } from '../lib/analysis-stages';
+import '../../../components/spinner.css';
+import './analysis-progress.css';
 
 /** The worker's stages as a checklist; the live region announces each change. */
 export function AnalysisProgress({ stage }: { stage: TAnalysisStage | 'uploading' }) {

@@ -1,4 +1,5 @@
 import type { TAnatomy } from '@contracts/schemas/analysis';
+import './anatomy-overlay.css';
 
 /**
  * The anatomy stage's lung and heart outlines over the film. The outer viewBox has the film's

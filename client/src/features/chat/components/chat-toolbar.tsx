@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './chat-toolbar.css';
 
 /**
  * The chat view's action bar. Report downloads (PDF/DOCX/JSON exports) plug in here as children

@@ -13,6 +13,8 @@ import { HeartSize } from './heart-size';
 import { MarkdownContent } from './markdown-content';
 import { MessageItem, type TDisplayMessage } from './message-item';
 import { XrayViewer } from './xray-viewer';
+import '../../../components/spinner.css';
+import './chat-view.css';
 
 /** A chat with messages: the thread and follow-up box beside the X-ray viewer and the findings. */
 export function ChatView({ detail }: { detail: THistoryGetOutput }) {

@@ -1,5 +1,6 @@
 import { NOT_ASSESSED_REASON, type TNotAssessed } from '@contracts/schemas/analysis';
 import { FindingFeedback, useFindingFeedback } from './finding-feedback';
+import './findings-bars.css';
 
 export interface TFindingView {
   label: string;

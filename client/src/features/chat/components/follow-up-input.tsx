@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import './follow-up-input.css';
 
 export const FOLLOW_UP_PLACEHOLDER = 'Ask a follow-up question about the X-ray analysis...';
 

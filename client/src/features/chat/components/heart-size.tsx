@@ -1,4 +1,5 @@
 import type { TAnatomy } from '@contracts/schemas/analysis';
+import './heart-size.css';
 
 /** Why the anatomy stage gave no ratio: the plausibility check's reason, else its flags (the report says the same). */
 function noCtrReason(anatomy: TAnatomy): string {

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { colourMap, DRAW_FROM, MAX_ALPHA, overlayAlpha } from '@contracts/heatmap-look';
+import './heatmap-legend.css';
 
 const STOPS = 9;
 

@@ -1,6 +1,7 @@
 import { useId, type ChangeEvent } from 'react';
 import { ACCEPTED_IMAGE_INPUT, checkImageFile, IMAGE_HINT, IMAGE_MESSAGES, isDicomFile } from '../lib/image-file';
 import { useToast } from '../../../components/toast/use-toast';
+import './image-upload.css';
 
 export interface TPickedImage {
   file: File;

@@ -1,4 +1,5 @@
 import { MarkdownContent } from './markdown-content';
+import './message-item.css';
 
 export interface TDisplayMessage {
   id: string;

@@ -2,6 +2,7 @@ import { useAnalysisSubmission } from '../hooks/use-analysis-submission';
 import type { TProfileLike } from '../lib/patient-fields';
 import { AnalysisForm } from './analysis-form';
 import { AnalysisProgress } from './analysis-progress';
+import './new-analysis.css';
 
 /** The form for a new analysis, with the worker's live progress under it while it runs. */
 export function NewAnalysis({ profile }: { profile: TProfileLike | null }) {

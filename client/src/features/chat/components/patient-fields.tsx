@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { newRow, removeRowError, type TFieldRow } from '../lib/patient-fields';
 import { useToast } from '../../../components/toast/use-toast';
+import './patient-fields.css';
 
 /**
  * Patient Information: key/value rows. Required rows (Patient Name, Age) have a fixed name and

@@ -1,3 +1,5 @@
+import './welcome-state.css';
+
 /** No current chat and no form: point to the sidebar's New Chat button. */
 export function WelcomeState() {
   return (

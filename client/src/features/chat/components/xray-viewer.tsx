@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEve
 import type { TAnatomy } from '@contracts/schemas/analysis';
 import { AnatomyLegend, AnatomyOverlay, hasContours } from './anatomy-overlay';
 import { HeatmapLegend } from './heatmap-legend';
+import './xray-viewer.css';
 
 const MIN_ZOOM = 1;
 const MAX_ZOOM = 8;

@@ -1,10 +1,11 @@
+// First, so the components' own CSS follows the rules they share.
+import '../chat.css';
 import { useEffect, useState } from 'react';
 import type { TProfile } from '@contracts/schemas/profile';
 import { clearNewChatProfile, useCurrentChatId, useIsNewChat, useNewChatProfile } from '../../../lib/current-chat';
 import { ChatScreen } from '../components/chat-screen';
 import { NewAnalysis } from '../components/new-analysis';
 import { WelcomeState } from '../components/welcome-state';
-import '../chat.css';
 
 /**
  * /chat: `?chat=<id>` shows that chat (or its form when it has no messages), `?new=1` the form

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
 import { FeatureGrid } from './feature-grid';
+import './docs-overview.css';
 
 /** Measured figures only (model-facts.ts); without a model card the page states none. */
 export function ModelFigures() {

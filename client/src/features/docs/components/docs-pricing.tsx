@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { MODEL_FACTS, MODEL_SCOPE, percent } from '../model-facts';
 import { FeatureGrid } from './feature-grid';
+import './docs-pricing.css';
 
 const PLANS = [
   { name: 'Starter', price: '$99', limit: 'Up to 100 analyses per month', popular: false },

@@ -1,3 +1,5 @@
+import './feature-grid.css';
+
 /** A grid of titled cards (the features and the ways clinical teams use the product). */
 export function FeatureGrid({ items }: { items: readonly (readonly [title: string, text: string])[] }) {
   return (

@@ -4,6 +4,7 @@ import { PublicPageShell } from '../../../components/public-page-shell';
 import { Tabs } from '../../../components/tabs';
 import { FeaturesTab, GuideTab, OverviewTab } from '../components/docs-overview';
 import { FaqTab, PricingTab, TestimonialsTab } from '../components/docs-pricing';
+import './docs-page.css';
 
 const TABS = [
   { key: 'overview', label: 'Overview', Panel: OverviewTab },

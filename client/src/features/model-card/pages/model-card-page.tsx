@@ -7,7 +7,7 @@ import { FindingsTable } from '../components/findings-table';
 import { GroupTables } from '../components/group-tables';
 import { ModelHeadline, TargetsTable } from '../components/model-headline';
 import { MODEL_CARD } from '../model-card-data';
-import '../model-card.css';
+import './model-card-page.css';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

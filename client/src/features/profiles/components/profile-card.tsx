@@ -1,4 +1,5 @@
 import type { TProfile } from '@contracts/schemas/profile';
+import './profile-card.css';
 
 interface TCardProps {
   profile: TProfile;

@@ -5,6 +5,7 @@ import { Form, FormError } from '../../../components/form';
 import { Modal } from '../../../components/modal';
 import { TextField } from '../../../components/text-field';
 import { useZodForm } from '../../../lib/use-zod-form';
+import './profile-form-modal.css';
 
 interface TRow {
   id: number;

@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/spinner';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import { TimelineChart } from './timeline-chart';
-import '../timeline.css';
+import './timeline-modal.css';
 
 interface TTimelineProps {
   profile: TProfile;

@@ -9,7 +9,7 @@ import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
 import { TimelineModal } from '../components/timeline-modal';
-import '../../../styles/profiles.css';
+import './profiles-page.css';
 
 /** Section 9: the edit modal opens 50 ms after Edit (prefilled). */
 const EDIT_OPEN_DELAY_MS = 50;

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { API_KEY_MESSAGES, ZCreateApiKeyInput, type TApiKey } from '@contracts/schemas/api-key';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { describedBy, Field } from '../../../components/field';
+import { Form } from '../../../components/form';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
-import { validate } from '../../../lib/first-issue';
 import { trpc } from '../../../lib/trpc';
+import { useZodForm } from '../../../lib/use-zod-form';
 import './api-keys-panel.css';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
@@ -53,26 +54,22 @@ export function ApiKeysPanel() {
   const toast = useToast();
   const utils = trpc.useUtils();
   const list = trpc.apiKey.list.useQuery();
-  const create = trpc.apiKey.create.useMutation();
   const revoke = trpc.apiKey.revoke.useMutation();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
-
-  const submit = () => {
-    const parsed = validate(ZCreateApiKeyInput, { name });
-    if (!parsed.ok) return setError(parsed.message);
-    setError(null);
-    create.mutate(parsed.data, {
-      onSuccess: (res) => {
-        setCreated(res.key);
-        setName('');
-        void utils.apiKey.list.invalidate();
-      },
-      onError: (err) => toast.error(errorText(err, 'Failed to create API key')),
-    });
-  };
+  const form = useZodForm({
+    schema: ZCreateApiKeyInput,
+    initialValues: { name: '' },
+    mutation: trpc.apiKey.create.useMutation(),
+    variables: (data) => data,
+    onSuccess: (res) => {
+      setCreated(res.key);
+      form.setValues({ name: '' });
+      void utils.apiKey.list.invalidate();
+    },
+    errorToast: { fallback: 'Failed to create API key' },
+  });
+  const error = form.error?.message ?? null;
 
   const confirmRevoke = () => {
     if (!revoking) return;
@@ -107,14 +104,7 @@ export function ApiKeysPanel() {
         .
       </p>
       {created ? <NewKey apiKey={created} onDone={() => setCreated(null)} /> : null}
-      <form
-        className="form api-key-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <Form className="api-key-form" onSubmit={form.submit}>
         <Field
           id="api-key-name"
           label="Key name"
@@ -124,17 +114,17 @@ export function ApiKeysPanel() {
           <input
             id="api-key-name"
             className="input"
-            value={name}
+            value={form.values.name}
             maxLength={100}
             aria-invalid={Boolean(error)}
             aria-describedby={describedBy('api-key-name', { hint: true, error: Boolean(error) })}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => form.setValue('name', e.target.value)}
           />
         </Field>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating...' : 'Create API key'}
+        <button type="submit" className="button button-primary" disabled={form.pending}>
+          {form.pending ? 'Creating...' : 'Create API key'}
         </button>
-      </form>
+      </Form>
       {list.isLoading ? (
         <p className="muted">Loading API keys...</p>
       ) : keys.length === 0 ? (

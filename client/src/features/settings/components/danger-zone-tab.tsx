@@ -5,6 +5,7 @@ import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { closeChat, useCurrentChatId } from '../../../lib/current-chat';
 import { useEndSession, useLogout } from '../hooks/use-logout';
+import './danger-zone-tab.css';
 
 type TAction = 'clearChats' | 'clearProfiles' | 'deleteAccount';
 

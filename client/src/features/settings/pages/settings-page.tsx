@@ -8,7 +8,7 @@ import { DangerZoneTab } from '../components/danger-zone-tab';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
 import { SiteTab } from '../components/site-tab';
-import '../../../styles/settings.css';
+import './settings-page.css';
 
 type TTab = 'profile' | 'password' | 'danger' | 'site';
 const TABS: readonly TTabItem<TTab>[] = [

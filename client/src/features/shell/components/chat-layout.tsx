@@ -8,7 +8,8 @@ import { hasSignedOutMark } from '../../../lib/signed-out-mark';
 import { trpc } from '../../../lib/trpc';
 import { useFinishPendingLogout } from '../../settings/hooks/use-logout';
 import { Sidebar } from './sidebar';
-import '../../../styles/shell.css';
+import '../../../components/error-boundary.css';
+import './chat-layout.css';
 
 /**
  * The protected /chat layout (section 2): it needs a loaded user (`auth.me`). A 401 is handled

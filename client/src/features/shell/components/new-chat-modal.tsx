@@ -2,6 +2,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Modal } from '../../../components/modal';
 import { trpc } from '../../../lib/trpc';
 import { startNewChat } from '../../../lib/current-chat';
+import './new-chat-modal.css';
 
 /** 'Select Profile for New Chat': picking a profile opens the analysis form for it. */
 export function NewChatModal({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { navigate, usePathname } from 'wouter/use-browser-location';
 import { ChatHistoryList } from '../../chat-history/components/chat-history-list';
 import { NewChatModal } from './new-chat-modal';
+import './sidebar.css';
 
 interface TSidebarProps {
   id: string;

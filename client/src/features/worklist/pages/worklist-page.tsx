@@ -3,7 +3,7 @@ import type { TUrgency, TWorklistItem, TWorklistStatus } from '@contracts/schema
 import { Spinner } from '../../../components/spinner';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
-import '../../../styles/worklist.css';
+import './worklist-page.css';
 
 /** Live enough for a reading room without a socket per screen. */
 const POLL_MS = 5000;
