@@ -1,7 +1,5 @@
-import type { TDb } from '../../db/client.js';
-import type { RequestMeta } from '../../deps.js';
 import { isAppError } from '../../lib/app-error.js';
-import { auditOutcomeOf } from './audit-outcome.js';
+import { auditOutcomeOf, type TAuditTarget } from './audit-outcome.js';
 import type { TAuditEntry } from './record-audit.js';
 
 /**
@@ -9,18 +7,11 @@ import type { TAuditEntry } from './record-audit.js';
  * only: success after the work, failure (with the error code) when a service refused it, so
  * probing for other accounts' ids leaves a trace. Unexpected errors are rethrown untouched.
  */
-export async function auditedAccess<T>(opts: {
-  db: TDb;
-  meta: RequestMeta | null;
-  userId: string;
-  action: string;
-  objectType: string;
-  objectId?: string | null;
-  work: () => Promise<T>;
-  detailsOf?: (result: T) => TAuditEntry['details'];
-}): Promise<T> {
-  const { db, meta, userId, action, objectType, work, detailsOf } = opts;
-  const audit = auditOutcomeOf({ db, meta, userId, action, objectType, objectId: opts.objectId });
+export async function auditedAccess<T>(
+  opts: TAuditTarget & { work: () => Promise<T>; detailsOf?: (result: T) => TAuditEntry['details'] },
+): Promise<T> {
+  const { work, detailsOf } = opts;
+  const audit = auditOutcomeOf(opts);
   let result: T;
   try {
     result = await work();
