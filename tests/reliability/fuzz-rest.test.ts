@@ -17,7 +17,7 @@ import {
   wellFormed,
   type TRoute,
 } from './fuzz-kit.js';
-import { createFuzzApp, createFuzzWorld, healthy } from './fuzz-setup.js';
+import { createFuzzApp, createFuzzWorld, fuzzAsEveryCaller, healthy } from './fuzz-setup.js';
 import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/src/db/schema.js';
@@ -143,23 +143,16 @@ describe('fuzzing every REST route (never a 5xx, never a crash, no prototype pol
   });
 
   test('every route, as anonymous, bearer, cookie and garbage-credential callers', async () => {
-    const stranger = await createFuzzWorld(t);
-    for (const route of routes) {
-      const world = await createFuzzWorld(t, stranger.ids);
-      for (const caller of world.callers) {
-        await fc.assert(
-          fc.asyncProperty(urlArb(route, world.ids), bodyArb(world.ids), async (url, body) => {
-            cases++;
-            await expectNo5xx(
-              t.app,
-              toInject(route, url, body, caller.headers(), caller.cookies?.()),
-              `${route.method} ${route.url} as ${caller.name}`,
-            );
-          }),
-          { numRuns: FUZZ_RUNS, endOnFailure: true },
+    await fuzzAsEveryCaller(t, routes, (route, world, caller) =>
+      fc.asyncProperty(urlArb(route, world.ids), bodyArb(world.ids), async (url, body) => {
+        cases++;
+        await expectNo5xx(
+          t.app,
+          toInject(route, url, body, caller.headers(), caller.cookies?.()),
+          `${route.method} ${route.url} as ${caller.name}`,
         );
-      }
-    }
+      }),
+    );
     assert.ok(await healthy(t.app), 'still serving after the fuzz');
     assertPrototypeClean('the whole REST fuzz');
   });

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createChat, createProfile, createUser } from '../helpers/factories.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import type { TCaller } from './fuzz-kit.js';
+import { FUZZ_RUNS, type TCaller } from './fuzz-kit.js';
 
 /** Cheap hashing, and security limits out of the way: the fuzzer is not testing them. */
 export const FUZZ_ENV = {
@@ -51,6 +52,23 @@ export async function createFuzzWorld(t: TestApp, other: string[] = []): Promise
       },
     ],
   };
+}
+
+/**
+ * Checks `propertyOf` FUZZ_RUNS times for each target as each caller of that target's own world
+ * (the stranger's ids mixed in), so a fuzzed logout or delete ends only that world.
+ */
+export async function fuzzAsEveryCaller<T, Ts>(
+  t: TestApp,
+  targets: readonly T[],
+  propertyOf: (target: T, world: TFuzzWorld, caller: TCaller) => fc.IAsyncProperty<Ts>,
+): Promise<void> {
+  const stranger = await createFuzzWorld(t);
+  for (const target of targets) {
+    const world = await createFuzzWorld(t, stranger.ids);
+    for (const caller of world.callers)
+      await fc.assert(propertyOf(target, world, caller), { numRuns: FUZZ_RUNS, endOnFailure: true });
+  }
 }
 
 export async function healthy(app: FastifyInstance): Promise<boolean> {

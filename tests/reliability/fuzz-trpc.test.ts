@@ -16,7 +16,7 @@ import {
   wellFormed,
   type TProcedure,
 } from './fuzz-kit.js';
-import { createFuzzApp, createFuzzWorld, healthy } from './fuzz-setup.js';
+import { createFuzzApp, createFuzzWorld, fuzzAsEveryCaller, healthy } from './fuzz-setup.js';
 import { TEXT_MESSAGES } from '../../server/src/lib/inspect-text.js';
 
 type TInput =
@@ -102,23 +102,16 @@ describe('fuzzing every tRPC procedure (never a 5xx, never a crash, no prototype
   });
 
   test('every procedure, as anonymous, bearer, cookie and garbage-credential callers', async () => {
-    const stranger = await createFuzzWorld(t);
-    for (const p of procedures) {
-      const world = await createFuzzWorld(t, stranger.ids);
-      for (const caller of world.callers) {
-        await fc.assert(
-          fc.asyncProperty(inputArb(p, world.ids), fc.boolean(), async (input, wrongMethod) => {
-            cases++;
-            await expectNo5xx(
-              t.app,
-              toInject(p, input, wrongMethod, caller.headers(), caller.cookies?.()),
-              `${p.path} (${p.type}) as ${caller.name}`,
-            );
-          }),
-          { numRuns: FUZZ_RUNS, endOnFailure: true },
+    await fuzzAsEveryCaller(t, procedures, (p, world, caller) =>
+      fc.asyncProperty(inputArb(p, world.ids), fc.boolean(), async (input, wrongMethod) => {
+        cases++;
+        await expectNo5xx(
+          t.app,
+          toInject(p, input, wrongMethod, caller.headers(), caller.cookies?.()),
+          `${p.path} (${p.type}) as ${caller.name}`,
         );
-      }
-    }
+      }),
+    );
     assert.ok(await healthy(t.app), 'still serving after the fuzz');
     assertPrototypeClean('the whole tRPC fuzz');
   });
