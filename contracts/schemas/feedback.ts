@@ -1,12 +1,14 @@
 import { z } from 'zod';
 
 /** Clinician feedback on one finding of an analysed chat (issue 17). */
+export const FEEDBACK_NOTE_MAX = 1000;
+
 export const FEEDBACK_MESSAGES = {
   chatNotFound: 'Chat not found',
   noAnalysis: 'This chat has no finished analysis to give feedback on',
   unknownFinding: 'The analysis has no such finding',
   invalidVerdict: 'Verdict must be "agree" or "disagree"',
-  noteTooLong: 'The note must be at most 1000 characters',
+  noteTooLong: `The note must be at most ${FEEDBACK_NOTE_MAX} characters`,
   saved: 'Feedback saved',
 } as const;
 
@@ -19,7 +21,7 @@ export const ZFeedbackInput = z.object({
   finding: z.string().min(1).max(100),
   verdict: ZFeedbackVerdict,
   reading: ZFeedbackReading.optional(),
-  note: z.string().trim().max(1000, FEEDBACK_MESSAGES.noteTooLong).optional(),
+  note: z.string().trim().max(FEEDBACK_NOTE_MAX, FEEDBACK_MESSAGES.noteTooLong).optional(),
 });
 export type TFeedbackInput = z.infer<typeof ZFeedbackInput>;
 
@@ -29,7 +31,7 @@ export const ZFeedbackBody = z.object({
   finding: z.string().min(1).max(100),
   verdict: ZFeedbackVerdict,
   reading: ZFeedbackReading.optional(),
-  note: z.string().trim().max(1000, FEEDBACK_MESSAGES.noteTooLong).optional(),
+  note: z.string().trim().max(FEEDBACK_NOTE_MAX, FEEDBACK_MESSAGES.noteTooLong).optional(),
 });
 
 export const ZFeedbackEntry = z.object({

@@ -13,7 +13,14 @@ export const PROFILE_MESSAGES = {
   tooLong: 'Additional field is too long',
 } as const;
 
-export const PROFILE_LIMITS = { nameMax: 200, fields: 50, keyMax: 100, valueMax: 2000 } as const;
+export const PROFILE_LIMITS = {
+  nameMax: 200,
+  ageMin: 0,
+  ageMax: 150,
+  fields: 50,
+  keyMax: 100,
+  valueMax: 2000,
+} as const;
 
 /**
  * Keys that can never become a custom field: the two fixed fields (the REST shape flattens custom
@@ -47,8 +54,8 @@ export const ZProfileAge = z
     z
       .number({ error: PROFILE_MESSAGES.age })
       .int(PROFILE_MESSAGES.age)
-      .min(0, PROFILE_MESSAGES.age)
-      .max(150, PROFILE_MESSAGES.age),
+      .min(PROFILE_LIMITS.ageMin, PROFILE_MESSAGES.age)
+      .max(PROFILE_LIMITS.ageMax, PROFILE_MESSAGES.age),
   );
 
 /** One "Additional Information" row of the form; both halves are required. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CheckIcon, CloseIcon, PencilIcon, TrashIcon } from '../../../components/icons';
-import type { TChatSummary } from '@contracts/schemas/history';
+import { CHAT_TITLE_MAX, type TChatSummary } from '@contracts/schemas/history';
 import { openChat } from '../../../lib/current-chat';
 import { HistoryRow } from './history-row';
 
@@ -49,7 +49,7 @@ export function ChatHistoryItem({ chat, active, onRename, onDelete }: TItemProps
           ref={titleInput}
           value={draft}
           disabled={saving}
-          maxLength={200}
+          maxLength={CHAT_TITLE_MAX}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {

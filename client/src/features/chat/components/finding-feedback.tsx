@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TFeedbackEntry } from '@contracts/schemas/feedback';
+import { FEEDBACK_NOTE_MAX, type TFeedbackEntry } from '@contracts/schemas/feedback';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
@@ -95,7 +95,7 @@ export function FindingFeedback({ chatId, finding, display, call, entry }: TFind
           <input
             id={`${idBase}-note`}
             className="input"
-            maxLength={1000}
+            maxLength={FEEDBACK_NOTE_MAX}
             value={note}
             onChange={(e) => setNote(e.target.value)}
           />

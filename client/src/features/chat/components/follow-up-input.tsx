@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { QUERY_MAX } from '@contracts/schemas/chat';
 import './follow-up-input.css';
 
 export const FOLLOW_UP_PLACEHOLDER = 'Ask a follow-up question about the X-ray analysis...';
@@ -34,7 +35,7 @@ export function FollowUpInput({
         rows={1}
         placeholder={FOLLOW_UP_PLACEHOLDER}
         value={text}
-        maxLength={4000}
+        maxLength={QUERY_MAX}
         disabled={disabledReason !== null}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

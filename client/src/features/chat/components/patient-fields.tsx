@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { PROFILE_LIMITS } from '@contracts/schemas/profile';
 import { newRow, removeRowError, type TFieldRow } from '../lib/patient-fields';
 import { useToast } from '../../../components/toast/use-toast';
 import './patient-fields.css';
@@ -57,7 +58,7 @@ export function PatientFields({
                   aria-label={`Field ${i + 1} name`}
                   placeholder="Field name"
                   value={row.key}
-                  maxLength={100}
+                  maxLength={PROFILE_LIMITS.keyMax}
                   onChange={(e) => update(row.id, { key: e.target.value })}
                 />
               )}
@@ -69,7 +70,7 @@ export function PatientFields({
                 placeholder={row.required ? `Enter ${row.key.toLowerCase()}` : 'Value'}
                 inputMode={row.key === 'Age' ? 'numeric' : undefined}
                 value={row.value}
-                maxLength={2000}
+                maxLength={PROFILE_LIMITS.valueMax}
                 onChange={(e) => update(row.id, { value: e.target.value })}
               />
               <button

@@ -1,5 +1,5 @@
 import { useId, useRef } from 'react';
-import { ZProfileInput, type TProfile, type TProfileValues } from '@contracts/schemas/profile';
+import { PROFILE_LIMITS, ZProfileInput, type TProfile, type TProfileValues } from '@contracts/schemas/profile';
 import { CloseIcon } from '../../../components/icons';
 import { Form, FormError } from '../../../components/form';
 import { Modal } from '../../../components/modal';
@@ -74,8 +74,8 @@ export function ProfileFormModal({ editing, saving, onSubmit, onClose }: TFormPr
           required
           type="number"
           inputMode="numeric"
-          min={0}
-          max={150}
+          min={PROFILE_LIMITS.ageMin}
+          max={PROFILE_LIMITS.ageMax}
           step={1}
           value={form.values.age}
           error={form.fieldError('age')}
