@@ -11,6 +11,7 @@ import {
   type CtrUnreliableCode,
 } from '../../worker/src/pipeline/check-ctr.js';
 import { CTR_UNRELIABLE_REASONS } from '../../server/src/services/analysis/anatomy-text.js';
+import { CTR_UNRELIABLE_CODES } from '@contracts/schemas/analysis.js';
 
 // Made by models/train/cxr_train/export/ctr_fixtures.py with the Python twin (models/train/cxr_train/anatomy/ctr_checks.py).
 interface Case {
@@ -44,17 +45,7 @@ describe('CTR plausibility checks: TypeScript = Python', () => {
 
   test('the fixtures cover every verdict', () => {
     const codes = new Set<string | null>(fixtures.cases.map((c) => c.expected?.code ?? null));
-    for (const code of [
-      null,
-      'heart_at_inlet',
-      'heart_below_bases',
-      'lungs_small',
-      'lungs_asymmetric',
-      'lungs_retracted',
-      'heart_oversized',
-      'heart_too_wide',
-    ])
-      assert.ok(codes.has(code), `no case for ${code}`);
+    for (const code of [null, ...CTR_UNRELIABLE_CODES]) assert.ok(codes.has(code), `no case for ${code}`);
   });
 
   for (const c of fixtures.cases) {

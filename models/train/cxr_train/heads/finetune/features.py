@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 import numpy as np
 import torch
 
-from cxr_train.common import cli_parser
 from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.data.cache import CACHE
 from cxr_train.heads.features import anatomy_pass
 from cxr_train.heads.finetune.net import TopNet, folded_backbone
-from cxr_train.heads.finetune.train import B13
+from cxr_train.heads.finetune.train import B13, run_parser
 from cxr_train.heads.head import Head
 from cxr_train.data.labels import LABELS
-from cxr_train.recipe import RECIPE_ARGS, load_recipe
+from cxr_train.recipe import load_recipe
 
 FEATS = CACHE / "features"
 HEADS = CACHE / "heads"
@@ -42,9 +40,7 @@ def top_features(net: TopNet, arr, batch: int = 128) -> np.ndarray:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
-    ap.add_argument("--run", type=Path, default=CACHE / "finetune")
-    return ap
+    return run_parser(__doc__)
 
 
 def main() -> None:

@@ -168,10 +168,15 @@ def train(rc: dict, run: Path, train_rows: np.ndarray | None = None, seed: int |
     return net
 
 
-def parser() -> argparse.ArgumentParser:
-    ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
+def run_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options of a step that reads or writes the fine-tune run folder (this one and features)."""
+    ap = cli_parser(doc, parents=[RECIPE_ARGS])
     ap.add_argument("--run", type=Path, default=CACHE / "finetune")
     return ap
+
+
+def parser() -> argparse.ArgumentParser:
+    return run_parser(__doc__)
 
 
 def main() -> None:
