@@ -27,7 +27,8 @@ const hubs = new WeakMap<Redis, AnalysisEventHub>();
  * One subscriber connection per process (per Redis client), fanned out in memory: a thousand
  * browsers following their analyses cost one Redis subscription, and nothing polls.
  */
-export function analysisEventHub(redis: Redis, prefix: string): AnalysisEventHub {
+export function analysisEventHub(opts: { redis: Redis; prefix: string }): AnalysisEventHub {
+  const { redis, prefix } = opts;
   const existing = hubs.get(redis);
   if (existing) return existing;
   const emitter = new EventEmitter();

@@ -52,7 +52,7 @@ export async function* followAnalysis(
       () => undefined,
     );
   };
-  const stop = await analysisEventHub(redis, config.QUEUE_PREFIX).listen(analysisId, {
+  const stop = await analysisEventHub({ redis, prefix: config.QUEUE_PREFIX }).listen(analysisId, {
     onEvent: (e) => push(fromEvent(e)),
     onResync: reread,
   });

@@ -57,7 +57,7 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
   // The worker cannot write the database. Its running stages are kept on the row because the
   // history list shows a chat's stage after a reload, and a follower's first event is this copy;
   // live followers get the stages from the channel itself.
-  const hub = analysisEventHub(deps.redis, prefix);
+  const hub = analysisEventHub({ redis: deps.redis, prefix });
   const stopTracking = hub.listenAll({
     onEvent: (e) => {
       if (statusOfStage(e.stage) !== 'processing') return;

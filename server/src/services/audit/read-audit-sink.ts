@@ -26,13 +26,14 @@ export interface TReadAuditSink {
 // handle without a sink (tests, scripts) writes every entry synchronously.
 const sinks = new WeakMap<object, TReadAuditSink>();
 
-export function attachReadAuditSink(db: object, sink: TReadAuditSink): () => void {
+export function attachReadAuditSink(opts: { db: object; sink: TReadAuditSink }): () => void {
+  const { db, sink } = opts;
   sinks.set(db, sink);
   return () => {
     if (sinks.get(db) === sink) sinks.delete(db);
   };
 }
 
-export function readAuditSinkOf(db: object, action: string): TReadAuditSink | null {
-  return READ_ACTIONS.has(action) ? (sinks.get(db) ?? null) : null;
+export function readAuditSinkOf(opts: { db: object; action: string }): TReadAuditSink | null {
+  return READ_ACTIONS.has(opts.action) ? (sinks.get(opts.db) ?? null) : null;
 }

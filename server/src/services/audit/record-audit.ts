@@ -194,7 +194,7 @@ export async function recordAudit(opts: { db: TDb; meta: RequestMeta | null; ent
   const { db, meta, entry } = opts;
   const row = toRow(meta, entry);
   if (db instanceof PgTransaction) return appendAuditRows({ db, rows: [row] });
-  const sink = readAuditSinkOf(db, entry.action);
+  const sink = readAuditSinkOf({ db, action: entry.action });
   if (sink) {
     const queued = await sink.write(row).then(
       () => true,

@@ -48,15 +48,18 @@ export function startReadAuditWriter(deps: Pick<AppDeps, 'db' | 'redis' | 'confi
   producer.on('error', () => undefined);
   let stopping = false;
 
-  const detach = attachReadAuditSink(db, {
-    write: (row: TAuditRow) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('audit queue timeout')), QUEUE_TIMEOUT_MS);
-        producer.xadd(key, '*', 'e', encodeAuditRow(row)).then(
-          () => (clearTimeout(timer), resolve()),
-          (err: unknown) => (clearTimeout(timer), reject(err instanceof Error ? err : new Error(String(err)))),
-        );
-      }),
+  const detach = attachReadAuditSink({
+    db,
+    sink: {
+      write: (row: TAuditRow) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('audit queue timeout')), QUEUE_TIMEOUT_MS);
+          producer.xadd(key, '*', 'e', encodeAuditRow(row)).then(
+            () => (clearTimeout(timer), resolve()),
+            (err: unknown) => (clearTimeout(timer), reject(err instanceof Error ? err : new Error(String(err)))),
+          );
+        }),
+    },
   });
 
   async function ensureGroup(): Promise<void> {

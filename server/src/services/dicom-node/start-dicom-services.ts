@@ -52,7 +52,7 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
   };
   const timer = setInterval(() => void advanceOnce(), ADVANCE_INTERVAL_MS);
   timer.unref();
-  const stopListening = await analysisEventHub(deps.redis, prefix)
+  const stopListening = await analysisEventHub({ redis: deps.redis, prefix })
     .listenAll({ onEvent: (e) => void (TERMINAL.has(e.stage) ? advanceOnce() : undefined) })
     .catch(() => () => undefined);
 

@@ -17,12 +17,13 @@ type TParam<T> = T | Placeholder;
  * (user_id, created_at desc, id desc), so the cost of a page does not grow with the account.
  * Values or placeholders, so the prepared statements below are built from the same query.
  */
-function selectChatPage(
-  db: TDb,
-  userId: TParam<string>,
-  after: { createdAt: TParam<string>; id: TParam<string> } | null,
-  take: TParam<number>,
-) {
+function selectChatPage(opts: {
+  db: TDb;
+  userId: TParam<string>;
+  after: { createdAt: TParam<string>; id: TParam<string> } | null;
+  take: TParam<number>;
+}) {
+  const { db, userId, after, take } = opts;
   return (
     db
       .select(chatColumns)
@@ -45,22 +46,22 @@ function selectChatPage(
 
 /** bench/history/explain-history.ts prints this query's plan. */
 export function chatPageQuery(opts: { db: TDb; userId: string; after: TKeysetPosition | null; take: number }) {
-  return selectChatPage(opts.db, opts.userId, opts.after, opts.take);
+  return selectChatPage(opts);
 }
 
 // history.list's two page shapes (first page, and a page after a cursor), built once.
 const firstPage = arrayRowStatement<{ userId: string; take: number }>('history_list_first', (db) =>
-  selectChatPage(db, sql.placeholder('userId'), null, sql.placeholder('take')),
+  selectChatPage({ db, userId: sql.placeholder('userId'), after: null, take: sql.placeholder('take') }),
 );
 const pageAfter = arrayRowStatement<{ userId: string; afterTs: string; afterId: string; take: number }>(
   'history_list_after',
   (db) =>
-    selectChatPage(
+    selectChatPage({
       db,
-      sql.placeholder('userId'),
-      { createdAt: sql.placeholder('afterTs'), id: sql.placeholder('afterId') },
-      sql.placeholder('take'),
-    ),
+      userId: sql.placeholder('userId'),
+      after: { createdAt: sql.placeholder('afterTs'), id: sql.placeholder('afterId') },
+      take: sql.placeholder('take'),
+    }),
 );
 
 /** A row of chatColumns, in their order (selectChatPage selects exactly those). */
