@@ -15,11 +15,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startE2eApp, type E2eApp } from '../../tests/helpers/e2e-app.js';
 import { PATIENT } from '../../tests/analysis/support/fixtures.js';
 import { multipart } from '../../tests/helpers/post-multipart.js';
+import { loadAverage } from '../lib/read-load-average.js';
+import { signUpBenchUser } from '../lib/start-bench-app.js';
 import { percentile } from '../load/stats.js';
 import { makeImages, type BenchImage } from './make-images.js';
 import { measurePipeline } from './measure-pipeline.js';
@@ -39,25 +40,6 @@ const LOST_AFTER_MS = 180_000;
 
 const median = (xs: number[]) => percentile(xs, 50);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-
-async function signUp(app: E2eApp): Promise<string> {
-  const res = await fetch(`${app.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench Clinician',
-      email: `bench-${Date.now()}@example.org`,
-      password: 'bench password 123',
-    }),
-  });
-  const json = (await res.json()) as { token?: string; message?: string };
-  if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
-  return json.token;
-}
 
 async function analyse(app: E2eApp, token: string, image: Buffer, wait = true) {
   const body = multipart([
@@ -163,7 +145,7 @@ async function run(
   );
   const timeline = jobTimelineReader(app.env.REDIS_URL!, app.queuePrefix);
   try {
-    const token = await signUp(app);
+    const token = await signUpBenchUser(app);
     // Warm-up: each worker loads the model on its first job.
     await Promise.all(Array.from({ length: 1 + extraWorkers }, () => analyse(app, token, images[0]!.data)));
     const out: RunResult = { latencies: [], stages: {}, throughput: 0, lost: 0, duplicated: 0 };
@@ -252,7 +234,7 @@ async function main(): Promise<void> {
   );
   console.log(`images: ${source}`);
   console.log(
-    `load average at start (1/5/15 min): ${load()} on ${(await import('node:os')).availableParallelism()} cores`,
+    `load average at start (1/5/15 min): ${loadAverage()} on ${(await import('node:os')).availableParallelism()} cores`,
   );
 
   const pure = await measurePipeline(modelDir, images);
@@ -294,7 +276,7 @@ async function main(): Promise<void> {
     console.log(`  first token p50 ${ms(percentile(one.chat.first, 50))}   p95 ${ms(percentile(one.chat.first, 95))}`);
     console.log(`  whole reply p50 ${ms(percentile(one.chat.total, 50))}   p95 ${ms(percentile(one.chat.total, 95))}`);
   }
-  console.log(`\nload average at end (1/5/15 min): ${load()}`);
+  console.log(`\nload average at end (1/5/15 min): ${loadAverage()}`);
   const round = (x: number) => Math.round(x * 10) / 10;
   console.log(
     JSON.stringify({
