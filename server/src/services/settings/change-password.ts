@@ -27,11 +27,7 @@ export async function changePassword(
 ): Promise<{ otherSessionsEnded: number; apiKeysRevoked: number }> {
   const { db, redis, config, meta, auth, input } = opts;
   const user = await confirmPassword({
-    db,
-    redis,
-    config,
-    meta,
-    auth,
+    ...opts,
     password: input.current_password,
     action: ACTION,
     wrongMessage: SETTINGS_MESSAGES.wrongCurrentPassword,

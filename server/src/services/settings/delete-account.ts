@@ -22,14 +22,9 @@ export async function deleteAccount(
     password: string;
   },
 ): Promise<void> {
-  const { db, redis, config, images, log, meta, auth } = opts;
+  const { db, redis, config, images, log, meta } = opts;
   const user = await confirmPassword({
-    db,
-    redis,
-    config,
-    meta,
-    auth,
-    password: opts.password,
+    ...opts,
     action: ACTION,
     wrongMessage: SETTINGS_MESSAGES.wrongPassword,
   });
