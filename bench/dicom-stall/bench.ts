@@ -16,14 +16,14 @@
  * Needs Redis too (REDIS_URL, default 127.0.0.1:6379).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
-import { startE2eApp, type E2eApp } from '../../tests/helpers/e2e-app.js';
-import { multipart, PATIENT } from '../../tests/analysis/support/fixtures.js';
+import { availableParallelism } from 'node:os';
+import type { E2eApp } from '../../tests/helpers/e2e-app.js';
+import { PATIENT } from '../../tests/analysis/support/fixtures.js';
+import { multipart } from '../../tests/helpers/post-multipart.js';
 import { deflateBombDicom, hostileJ2kDicom, hostileRleDicom } from '../../tests/helpers/write-hostile-dicom.js';
-import { createPostgresDatabase } from '../../tests/helpers/test-config.js';
+import { loadAverage } from '../lib/read-load-average.js';
+import { signUpBenchUser, startPostgresBenchApp } from '../lib/start-bench-app.js';
 import { percentile } from '../load/stats.js';
-
-process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const PROBE_EVERY_MS = 50;
 const UPLOAD_TIMEOUT_MS = 180_000;
@@ -53,21 +53,6 @@ function resetPeak(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function signUp(app: E2eApp): Promise<string> {
-  const res = await fetch(`${app.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench Clinician',
-      email: `stall-${Date.now()}@example.org`,
-      password: 'bench password 123',
-    }),
-  });
-  const json = (await res.json()) as { token?: string; message?: string };
-  if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
-  return json.token;
 }
 
 /** Probes /healthz back to back at PROBE_EVERY_MS until stopped; a probe's time is its own wait. */
@@ -151,11 +136,7 @@ async function upload(app: E2eApp, token: string, name: string, file: Buffer): P
 }
 
 async function main(): Promise<void> {
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-  const loadStart = load();
+  const loadStart = loadAverage();
   const files: [string, () => Promise<Buffer>][] = [
     ['j2k-7000-16bit', () => hostileJ2kDicom(16)],
     ['rle-7000-16bit', hostileRleDicom],
@@ -163,17 +144,13 @@ async function main(): Promise<void> {
     ['deflate-1GiB', () => deflateBombDicom(1024)],
     ['j2k-7000-8bit (within budget: decoded in a thread)', () => hostileJ2kDicom(8)],
   ];
-  const pgdb = await createPostgresDatabase();
-  const app = await startE2eApp(
-    { DATABASE_URL: pgdb.url, RATE_LIMIT_DISABLED: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  const app = await startPostgresBenchApp(
+    { RATE_LIMIT_DISABLED: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     { worker: false },
-  ).catch(async (err: unknown) => {
-    await pgdb.drop();
-    throw err;
-  });
+  );
   const results: CaseResult[] = [];
   try {
-    const token = await signUp(app);
+    const token = await signUpBenchUser(app, 'stall');
     const baselineRssMb = procStatusMb(app.server.pid!, 'VmRSS');
     console.log(`server RSS after start and sign-up: ${baselineRssMb} MB`);
     const floor = await idle(app);
@@ -201,7 +178,7 @@ async function main(): Promise<void> {
       cases: results,
       cores: availableParallelism(),
       loadAvgStart: loadStart,
-      loadAvgEnd: load(),
+      loadAvgEnd: loadAverage(),
     };
     console.log(
       `four hostile files: worst /healthz ${summary.worstProbeMs} ms, server RSS peak ${summary.peakRssMb} MB`,
@@ -215,7 +192,6 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(summary));
   } finally {
     await app.close();
-    await pgdb.drop();
   }
 }
 

@@ -13,33 +13,17 @@
  * environment (e.g. AUTH_ATTEMPTS_PER_IP_PER_MINUTE=100000 to see the flood unthrottled, or
  * REFUSAL_DELAY_MS=0 to see the refusals sent at once, as before the hold).
  */
-import { availableParallelism, loadavg } from 'node:os';
-import { startE2eApp, type E2eApp } from '../../tests/helpers/e2e-app.js';
-import { createPostgresDatabase } from '../../tests/helpers/test-config.js';
+import { availableParallelism } from 'node:os';
+import type { E2eApp } from '../../tests/helpers/e2e-app.js';
+import { loadAverage } from '../lib/read-load-average.js';
+import { signUpBenchUser, startPostgresBenchApp } from '../lib/start-bench-app.js';
 import { percentile } from '../load/stats.js';
 import { ZConfig } from '../../contracts/config/server-config.js';
-
-process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const QUIET_SAMPLES = 100;
 const SAMPLE_EVERY_MS = 60;
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 15);
 const FLOOD_CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 16);
-
-async function signUp(app: E2eApp, tag: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench Clinician',
-      email: `${tag}-${Date.now()}@example.org`,
-      password: 'bench password 123',
-    }),
-  });
-  const json = (await res.json()) as { token?: string; message?: string };
-  if (!json.token) throw new Error(`signup failed: ${json.message ?? res.status}`);
-  return json.token;
-}
 
 /** One history.list call's time in ms; throws on anything but 200 (a 429 here would be a finding). */
 async function timeHistoryList(app: E2eApp, token: string): Promise<number> {
@@ -85,26 +69,17 @@ async function flood(app: E2eApp, stop: () => boolean): Promise<Record<string, n
 }
 
 async function main(): Promise<void> {
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-  const loadStart = load();
-  const pgdb = await createPostgresDatabase();
-  const app = await startE2eApp(
+  const loadStart = loadAverage();
+  const app = await startPostgresBenchApp(
     {
-      DATABASE_URL: pgdb.url,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       // The e2e starter turns the refusal hold off for tests; the bench runs the shipped default.
       REFUSAL_DELAY_MS: process.env.REFUSAL_DELAY_MS ?? String(ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined)),
     },
     { worker: false },
-  ).catch(async (err: unknown) => {
-    await pgdb.drop();
-    throw err;
-  });
+  );
   try {
-    const other = await signUp(app, 'other');
+    const other = await signUpBenchUser(app, 'other');
     for (let i = 0; i < 10; i++) await timeHistoryList(app, other); // warm-up
     let left = QUIET_SAMPLES;
     const quiet = await sample(app, other, () => left-- > 0);
@@ -131,7 +106,7 @@ async function main(): Promise<void> {
     console.log(
       `flood: ${logins} logins in ${FLOOD_SECONDS} s from one address, ${FLOOD_CONCURRENCY} at a time; statuses ${JSON.stringify(statuses)}`,
     );
-    console.log(`load average at start ${loadStart}, at end ${load()} (${availableParallelism()} CPUs)`);
+    console.log(`load average at start ${loadStart}, at end ${loadAverage()} (${availableParallelism()} CPUs)`);
     console.log(
       JSON.stringify({
         bench: 'login-flood',
@@ -145,13 +120,12 @@ async function main(): Promise<void> {
         refusalDelayMs: Number(process.env.REFUSAL_DELAY_MS ?? ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined)),
         statuses,
         loadStart,
-        loadEnd: load(),
+        loadEnd: loadAverage(),
         cpus: availableParallelism(),
       }),
     );
   } finally {
     await app.close();
-    await pgdb.drop();
   }
 }
 

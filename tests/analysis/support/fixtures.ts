@@ -8,9 +8,6 @@ import { createAnalysis } from '../../../server/src/services/analysis/create-ana
 import { finalizeAnalysis } from '../../../server/src/services/analysis/finalize-analysis.js';
 import { multipart } from '../../helpers/post-multipart.js';
 
-// bench/dicom-stall still imports the form builder from here.
-export { multipart } from '../../helpers/post-multipart.js';
-
 /** Committed test-split radiographs (tests/fixtures/cxr/README.md): no test reads the data sets. */
 const RADIOGRAPH_DIR = fileURLToPath(new URL('../../fixtures/cxr/', import.meta.url));
 export const MODEL_DIR = process.env.MODEL_DIR ?? 'models/cxr';
