@@ -38,7 +38,7 @@ export const ZConfig = z.object({
   /** Every 429 waits this long before it is sent (0: at once), so instant retries cannot flood the server. */
   REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** At most this many 429s wait at once; past it they are sent straight away. */
-  REFUSAL_DELAY_MAX_HELD: z.coerce.number().int().min(0).default(256),
+  REFUSAL_DELAY_MAX_HELD: z.coerce.number().int().min(0).default(1024),
   // Password hashing (argon2id). The defaults are OWASP's minimum; tests lower them for speed,
   // and production refuses anything weaker (server/src/lib/password.ts).
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19_456),
