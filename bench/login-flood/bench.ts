@@ -24,6 +24,8 @@ const QUIET_SAMPLES = 100;
 const SAMPLE_EVERY_MS = 60;
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 15);
 const FLOOD_CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 16);
+// The e2e starter turns the refusal hold off for tests; the bench runs the shipped default.
+const REFUSAL_DELAY_MS = Number(process.env.REFUSAL_DELAY_MS ?? ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined));
 
 /** One history.list call's time in ms; throws on anything but 200 (a 429 here would be a finding). */
 async function timeHistoryList(app: E2eApp, token: string): Promise<number> {
@@ -73,8 +75,7 @@ async function main(): Promise<void> {
   const app = await startPostgresBenchApp(
     {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      // The e2e starter turns the refusal hold off for tests; the bench runs the shipped default.
-      REFUSAL_DELAY_MS: process.env.REFUSAL_DELAY_MS ?? String(ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined)),
+      REFUSAL_DELAY_MS: String(REFUSAL_DELAY_MS),
     },
     { worker: false },
   );
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
         floodLogins: logins,
         floodSeconds: FLOOD_SECONDS,
         floodConcurrency: FLOOD_CONCURRENCY,
-        refusalDelayMs: Number(process.env.REFUSAL_DELAY_MS ?? ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined)),
+        refusalDelayMs: REFUSAL_DELAY_MS,
         statuses,
         loadStart,
         loadEnd: loadAverage(),
