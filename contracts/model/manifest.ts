@@ -6,7 +6,7 @@ import { z } from 'zod';
  * manifest fails it; the server and the pages read the parts they show through its lenient
  * view (manifest-summary.ts). models/cxr/manifest.schema.json is this schema as JSON Schema for the
  * Python side (written by scripts/write-model-schema.ts, held in sync by a test). Fields added
- * for model 3 are optional so model 2's files still load. Unknown keys are kept (the exporter
+ * for model 3 and model 4 (projection, withdrawn, apWeight, requiresCtr) are optional so older files still load. Unknown keys are kept (the exporter
  * records provenance the product does not read).
  */
 
@@ -53,10 +53,20 @@ export const ZManifestFinding = z.object({
   summary: z.boolean().optional(),
   /** Joint probability with this head label's probability. */
   conditionalOn: ZHeadRef.optional(),
-  /** p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias) when a plausible CTR was measured. */
-  ctrCombine: z.object({ logitWeight: finite, ctrWeight: finite, bias: finite }).optional(),
+  /**
+   * p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + apWeight * (projection is AP ? 1 : 0) + bias)
+   * when a plausible CTR was measured (apWeight, model 4: the heart is magnified on AP films).
+   */
+  ctrCombine: z
+    .object({ logitWeight: finite, ctrWeight: finite, apWeight: finite.optional(), bias: finite })
+    .optional(),
   /** With ctrCombine: the classifier-alone threshold, used when the CTR is missing or flagged. */
   thresholdWithoutCtr: z.number().min(0).max(1).optional(),
+  /**
+   * With ctrCombine (model 4): without a plausible CTR there is no call at all (the finding is
+   * reported as not measurable with the CTR's reason), never the classifier alone.
+   */
+  requiresCtr: z.boolean().optional(),
   /** 'pediatric': validated only in children; shown only when the patient's age says child. */
   ageGroup: z.literal('pediatric').optional(),
   /** Which held-out population decided the finding (model card). */
@@ -124,6 +134,31 @@ export const ZManifestGate = z.object({
 
 export const ZNotAssessedEntry = z.object({ label: z.string(), display: z.string() });
 
+/**
+ * Model 4: the AP/PA projection as an output of one of the ONNX files: its output `output` is a
+ * [N, 1] logit; p(AP) = sigmoid(logit / temperature + bias), called AP at p(AP) >= threshold.
+ * A DICOM ViewPosition (AP or PA), when the film has one, wins over it.
+ */
+export const ZManifestProjection = z.object({
+  model: z.enum(['classifier', 'anatomy']),
+  output: z.string().min(1),
+  temperature: finite.positive(),
+  bias: finite,
+  threshold: z.number().min(0).max(1),
+});
+
+/**
+ * Model 4: an output that is no longer a finding (e.g. COVID-19, which did not hold up on other
+ * hospitals' films): no probability, no call, no urgency, no heatmap; the report names it with its
+ * external figure (metrics.json external.candidates[label]).
+ */
+export const ZWithdrawnEntry = z.object({
+  label: z.string().min(1),
+  display: z.string().min(1),
+  /** 'external': withdrawn on the external validation. */
+  reason: z.literal('external'),
+});
+
 export const ZModelManifest = z
   .looseObject({
     schemaVersion: z.number().int(),
@@ -141,6 +176,8 @@ export const ZModelManifest = z
     notAssessed: z.array(ZNotAssessedEntry).optional(),
     gate: ZManifestGate.optional(),
     anatomy: ZManifestAnatomy.optional(),
+    projection: ZManifestProjection.optional(),
+    withdrawn: z.array(ZWithdrawnEntry).optional(),
   })
   .superRefine((m, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', message });
@@ -166,7 +203,12 @@ export const ZModelManifest = z
       if (f.ctrCombine && !m.anatomy) fail(`finding ${f.label}: ctrCombine needs an anatomy stage`);
       if (f.thresholdWithoutCtr !== undefined && !f.ctrCombine)
         fail(`finding ${f.label}: thresholdWithoutCtr needs ctrCombine`);
+      if (f.requiresCtr && !f.ctrCombine) fail(`finding ${f.label}: requiresCtr needs ctrCombine`);
+      if (f.ctrCombine?.apWeight !== undefined && !m.projection)
+        fail(`finding ${f.label}: ctrCombine.apWeight needs a projection output`);
+      if (m.withdrawn?.some((w) => w.label === f.label)) fail(`finding ${f.label}: also listed as withdrawn`);
     }
+    if (m.projection?.model === 'anatomy' && !m.anatomy) fail('projection.model "anatomy" needs an anatomy stage');
     if (m.gate && !m.gate.labels.includes(m.gate.rejectLabel)) fail('gate.rejectLabel is not a gate label');
     // The classifier sees the lung crop, so a gate on the whole film must come from the anatomy stage.
     if (m.gate && (m.gate.model === 'anatomy') !== Boolean(m.anatomy))

@@ -65,6 +65,37 @@ export const ZGateFigures = z.looseObject({
   negatives: entriesOf(z.looseObject({ n: num, refused: num })),
 });
 
+/** One candidate output scored on the external films (model 4: other hospitals' films). */
+export const ZExternalCandidate = z.looseObject({
+  display: text,
+  /** Which external films the figure is on (e.g. 'COVID-19 vs other adult pneumonia'). */
+  population: text,
+  auc: num,
+  aucCi95: interval,
+  positives: num,
+  negatives: num,
+  sensitivity: num,
+  specificity: num,
+  threshold: num,
+  shipped: flag,
+});
+export type TExternalCandidate = z.output<typeof ZExternalCandidate>;
+
+/**
+ * Model 4: the external validation (films from other hospitals, none trained on). Operating
+ * points, calibration and the shipping decision were chosen on these films (`caveat`).
+ */
+export const ZExternalFigures = z.looseObject({
+  dataset: text,
+  films: num,
+  patients: num,
+  caveat: text,
+  shipRule: text,
+  candidates: entriesOf(ZExternalCandidate),
+  projection: orNull(z.looseObject({ auc: num, aucCi95: interval, n: num })),
+});
+export type TExternalFigures = z.output<typeof ZExternalFigures>;
+
 export const ZModelMetrics = z.looseObject({
   modelName: z.string().catch(''),
   modelVersion: z.string(),
@@ -88,6 +119,7 @@ export const ZModelMetrics = z.looseObject({
   groups: entriesOf(ZGroup),
   anatomy: orNull(ZAnatomyFigures),
   gate: orNull(ZGateFigures),
+  external: orNull(ZExternalFigures),
 });
 export type TModelMetrics = z.output<typeof ZModelMetrics>;
 

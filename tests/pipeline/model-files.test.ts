@@ -82,4 +82,78 @@ describe('model files contract', () => {
       if (!r.ok) assert.match(r.error, message);
     }
   });
+
+  test('model 4 additions (projection, apWeight, requiresCtr, withdrawn, external figures) are accepted; wrong ones are refused', () => {
+    const m4 = structuredClone(shipped);
+    m4.modelVersion = '4.0.0';
+    m4.projection = { model: 'classifier', output: 'projection', temperature: 1.2, bias: -0.1, threshold: 0.5 };
+    m4.findings = m4.findings.filter((f: { label: string }) => f.label !== 'covid19');
+    m4.withdrawn = [{ label: 'covid19', display: 'COVID-19 pattern', reason: 'external' }];
+    m4.findings.push({
+      label: 'cardiomegaly',
+      source: { head: 'main', label: 'cardiomegaly' },
+      threshold: 0.3,
+      ctrCombine: { logitWeight: 0.5, ctrWeight: 12, apWeight: -1.5, bias: -6 },
+      requiresCtr: true,
+    });
+    const parsed = parseModelManifest(m4);
+    assert.ok(parsed.ok);
+    if (parsed.ok) {
+      assert.equal(parsed.manifest.projection?.threshold, 0.5);
+      assert.equal(parsed.manifest.findings?.at(-1)?.ctrCombine?.apWeight, -1.5);
+      assert.equal(parsed.manifest.withdrawn?.[0]?.label, 'covid19');
+    }
+    assert.ok(new Ajv2020({ strict: false }).compile(modelFileJsonSchema('manifest'))(m4));
+    const cases: [(m: typeof shipped) => void, RegExp][] = [
+      [(m) => delete m.projection, /cardiomegaly: ctrCombine.apWeight needs a projection output/],
+      [(m) => delete m.findings.at(-1).ctrCombine, /cardiomegaly: requiresCtr needs ctrCombine/],
+      [(m) => (m.projection.temperature = 0), /projection\.temperature/],
+      [(m) => (m.projection.model = 'gate'), /projection\.model/],
+      [(m) => (m.withdrawn[0].label = 'pneumonia'), /finding pneumonia: also listed as withdrawn/],
+      [(m) => (m.withdrawn[0].reason = 'internal'), /withdrawn\.0\.reason/],
+    ];
+    for (const [spoil, message] of cases) {
+      const bad = structuredClone(m4);
+      spoil(bad);
+      const r = parseModelManifest(bad);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.match(r.error, message);
+    }
+  });
+
+  test('metrics.json external figures are read; a malformed candidate reads as not reported, the rest kept', () => {
+    const metrics = json('models/cxr/metrics.json') as Record<string, unknown>;
+    assert.equal(ZModelMetrics.parse(metrics).external, null);
+    const external = {
+      dataset: 'cxr-external-val',
+      films: 388,
+      patients: 343,
+      caveat: 'operating points were chosen on these films',
+      shipRule: 'lower 95 % bound >= 0.70',
+      candidates: {
+        covid19: {
+          display: 'COVID-19 pattern',
+          population: 'COVID-19 vs other adult pneumonia',
+          auc: 0.63,
+          aucCi95: [0.52, 0.74],
+          positives: 37,
+          negatives: 16,
+          sensitivity: null,
+          specificity: null,
+          threshold: null,
+          shipped: false,
+        },
+        edema: { auc: 'high' },
+      },
+      projection: { auc: 0.95, aucCi95: [0.92, 0.97], n: 300 },
+    };
+    const parsed = ZModelMetrics.parse({ ...metrics, external });
+    assert.equal(parsed.external?.candidates.covid19?.auc, 0.63);
+    assert.deepEqual(parsed.external?.candidates.covid19?.aucCi95, [0.52, 0.74]);
+    assert.equal(parsed.external?.candidates.edema?.auc, null);
+    assert.equal(parsed.external?.projection?.n, 300);
+    const ajv = new Ajv2020({ strict: false }).compile(modelFileJsonSchema('metrics'));
+    assert.equal(ajv({ ...metrics, external }), false, 'the schema holds the Python writer to numbers');
+    assert.ok(ajv({ ...metrics, external: { ...external, candidates: { covid19: external.candidates.covid19 } } }));
+  });
 });
