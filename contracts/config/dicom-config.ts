@@ -69,6 +69,16 @@ export const dicomConfigShape = {
   DICOM_MAX_INSTANCE_BYTES: z.coerce.number().int().min(1024).default(MAX_DICOM_BYTES),
   /** Past this many C-STOREs in one association the rest are refused until the caller reconnects. */
   DICOM_MAX_INSTANCES_PER_ASSOCIATION: z.coerce.number().int().min(1).default(2000),
+  /** Open DIMSE connections in all; one more is closed at once (issue 36, S3). */
+  DICOM_MAX_ASSOCIATIONS: z.coerce.number().int().min(1).default(64),
+  /** Open DIMSE connections from one address; one more is closed at once. */
+  DICOM_MAX_ASSOCIATIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  /** ARTIM: a connection that has not had its association answered within this is closed (PS3.8 9.1.5). */
+  DICOM_ARTIM_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** An association with nothing received or sent for this long, and no C-STORE being answered, is aborted. */
+  DICOM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Bytes of instances in flight (being received or waiting for their answer) across all associations. */
+  DICOM_MAX_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
   /** Tries of one results C-STORE (the first included) before it is marked failed. */
   DICOM_SEND_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   /** The first retry waits this long; each next one twice as long. */

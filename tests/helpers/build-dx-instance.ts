@@ -13,6 +13,9 @@ export interface TDxOptions {
   /** Which committed radiograph (tests/fixtures/cxr) makes the pixels. */
   index?: number;
   side?: number;
+  /** Rows and Columns as declared in the header, whatever the pixels are (the pixel-budget refusal). */
+  rows?: number;
+  columns?: number;
 }
 
 const SOP_CLASS: Record<string, string> = {
@@ -55,8 +58,8 @@ export async function buildDxInstance(
     StudyID: '1',
     SeriesNumber: '1',
     InstanceNumber: '1',
-    Rows: info.height,
-    Columns: info.width,
+    Rows: opts.rows ?? info.height,
+    Columns: opts.columns ?? info.width,
     SamplesPerPixel: 1,
     PhotometricInterpretation: 'MONOCHROME2',
     BitsAllocated: 8,

@@ -71,8 +71,8 @@ interface Slot {
 const TSX_API = import.meta.resolve('tsx/esm/api');
 const TSCONFIG = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
 
-function startWorker(entry: URL, resourceLimits: ResourceLimits): Worker {
-  const options = { resourceLimits, execArgv: [], stdout: false, stderr: false };
+export function startWorker(entry: URL, resourceLimits: ResourceLimits, workerData?: unknown): Worker {
+  const options = { resourceLimits, execArgv: [], stdout: false, stderr: false, workerData };
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const j = JSON.stringify;
   const code = `import(${j(TSX_API)}).then(({ register }) => { register({ tsconfig: ${j(TSCONFIG)} }); return import(${j(entry.href)}); })`;

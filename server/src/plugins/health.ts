@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { redisReachable } from '@common/redis.js';
+import { dicomNodeStatus } from '../services/dicom-node/dicom-node-status.js';
 
 // Probes come often from a few addresses (load balancer, orchestrator): counting them against
 // the per-IP limiter made a healthy server answer 429 to its own health checks.
@@ -14,7 +15,12 @@ const health: FastifyPluginAsync = async (app) => {
       redisReachable(app.deps.redis),
     ]);
     const ready = database && redis;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: { database, redis } });
+    // The DICOM node waiting for its owner (issue 36, S11) is said here but keeps the web app in
+    // rotation: the owner needs the web app to confirm the address.
+    const dicomNode = dicomNodeStatus(app.deps.config);
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not ready', checks: { database, redis }, ...(dicomNode ? { dicomNode } : {}) });
   });
 
   async function pingDb(): Promise<boolean> {

@@ -2,15 +2,20 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 
+export const OWNER_UNSET = 'DICOM_OWNER_EMAIL is not set: name the account that receives studies';
+export const OWNER_NO_ACCOUNT = 'DICOM_OWNER_EMAIL names no account yet: sign up with that address';
+
+export type TDicomOwner = { userId: string; reason: null } | { userId: null; reason: string };
+
 /**
- * The account that receives the node's studies (DICOM_OWNER_EMAIL). Resolved when the node
- * starts, so a wrong address stops the node at boot with a clear message rather than failing
- * every study later.
+ * The account that receives the node's studies (DICOM_OWNER_EMAIL), or why there is none yet.
+ * Checked at boot and every few seconds (watchDicomOwner); until there is one the node refuses
+ * associations, so no study lands in an account nobody has claimed.
  */
-export async function findDicomOwner(opts: Pick<AppDeps, 'db' | 'config'>): Promise<string> {
+export async function resolveDicomOwner(opts: Pick<AppDeps, 'db' | 'config'>): Promise<TDicomOwner> {
   const email = opts.config.DICOM_OWNER_EMAIL;
-  if (!email) throw new Error('DICOM_PORT is set but DICOM_OWNER_EMAIL is not: name the account that receives studies');
+  if (!email) return { userId: null, reason: OWNER_UNSET };
   const [row] = await opts.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (!row) throw new Error('DICOM_OWNER_EMAIL names no account: sign up with that address first');
-  return row.id;
+  if (!row) return { userId: null, reason: OWNER_NO_ACCOUNT };
+  return { userId: row.id, reason: null };
 }

@@ -7,9 +7,15 @@ import { matchPatientProfile } from './match-patient-profile.js';
 import { readInstanceTags, storedTagsOf } from './read-instance-tags.js';
 import { routeInstance } from './route-instance.js';
 
+/**
+ * Why an instance failed, for the status the sender gets (issue 36, S6): 'resources' when a resend
+ * may work (the decoder busy, the queue down), 'unreadable' when it will not.
+ */
+export type TFailureKind = 'resources' | 'unreadable';
+
 export type TReceiveOutcome =
   | { outcome: 'queued' | 'skipped' | 'duplicate'; instanceId: string; reason?: string }
-  | { outcome: 'failed'; instanceId: string | null; reason: string };
+  | { outcome: 'failed'; instanceId: string | null; reason: string; failure: TFailureKind };
 
 export const NOT_DICOM = 'Not a readable DICOM instance';
 export const NO_SOP_UID = 'The instance has no SOP Instance UID';
@@ -33,8 +39,8 @@ export async function receiveInstance(
 ): Promise<TReceiveOutcome> {
   const { db, log, meta, userId, bytes, source, callingAe } = opts;
   const tags = readInstanceTags(bytes);
-  if (!tags) return { outcome: 'failed', instanceId: null, reason: NOT_DICOM };
-  if (!tags.SOPInstanceUID) return { outcome: 'failed', instanceId: null, reason: NO_SOP_UID };
+  if (!tags) return { outcome: 'failed', instanceId: null, reason: NOT_DICOM, failure: 'unreadable' };
+  if (!tags.SOPInstanceUID) return { outcome: 'failed', instanceId: null, reason: NO_SOP_UID, failure: 'unreadable' };
 
   const values = {
     userId,
@@ -96,8 +102,9 @@ export async function receiveInstance(
   } catch (err) {
     // The upload service's refusals (unsupported compression, too many pixels) are safe texts.
     const reason = isAppError(err) ? err.message : ANALYSIS_UNAVAILABLE;
+    const failure: TFailureKind = !isAppError(err) || err.code === 'UNAVAILABLE' ? 'resources' : 'unreadable';
     await mark({ status: 'failed', reason });
     log.warn({ instanceId, source, err }, 'dicom instance not analysed');
-    return { outcome: 'failed', instanceId, reason };
+    return { outcome: 'failed', instanceId, reason, failure };
   }
 }

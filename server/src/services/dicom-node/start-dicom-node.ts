@@ -1,224 +1,107 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
-import dcmjs from 'dcmjs';
+import type { Worker } from 'node:worker_threads';
 import type { AppDeps } from '../../deps.js';
-import { SUPPORTED_TRANSFER_SYNTAXES } from '../dicom/transfer-syntax.js';
-import { callerAllowed, normaliseAddress } from './caller-allowed.js';
-import { dimse, type Dataset } from './dimse-lib.js';
-import { findDicomOwner } from './dicom-owner.js';
+import { startWorker } from '../../lib/create-thread-pool.js';
+import type { TFromNodeThread, TNodeSettings, TToNodeThread } from './node-thread-messages.js';
+import { StoreStatus } from './node-thread-messages.js';
 import { receiveInstance } from './receive-instance.js';
-import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION } from './write-part10.js';
+import { storeStatusOf } from './store-status.js';
 
-const { Scp, Dataset: DimseDataset } = dimse;
-const { Status, PresentationContextResult, RejectResult, RejectSource, RejectReason, SopClass, TransferSyntax } =
-  dimse.constants;
-type TAssociation = Parameters<InstanceType<typeof Scp>['associationRequested']>[0];
-type TStoreRequest = Parameters<InstanceType<typeof Scp>['cStoreRequest']>[0];
-type TStoreResponse = Parameters<Parameters<InstanceType<typeof Scp>['cStoreRequest']>[1]>[0];
-
-/** Preferred first: the uncompressed syntaxes, then every compressed one the decoder reads. */
-const ACCEPTED_SYNTAXES = [
-  TransferSyntax.ExplicitVRLittleEndian,
-  TransferSyntax.ImplicitVRLittleEndian,
-  ...SUPPORTED_TRANSFER_SYNTAXES.map((s) => s.uid),
-];
-
-/** Collects one C-STORE's data set, keeping nothing past the size limit (the rest is drained). */
-class CappedSink extends Writable {
-  chunks: Buffer[] = [];
-  size = 0;
-  constructor(
-    readonly limit: number,
-    readonly request: TStoreRequest,
-  ) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
-    this.size += chunk.length;
-    if (this.size <= this.limit) this.chunks.push(chunk);
-    else this.chunks = [];
-    done();
-  }
-}
-
-const received = new WeakMap<Dataset, { sink: CappedSink; transferSyntax: string }>();
-
-/** A Part 10 file around a data set received over the network: the upload decoder's input. */
-function part10Of(sink: CappedSink, transferSyntax: string): Buffer {
-  const meta = {
-    FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
-    MediaStorageSOPClassUID: sink.request.getAffectedSopClassUid(),
-    MediaStorageSOPInstanceUID: sink.request.getAffectedSopInstanceUid(),
-    TransferSyntaxUID: transferSyntax,
-    ImplementationClassUID: IMPLEMENTATION_CLASS_UID,
-    ImplementationVersionName: IMPLEMENTATION_VERSION,
-  };
-  const head = new dcmjs.data.DicomDict(dcmjs.data.DicomMetaDictionary.denaturalizeDataset(meta));
-  head.dict = {};
-  return Buffer.concat([Buffer.from(head.write()), ...sink.chunks]);
-}
-
-class OwnerMissingError extends Error {}
-
-/** The receiving account, looked up on first use and then kept (an account id never changes). */
-function ownerResolver(deps: Pick<AppDeps, 'db' | 'config'>) {
-  let ownerId: string | null = null;
-  return async () => {
-    ownerId ??= await findDicomOwner(deps).catch((err: Error) => {
-      throw new OwnerMissingError(err.message);
-    });
-    return ownerId;
-  };
-}
+const THREAD_ENTRY = new URL('./dicom-node-thread.ts', import.meta.url);
+/** The thread holds sockets and PDU headers; instance bytes live outside its heap (and inside the budget). */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+const RESTART_MS = 1000;
 
 export interface DicomNode {
   port: number;
+  /** The proven owner account, or null while there is none: associations are refused until then. */
+  setOwner(userId: string | null): void;
   close(): Promise<void>;
 }
 
+function settingsOf(config: AppDeps['config'], port: number): TNodeSettings {
+  return {
+    port,
+    bind: config.DICOM_BIND,
+    aeTitle: config.DICOM_AE_TITLE,
+    allowedCallers: config.DICOM_ALLOWED_CALLERS,
+    maxInstanceBytes: config.DICOM_MAX_INSTANCE_BYTES,
+    maxInstancesPerAssociation: config.DICOM_MAX_INSTANCES_PER_ASSOCIATION,
+    maxAssociations: config.DICOM_MAX_ASSOCIATIONS,
+    maxAssociationsPerAddress: config.DICOM_MAX_ASSOCIATIONS_PER_ADDRESS,
+    artimMs: config.DICOM_ARTIM_TIMEOUT_MS,
+    idleMs: config.DICOM_IDLE_TIMEOUT_MS,
+    maxBytesInFlight: config.DICOM_MAX_BYTES_IN_FLIGHT,
+  };
+}
+
 /**
- * The Storage SCP and Verification SCP (dcmjs-dimse does the DIMSE protocol). Associations are
- * checked against the called AE title and the allow-list of calling AE titles and hosts; each
- * instance is handed to receiveInstance. Bound to DICOM_BIND (the library's own server binds
- * every interface, so this one owns the listening socket and gives each connection to an Scp).
+ * The Storage SCP and Verification SCP, run in a worker thread of its own (issue 36, S1): the
+ * thread owns the listening socket on DICOM_BIND, the PDU guard, the connection caps and timers
+ * and dcmjs-dimse; this side receives whole instances, hands each to receiveInstance for the
+ * proven owner account, and answers the status its outcome maps to. A thread that stops is
+ * started again on the same port.
  */
 export async function startDicomNode(deps: AppDeps): Promise<DicomNode> {
   const { config, log } = deps;
-  const owner = ownerResolver(deps);
   const nodeLog = log.child({ component: 'dicom-node' });
+  let ownerId: string | null = null;
+  let closing = false;
+  let thread: Worker;
+  let boundPort = config.DICOM_PORT ?? 0;
 
-  class NodeScp extends Scp {
-    private callingAe = '';
-    private stores = 0;
-    private readonly address: string;
-    constructor(socket: Socket) {
-      super(socket, { associationTimeout: 60_000, pduTimeout: 60_000, logDatasets: false, logCommandDatasets: false });
-      this.address = normaliseAddress(socket.remoteAddress);
+  const send = (m: TToNodeThread) => thread.postMessage(m);
+  const store = async (m: Extract<TFromNodeThread, { type: 'instance' }>) => {
+    // The owner may have stopped being proven since the association was accepted.
+    if (!ownerId) return StoreStatus.OutOfResources;
+    try {
+      const r = await receiveInstance({
+        ...deps,
+        userId: ownerId,
+        meta: { ip: m.address, requestId: `dicom-${randomUUID()}` },
+        bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
+        source: 'dimse',
+        callingAe: m.callingAe,
+      });
+      return storeStatusOf(r);
+    } catch (err) {
+      nodeLog.error({ err }, 'instance not stored');
+      return StoreStatus.OutOfResources;
     }
+  };
 
-    override associationRequested(association: TAssociation) {
-      const called = association.getCalledAeTitle().trim();
-      this.callingAe = association.getCallingAeTitle().trim();
-      if (called !== config.DICOM_AE_TITLE) {
-        nodeLog.warn({ callingAe: this.callingAe, calledAe: called }, 'association refused: called AE title');
-        return this.sendAssociationReject(
-          RejectResult.Permanent,
-          RejectSource.ServiceUser,
-          RejectReason.CalledAeNotRecognized,
-        );
-      }
-      if (!callerAllowed(config.DICOM_ALLOWED_CALLERS, this.callingAe, this.address)) {
-        nodeLog.warn({ callingAe: this.callingAe, from: this.address }, 'association refused: caller not allowed');
-        return this.sendAssociationReject(
-          RejectResult.Permanent,
-          RejectSource.ServiceUser,
-          RejectReason.CallingAeNotRecognized,
-        );
-      }
-      for (const c of association.getPresentationContexts()) {
-        const context = association.getPresentationContext(c.id);
-        const offered = context.getTransferSyntaxUids();
-        const syntax = ACCEPTED_SYNTAXES.find((ts) => offered.includes(ts));
-        if (context.getAbstractSyntaxUid() === SopClass.Verification) {
-          const plain = [TransferSyntax.ExplicitVRLittleEndian, TransferSyntax.ImplicitVRLittleEndian].find((ts) =>
-            offered.includes(ts),
-          );
-          if (plain) context.setResult(PresentationContextResult.Accept, plain);
-          else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
-        } else if (syntax) {
-          // Every storage class is accepted so that what is not a chest film is recorded as skipped.
-          context.setResult(PresentationContextResult.Accept, syntax);
-        } else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
-      }
-      this.sendAssociationAccept();
-    }
+  const start = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      thread = startWorker(THREAD_ENTRY, THREAD_LIMITS, settingsOf(config, port));
+      thread.on('message', (m: TFromNodeThread) => {
+        if (m.type === 'listening') {
+          boundPort = m.port;
+          send({ type: 'owner', ready: ownerId !== null });
+          resolve(m.port);
+        } else if (m.type === 'listen-failed') reject(new Error(`DICOM node could not listen: ${m.message}`));
+        else if (m.type === 'log') nodeLog[m.level](m.fields, m.msg);
+        else if (m.type === 'instance') void store(m).then((status) => send({ type: 'answer', id: m.id, status }));
+      });
+      thread.on('error', (err) => nodeLog.error({ err }, 'DICOM node thread failed'));
+      thread.on('exit', (code) => {
+        reject(new Error(`DICOM node thread stopped (${code})`));
+        if (closing) return;
+        nodeLog.error({ code }, 'DICOM node thread stopped; starting it again');
+        setTimeout(() => void start(boundPort).catch((err: Error) => nodeLog.error({ err }, 'DICOM node restart failed')), RESTART_MS).unref();
+      });
+    });
 
-    override associationReleaseRequested() {
-      this.sendAssociationReleaseResponse();
-    }
-
-    override cEchoRequest(request: Parameters<InstanceType<typeof Scp>['cEchoRequest']>[0], cb: (r: never) => void) {
-      const response = dimse.responses.CEchoResponse.fromRequest(request);
-      response.setStatus(Status.Success);
-      cb(response as never);
-    }
-
-    override createStoreWritableStream(_pc: unknown, request: TStoreRequest): Writable {
-      return new CappedSink(config.DICOM_MAX_INSTANCE_BYTES, request);
-    }
-
-    override createDatasetFromStoreWritableStream(
-      writable: Writable,
-      pc: { getAcceptedTransferSyntaxUid(): string | undefined },
-      cb: (dataset: Dataset) => void,
-    ) {
-      // The bytes stay as received; an empty Dataset carries them to cStoreRequest.
-      const transferSyntax = pc.getAcceptedTransferSyntaxUid() ?? TransferSyntax.ImplicitVRLittleEndian;
-      const ds = new DimseDataset({}, transferSyntax);
-      received.set(ds, { sink: writable as CappedSink, transferSyntax });
-      cb(ds);
-    }
-
-    override cStoreRequest(request: TStoreRequest, cb: (r: TStoreResponse) => void) {
-      const response = dimse.responses.CStoreResponse.fromRequest(request);
-      const answer = (status: number) => {
-        response.setStatus(status);
-        cb(response);
-      };
-      this.stores += 1;
-      const got = received.get(request.getDataset() as Dataset);
-      if (this.stores > config.DICOM_MAX_INSTANCES_PER_ASSOCIATION) {
-        nodeLog.warn({ callingAe: this.callingAe }, 'instance refused: too many in one association');
-        return answer(Status.ResourceLimitation);
-      }
-      if (!got || got.sink.size > got.sink.limit) {
-        nodeLog.warn({ callingAe: this.callingAe, bytes: got?.sink.size }, 'instance refused: larger than the limit');
-        return answer(Status.ResourceLimitation);
-      }
-      const bytes = part10Of(got.sink, got.transferSyntax);
-      void owner()
-        .then((userId) =>
-          receiveInstance({
-            ...deps,
-            userId,
-            meta: { ip: this.address, requestId: `dicom-${randomUUID()}` },
-            bytes,
-            source: 'dimse',
-            callingAe: this.callingAe,
-          }),
-        )
-        .then((r) =>
-          answer(r.outcome === 'failed' && r.instanceId === null ? Status.ProcessingFailure : Status.Success),
-        )
-        .catch((err: Error) => {
-          nodeLog.error({ err }, 'instance not stored');
-          answer(Status.ProcessingFailure);
-        });
-    }
-  }
-
-  const sockets = new Set<Socket>();
-  const server: NetServer = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    const scp = new NodeScp(socket);
-    scp.on('networkError', () => socket.destroy());
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.DICOM_PORT, config.DICOM_BIND, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : (config.DICOM_PORT ?? 0);
+  const port = await start(boundPort);
   nodeLog.info({ ae: config.DICOM_AE_TITLE, bind: config.DICOM_BIND, port }, 'DICOM node listening');
   return {
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
+    setOwner: (userId) => {
+      ownerId = userId;
+      send({ type: 'owner', ready: userId !== null });
+    },
+    close: async () => {
+      closing = true;
+      await thread.terminate();
+    },
   };
 }

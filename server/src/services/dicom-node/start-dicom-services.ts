@@ -9,6 +9,7 @@ import { advanceInstances } from './advance-instances.js';
 import { sendResults } from './send-results.js';
 import { startDicomNode, type DicomNode } from './start-dicom-node.js';
 import { StoreFailedError } from './store-to-peer.js';
+import { watchDicomOwner } from './watch-dicom-owner.js';
 
 export const DICOM_SEND_QUEUE = 'dicom-send';
 const ZSendJob = z.object({ instanceId: z.uuid() });
@@ -95,9 +96,14 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
   }
 
   let node: DicomNode | null = null;
+  let owner: ReturnType<typeof watchDicomOwner> | null = null;
   if (config.DICOM_PORT !== undefined) {
     if (!config.DICOM_OWNER_EMAIL) throw new Error('DICOM_PORT is set but DICOM_OWNER_EMAIL is not');
-    node = await startDicomNode(deps);
+    const started = await startDicomNode(deps);
+    node = started;
+    // The node listens at once but refuses associations until its owner is proven (issue 36, S11).
+    owner = watchDicomOwner({ ...deps, onChange: (userId) => started.setOwner(userId) });
+    await owner.check();
   }
 
   return {
@@ -106,6 +112,7 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
     advance: advanceOnce,
     close: async () => {
       clearInterval(timer);
+      owner?.stop();
       stopListening();
       await node?.close();
       await Promise.all([worker?.close(), sendQueue.close()].map((p) => p?.catch(() => undefined)));

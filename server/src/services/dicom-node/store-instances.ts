@@ -1,6 +1,7 @@
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { receiveInstance } from './receive-instance.js';
 import { readInstanceTags } from './read-instance-tags.js';
+import { storeStatusOf } from './store-status.js';
 
 /** PS3.18 Table 10.5.3-1 (Store Instances Response Attributes), in the DICOM JSON model. */
 const TAG = {
@@ -10,8 +11,6 @@ const TAG = {
   sopInstance: '00081155',
   failureReason: '00081197',
 } as const;
-/** PS3.18 I.2.2: "Processing failure" (0x0110 → 272). */
-const PROCESSING_FAILURE = 0x0110;
 
 const ui = (v: string | null) => ({ vr: 'UI', ...(v ? { Value: [v] } : {}) });
 
@@ -33,8 +32,8 @@ export async function storeInstances(
     const tags = readInstanceTags(bytes);
     const ids = { [TAG.sopClass]: ui(tags?.SOPClassUID ?? null), [TAG.sopInstance]: ui(tags?.SOPInstanceUID ?? null) };
     const r = await receiveInstance({ ...opts, bytes, source: 'stow', callingAe: null });
-    if (r.outcome === 'failed' && r.instanceId === null)
-      failed.push({ ...ids, [TAG.failureReason]: { vr: 'US', Value: [PROCESSING_FAILURE] } });
+    // Every failure is listed with its reason (0xA700 or 0xC000), not only the unreadable (issue 36, S6).
+    if (r.outcome === 'failed') failed.push({ ...ids, [TAG.failureReason]: { vr: 'US', Value: [storeStatusOf(r)] } });
     else referenced.push(ids);
   }
   const body: Record<string, unknown> = {};
