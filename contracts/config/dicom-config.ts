@@ -78,7 +78,11 @@ export const dicomConfigShape = {
   /** An association with nothing received or sent for this long, and no C-STORE being answered, is aborted. */
   DICOM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** Bytes of instances in flight (being received or waiting for their answer) across all associations. */
-  DICOM_MAX_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024).default(256 * 1024 * 1024),
+  DICOM_MAX_BYTES_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024 * 1024),
   /** Tries of one results C-STORE (the first included) before it is marked failed. */
   DICOM_SEND_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   /** The first retry waits this long; each next one twice as long. */

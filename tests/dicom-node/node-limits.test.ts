@@ -78,10 +78,14 @@ describe('the DICOM node holds its limits (issue 36: S1, S3, S6, S9, S10, Info)'
 
   test('S1: the node answers while this (the web app) thread is blocked: DIMSE runs in its own thread', () => {
     // execFileSync holds this event loop until echoscu exits; a node on this loop could never answer it.
-    const out = execFileSync('echoscu', ['-v', '-to', '10', '-aet', 'STORESCU', '-aec', NODE_AE, '127.0.0.1', String(port)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const out = execFileSync(
+      'echoscu',
+      ['-v', '-to', '10', '-ta', '10', '-aet', 'STORESCU', '-aec', NODE_AE, '127.0.0.1', String(port)],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     assert.doesNotMatch(out, /failed|timeout/i);
   });
 

@@ -20,7 +20,11 @@ const health: FastifyPluginAsync = async (app) => {
     const dicomNode = dicomNodeStatus(app.deps.config);
     return reply
       .status(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not ready', checks: { database, redis }, ...(dicomNode ? { dicomNode } : {}) });
+      .send({
+        status: ready ? 'ready' : 'not ready',
+        checks: { database, redis },
+        ...(dicomNode ? { dicomNode } : {}),
+      });
   });
 
   async function pingDb(): Promise<boolean> {

@@ -19,9 +19,7 @@ export type TLogLevel = 'info' | 'warn' | 'error';
 
 /** Main thread → node thread. */
 export type TToNodeThread =
-  | { type: 'owner'; ready: boolean }
-  | { type: 'answer'; id: number; status: number }
-  | { type: 'close' };
+  { type: 'owner'; ready: boolean } | { type: 'answer'; id: number; status: number } | { type: 'close' };
 
 /** Node thread → main thread. An instance's bytes are transferred, not copied. */
 export type TFromNodeThread =

@@ -71,7 +71,8 @@ export class PduGuard {
     if (length > this.maxLength) return { ok: false, reason: `PDU length ${length} is over ${this.maxLength}` };
     switch (this.state) {
       case 'awaiting-request':
-        if (type !== PduType.AssociateRq) return { ok: false, reason: `PDU type ${type} before an association request` };
+        if (type !== PduType.AssociateRq)
+          return { ok: false, reason: `PDU type ${type} before an association request` };
         this.state = 'awaiting-answer';
         return { ok: true };
       case 'awaiting-answer':
@@ -83,7 +84,8 @@ export class PduGuard {
           return { ok: true };
         }
         return { ok: false, reason: `PDU type ${type} in an established association` };
-      default:
+      case 'releasing':
+      case 'closed':
         return { ok: false, reason: `PDU type ${type} after the release request` };
     }
   }

@@ -87,7 +87,10 @@ export async function startDicomNode(deps: AppDeps): Promise<DicomNode> {
         reject(new Error(`DICOM node thread stopped (${code})`));
         if (closing) return;
         nodeLog.error({ code }, 'DICOM node thread stopped; starting it again');
-        setTimeout(() => void start(boundPort).catch((err: Error) => nodeLog.error({ err }, 'DICOM node restart failed')), RESTART_MS).unref();
+        setTimeout(
+          () => void start(boundPort).catch((err: Error) => nodeLog.error({ err }, 'DICOM node restart failed')),
+          RESTART_MS,
+        ).unref();
       });
     });
 

@@ -26,7 +26,11 @@ export function watchDicomOwner(
     last = key;
     setDicomNodeStatus(config, { accepting: owner.userId !== null, reason: owner.reason });
     if (owner.userId) log.info({ component: 'dicom-node' }, 'DICOM owner account proven: accepting associations');
-    else log.warn({ component: 'dicom-node', why: owner.reason }, 'DICOM node refuses associations until its owner is proven');
+    else
+      log.warn(
+        { component: 'dicom-node', why: owner.reason },
+        'DICOM node refuses associations until its owner is proven',
+      );
     onChange(owner.userId);
   };
   const timer = setInterval(() => void check(), OWNER_CHECK_MS);
