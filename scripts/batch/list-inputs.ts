@@ -7,6 +7,12 @@ export interface TBatchInput {
   file: string;
   absPath: string;
   label: string | null;
+  /** Ground truth, '|'-separated finding names (ChestX-ray14 style); null when the CSV has no such cell. */
+  findings: string | null;
+  /** Bootstrap cluster: films of one patient are resampled together. Never sent to the server. */
+  patientId: string | null;
+  /** Subgroup values by column (`group`, or the --group-by columns), for the per-group tables. */
+  groups: Record<string, string>;
   patient: { full_name?: string; age?: string; medical_history?: string };
   /** Where the input came from, for messages: 'CSV line 7' or the relative path. */
   where?: string;
@@ -26,7 +32,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** The images to submit, in a stable order: a folder's files, or the rows of a CSV. */
-export async function listInputs(input: string): Promise<TBatchInput[]> {
+export async function listInputs(input: string, groupBy: readonly string[] = ['group']): Promise<TBatchInput[]> {
   const root = resolve(input);
   if ((await stat(root)).isDirectory()) {
     const files = (await walk(root)).sort();
@@ -34,6 +40,9 @@ export async function listInputs(input: string): Promise<TBatchInput[]> {
       file: relative(root, absPath),
       absPath,
       label: null,
+      findings: null,
+      patientId: null,
+      groups: {},
       patient: {},
       where: relative(root, absPath),
     }));
@@ -50,10 +59,15 @@ export async function listInputs(input: string): Promise<TBatchInput[]> {
     if (r.name) patient.full_name = r.name;
     if (r.age) patient.age = r.age;
     if (r.history) patient.medical_history = r.history;
+    const groups: Record<string, string> = {};
+    for (const column of groupBy) if (r[column]) groups[column] = r[column];
     return {
       file: path,
       absPath: resolve(base, path),
       label: r.label ? r.label.toLowerCase() : null,
+      findings: r.findings || null,
+      patientId: r.patient || null,
+      groups,
       patient,
       where: `CSV line ${line}`,
     };

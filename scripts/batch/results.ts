@@ -18,10 +18,12 @@ export function findingLabels(rows: readonly TResultRow[]): string[] {
 export function resultsCsv(rows: readonly TResultRow[]): string {
   const labels = findingLabels(rows);
   const hasLabels = rows.some((r) => r.input.label !== null);
+  const hasFindings = rows.some((r) => r.input.findings !== null);
   const header = [
     'file',
     'sha256',
     ...(hasLabels ? ['label'] : []),
+    ...(hasFindings ? ['findings'] : []),
     'status',
     'accepted',
     'gate_reason',
@@ -38,6 +40,7 @@ export function resultsCsv(rows: readonly TResultRow[]): string {
       input.file,
       o.sha256,
       ...(hasLabels ? [input.label ?? ''] : []),
+      ...(hasFindings ? [input.findings ?? ''] : []),
       o.status,
       o.accepted === null ? '' : o.accepted,
       o.gateReason ?? '',

@@ -2,12 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { analyseImage, ConnectionLostError, FatalApiError, TransientApiError, type TApi } from './api-client.js';
 import type { TBatchArgs } from './args.js';
 import { checkServer } from './check-server.js';
+import { readOtherRun } from './cohort/compare-runs.js';
+import { readTruth } from './cohort/read-truth.js';
+import { writeEvaluation } from './cohort/write-evaluation.js';
 import { hashInputs } from './hash-inputs.js';
 import { listInputs, type TBatchInput } from './list-inputs.js';
 import { Progress } from './progress.js';
 import { resultsCsv, type TResultRow } from './results.js';
 import { StateStore, type TOutcome } from './state-store.js';
-import { summarise, summaryMarkdown } from './summary.js';
 
 export interface TBatchReport {
   total: number;
@@ -20,6 +22,15 @@ export interface TBatchReport {
   outFiles: string[];
 }
 
+/** Ground-truth problems row by row, before the first upload (they are also listed in the summary). */
+function warnAboutTruth(inputs: readonly TBatchInput[], stderr: NodeJS.WriteStream): void {
+  const notes = inputs.flatMap((i) =>
+    (readTruth(i.label, i.findings)?.notes ?? []).map((note) => `${i.where ?? i.file}: ${note}`),
+  );
+  for (const note of notes.slice(0, 20)) stderr.write(`${note}\n`);
+  if (notes.length > 20) stderr.write(`... and ${notes.length - 20} more (listed in the summary)\n`);
+}
+
 /** Connection failures in a row (each already retried) that mean the server is gone, not flaky. */
 const LOST_AFTER = 3;
 
@@ -28,8 +39,15 @@ const LOST_AFTER = 3;
  * each final outcome in the state file as it arrives, and writes the results CSV (and, with
  * labels, the summary) from the state at the end, so a rerun completes what an earlier one left.
  */
-export async function runBatch(args: TBatchArgs, stderr: NodeJS.WriteStream = process.stderr): Promise<TBatchReport> {
-  const inputs = await listInputs(args.input);
+export async function runBatch(
+  args: TBatchArgs,
+  stderr: NodeJS.WriteStream = process.stderr,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<TBatchReport> {
+  const inputs = await listInputs(args.input, args.groupBy);
+  // Read before any upload, so a wrong --compare file costs nothing.
+  const other = args.compare ? await readOtherRun(args.compare) : null;
+  warnAboutTruth(inputs, stderr);
   const state = await StateStore.open(`${args.out}.state.jsonl`);
   const hashed = await hashInputs(inputs);
   const copiesOf = new Map<string, number>();
@@ -80,12 +98,8 @@ export async function runBatch(args: TBatchArgs, stderr: NodeJS.WriteStream = pr
   });
   await writeFile(args.out, resultsCsv(rows));
   const outFiles = [args.out];
-  if (rows.some((r) => r.input.label !== null)) {
-    const summary = summarise(rows);
-    await writeFile(`${args.out}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
-    await writeFile(`${args.out}.summary.md`, summaryMarkdown(summary));
-    outFiles.push(`${args.out}.summary.md`, `${args.out}.summary.json`);
-  }
+  if (rows.some((r) => r.input.label !== null || r.input.findings !== null))
+    outFiles.push(...(await writeEvaluation({ args, argv, rows, other })));
   if (serverLost) stderr.write(`\nThe server at ${args.api} stopped answering; the run stopped early.\n`);
   return { total: hashed.length, submitted: next, skipped, retryLater, serverLost, outFiles };
 }
