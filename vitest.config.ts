@@ -20,6 +20,7 @@ const UNIT = [
   'tests/client/*.test.ts',
   'tests/analysis/compose-report-v2.test.ts',
   'tests/batch/batch-metrics.test.ts',
+  'tests/batch/cohort-*.test.ts',
   'tests/chat/grounded-v2.test.ts',
   'tests/dicom/decode-dicom.test.ts',
   'tests/dicom/dicom-fuzz.test.ts',
@@ -31,6 +32,7 @@ const UNIT = [
 const E2E = [
   'tests/e2e/**/*.test.ts',
   'tests/batch/batch-cli.test.ts',
+  'tests/batch/batch-cohort.test.ts',
   'tests/reliability/faults-infra.test.ts',
   'tests/reliability/faults-worker.test.ts',
   'tests/reliability/xss-browser.test.ts',

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import sharp from 'sharp';
+import { ZBatchSummary } from '@contracts/schemas/batch-summary.js';
 import { parseCsvObjects } from '../../scripts/batch/csv.js';
 import { MODEL_DIR, modelInstalled, radiograph } from '../analysis/support/fixtures.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
@@ -128,14 +129,10 @@ describe('batch command against the running app', () => {
     const ct = rows[3];
     assert.equal(ct?.status, 'rejected');
     assert.match(ct?.error ?? '', /CT \(computed tomography\)/);
-    const summary = JSON.parse(await readFile(`${out}.summary.json`, 'utf8')) as {
-      images: number;
-      findings: unknown[];
-      confusionMatrix: { labels: string[] };
-    };
+    const summary = ZBatchSummary.parse(JSON.parse(await readFile(`${out}.summary.json`, 'utf8')));
     assert.equal(summary.images, 4);
     assert.ok(Array.isArray(summary.findings));
-    assert.match(await readFile(`${out}.summary.md`, 'utf8'), /ROC AUC/);
+    assert.match(await readFile(`${out}.summary.md`, 'utf8'), /AUROC \(95 % CI\)/);
     assert.ok(existsSync(`${out}.state.jsonl`));
   });
 
