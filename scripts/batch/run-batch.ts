@@ -22,13 +22,19 @@ export interface TBatchReport {
   outFiles: string[];
 }
 
-/** Ground-truth problems row by row, before the first upload (they are also listed in the summary). */
+/**
+ * Ground-truth problems before the first upload (also listed in the summary), one line per
+ * problem with the rows it is on: a cohort with free-text findings repeats the same few names.
+ */
 function warnAboutTruth(inputs: readonly TBatchInput[], stderr: NodeJS.WriteStream): void {
-  const notes = inputs.flatMap((i) =>
-    (readTruth(i.label, i.findings)?.notes ?? []).map((note) => `${i.where ?? i.file}: ${note}`),
-  );
-  for (const note of notes.slice(0, 20)) stderr.write(`${note}\n`);
-  if (notes.length > 20) stderr.write(`... and ${notes.length - 20} more (listed in the summary)\n`);
+  const rowsOf = new Map<string, string[]>();
+  for (const input of inputs)
+    for (const note of readTruth(input.label, input.findings)?.notes ?? [])
+      rowsOf.set(note, [...(rowsOf.get(note) ?? []), input.where ?? input.file]);
+  for (const [note, rows] of rowsOf) {
+    const more = rows.length > 5 ? ` and ${rows.length - 5} more` : '';
+    stderr.write(`${rows.slice(0, 5).join(', ')}${more}: ${note}\n`);
+  }
 }
 
 /** Connection failures in a row (each already retried) that mean the server is gone, not flaky. */

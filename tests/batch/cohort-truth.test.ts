@@ -68,6 +68,7 @@ describe('a row’s truth', () => {
     assert.equal(truthFor(t, 'infiltration'), null);
     assert.equal(truthFor(t, 'mass'), false);
     assert.match(t.notes[0] ?? '', /"Infiltraton" is not known; did you mean infiltration\?/);
+    assert.equal(truthFor(readTruth(null, 'Pneumonia|Pnemonia')!, 'pneumonia'), true, 'named right as well');
     const alone = readTruth(null, 'Efusion')!;
     assert.equal(alone.kind, 'abnormal');
   });

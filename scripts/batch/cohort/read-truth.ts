@@ -60,6 +60,8 @@ export function readTruth(label: string | null, findingsCell: string | null): TT
 /** Whether the film counts as positive (true), negative (false) or is left out (null) for `label`. */
 export function truthFor(truth: TTruth, label: string): boolean | null {
   if (truth.kind === 'normal') return false;
-  if (truth.kind === 'abnormal' || truth.doubtful.has(label)) return null;
-  return truth.findings.has(label);
+  if (truth.kind === 'abnormal') return null;
+  // "Pneumonia|Pnemonia" is still a pneumonia: only a typo standing alone leaves the film out.
+  if (truth.findings.has(label)) return true;
+  return truth.doubtful.has(label) ? null : false;
 }

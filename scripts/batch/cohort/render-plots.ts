@@ -30,7 +30,11 @@ export function unitPlotSvg(opts: {
   xLabel: string;
   yLabel: string;
   curves: readonly TCurve[];
+  /** The corner the curves leave free: lower right for ROC curves, upper left for a reliability diagram. */
+  legendAt: 'bottom-right' | 'top-left';
 }): string {
+  const legendX = opts.legendAt === 'bottom-right' ? 0.42 : 0.03;
+  const legendTop = opts.legendAt === 'bottom-right' ? PAD.top + PLOT - 12 - opts.curves.length * 18 : PAD.top + 12;
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
   const grid = ticks.map(
     (t) =>
@@ -39,19 +43,25 @@ export function unitPlotSvg(opts: {
       `<text x="${x(t)}" y="${Number(y(0)) + 18}" text-anchor="middle">${t.toFixed(1)}</text>` +
       `<text x="${Number(x(0)) - 8}" y="${Number(y(t)) + 4}" text-anchor="end">${t.toFixed(1)}</text>`,
   );
-  const curves = opts.curves.map((c, i) => {
-    const colour = COLOURS[i % COLOURS.length]!;
+  const colourOf = (i: number) => COLOURS[i % COLOURS.length]!;
+  const lines = opts.curves.map((c, i) => {
     const path = c.points.map(([px, py]) => `${x(px)},${y(py)}`).join(' ');
-    const marker = [...(c.marker ? [c.marker] : []), ...(c.dots ? c.points : [])]
-      .map(([mx, my]) => `<circle cx="${x(mx)}" cy="${y(my)}" r="${c.dots ? 3.5 : 5}" fill="${colour}"/>`)
+    const dots = [...(c.marker ? [c.marker] : []), ...(c.dots ? c.points : [])]
+      .map(([mx, my]) => `<circle cx="${x(mx)}" cy="${y(my)}" r="${c.dots ? 3.5 : 5}" fill="${colourOf(i)}"/>`)
       .join('');
-    const legendY = PAD.top + PLOT - 12 - (opts.curves.length - 1 - i) * 18;
-    return (
-      `<polyline points="${path}" fill="none" stroke="${colour}" stroke-width="2"/>${marker}` +
-      `<rect x="${x(0.42)}" y="${legendY - 9}" width="14" height="4" fill="${colour}"/>` +
-      `<text x="${Number(x(0.42)) + 20}" y="${legendY - 3}">${escapeXml(c.name)}</text>`
-    );
+    return `<polyline points="${path}" fill="none" stroke="${colourOf(i)}" stroke-width="2"/>${dots}`;
   });
+  // Drawn over the curves on a white card, so it stays readable where a curve runs through that corner.
+  const legend = [
+    `<rect x="${Number(x(legendX)) - 6}" y="${legendTop}" width="${PLOT * 0.56}" height="${opts.curves.length * 18 + 8}" fill="white" fill-opacity="0.85"/>`,
+    ...opts.curves.map((c, i) => {
+      const legendY = legendTop + (i + 1) * 18;
+      return (
+        `<rect x="${x(legendX)}" y="${legendY - 9}" width="14" height="4" fill="${colourOf(i)}"/>` +
+        `<text x="${Number(x(legendX)) + 20}" y="${legendY - 3}">${escapeXml(c.name)}</text>`
+      );
+    }),
+  ];
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`,
     `<rect width="${SIZE}" height="${HEIGHT}" fill="white"/>`,
@@ -59,7 +69,8 @@ export function unitPlotSvg(opts: {
     ...grid,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4 4"/>`,
     `<rect x="${x(0)}" y="${y(1)}" width="${PLOT}" height="${PLOT}" fill="none" stroke="#333"/>`,
-    ...curves,
+    ...lines,
+    ...legend,
     `<text x="${x(0.5)}" y="${BOTTOM + 42}" text-anchor="middle">${escapeXml(opts.xLabel)}</text>`,
     `<text transform="translate(20 ${y(0.5)}) rotate(-90)" text-anchor="middle">${escapeXml(opts.yLabel)}</text>`,
     '</svg>',
@@ -92,6 +103,7 @@ export async function renderPlots(
         xLabel: '1 − specificity (false-positive rate)',
         yLabel: 'sensitivity (true-positive rate)',
         curves: rocCurves,
+        legendAt: 'bottom-right',
       }),
     ),
     calibration: await svgToPng(
@@ -100,6 +112,7 @@ export async function renderPlots(
         xLabel: 'mean predicted probability',
         yLabel: 'observed fraction positive',
         curves: calibrationCurves,
+        legendAt: 'top-left',
       }),
     ),
   };
