@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { labelOfModelFinding, labelOfName, suggestLabel } from '../../scripts/batch/cohort/finding-names.js';
+import { readFileSync } from 'node:fs';
+import {
+  FINDING_NAMES,
+  labelOfModelFinding,
+  labelOfName,
+  suggestLabel,
+} from '../../scripts/batch/cohort/finding-names.js';
 import { readTruth, truthFor } from '../../scripts/batch/cohort/read-truth.js';
 
 /** Ground truth from `label` and `findings`: the one name mapping, typos, and what a row counts for. */
@@ -16,6 +22,15 @@ describe('finding names', () => {
     assert.equal(labelOfModelFinding('effusion'), 'pleural_effusion');
     // A model label the mapping has never heard of still matches itself.
     assert.equal(labelOfModelFinding('new_thing'), 'new_thing');
+  });
+
+  test('docs/research.md prints the mapping as the code has it', () => {
+    const doc = readFileSync('docs/research.md', 'utf8');
+    for (const { label, names, implies } of FINDING_NAMES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${label}\` |`));
+      assert.ok(row, `${label} has a row`);
+      for (const name of [...names, ...(implies ?? [])]) assert.ok(row.includes(`\`${name}\``), `${label}: ${name}`);
+    }
   });
 
   test('a near miss is suggested, a free text is not', () => {
