@@ -10,11 +10,13 @@ export const QueueName = {
   AnalysisResult: 'analysis-result',
 } as const;
 
-/** The analysis job carries ids and a storage key only: never a name, an age or a history. */
+/** The analysis job carries ids, a storage key and the film's AP/PA tag only: never a name, an age or a history. */
 export const ZAnalysisJob = z.object({
   analysisId: z.uuid(),
   storageKey: z.string().min(1),
   mediaType: z.string().min(1),
+  /** A DICOM film's ViewPosition when it is AP or PA (an acquisition fact, not patient data): it wins over the model's projection. */
+  viewPosition: z.enum(['AP', 'PA']).optional(),
 });
 export type TAnalysisJob = z.infer<typeof ZAnalysisJob>;
 

@@ -73,6 +73,8 @@ const report: TExportReport = {
   ],
   notAssessed: [],
   anatomy: null,
+  projection: null,
+  withdrawn: [],
   topFinding: { label: 'pneumonia', display: 'Pneumonia' },
   report: {
     format: 'markdown',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnalysisStage, type TAnalysisStage } from '../analysis-stage.js';
+import { currentCall, FINDING_CALLS } from '../finding-call.js';
 
 /**
  * Analysis uploads and results: the refusal messages are the spec's exact strings (section 5),
@@ -89,18 +90,24 @@ export const ZProgressEvent = z.object({
 });
 export type TProgressEvent = z.infer<typeof ZProgressEvent>;
 
-export const ZFinding = z.object({
-  label: z.string(),
-  display: z.string(),
-  probability: z.number(),
-  threshold: z.number(),
-  /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
-  modelThreshold: z.number().optional(),
-  call: z.enum(['positive', 'negative', 'uncertain']),
-  /** 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child. */
-  ageGroup: z.enum(['pediatric']).optional(),
-});
-export type TFinding = z.infer<typeof ZFinding>;
+/** A finding's call (contracts/finding-call.ts): 'possible' is flagged at the operating point below 50 %. */
+export const ZFindingCall = z.enum(FINDING_CALLS);
+
+/** One finding of a result. A 'positive' call below 50 % (stored before 'possible' existed) reads as 'possible'. */
+export const ZFinding = z
+  .object({
+    label: z.string(),
+    display: z.string(),
+    probability: z.number(),
+    threshold: z.number(),
+    /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
+    modelThreshold: z.number().optional(),
+    call: ZFindingCall,
+    /** 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child. */
+    ageGroup: z.enum(['pediatric']).optional(),
+  })
+  .transform((f) => ({ ...f, call: currentCall(f) }));
+export type TFinding = z.output<typeof ZFinding>;
 
 /**
  * SVG path data only (commands, numbers, separators). The viewer puts it in a `d` attribute;
@@ -159,6 +166,11 @@ export const ZNotAssessed = z.object({
   display: z.string().max(200),
   /** Absent: NOT_ASSESSED_REASON. */
   reason: z.string().max(300).optional(),
+  /**
+   * 'no_ctr' (model 4): a finding that needs the measured heart (manifest `requiresCtr`) on a film
+   * without a plausible CTR; the server words the reason from the CTR's (anatomy-text.ts).
+   */
+  code: z.enum(['no_ctr']).optional(),
 });
 export type TNotAssessed = z.infer<typeof ZNotAssessed>;
 
@@ -181,6 +193,36 @@ export const ZHeatmapZones = z.object({
   ),
 });
 export type THeatmapZones = z.infer<typeof ZHeatmapZones>;
+
+/** Model 4: the film's projection. The heart is magnified on AP films, so the 0.50 CTR reference holds for PA only. */
+export const ZProjection = z.object({
+  call: z.enum(['AP', 'PA']),
+  /** The model's calibrated p(AP); null when the model has no projection output (the DICOM tag decided). */
+  probabilityAP: z.number().min(0).max(1).nullable(),
+  /** 'dicom': the film's ViewPosition, which wins when present; 'model': the projection output. */
+  source: z.enum(['dicom', 'model']),
+});
+export type TProjection = z.infer<typeof ZProjection>;
+
+/** The external-validation figure quoted for a withdrawn output (metrics.json external.candidates[label]). */
+export const ZExternalFigure = z.object({
+  auc: z.number().nullable(),
+  aucCi95: z.tuple([z.number(), z.number()]).nullable(),
+  population: z.string().max(300).nullable(),
+});
+
+/**
+ * Model 4: an output that is no longer a finding (manifest `withdrawn`): no probability, no call,
+ * no urgency, no heatmap; a one-line note with its external figure, which the finalizer adds.
+ */
+export const ZWithdrawn = z.object({
+  label: z.string().max(100),
+  display: z.string().max(200),
+  reason: z.literal('external'),
+  /** Absent on the worker's result; null when metrics.json has no figure for it. */
+  external: ZExternalFigure.nullish(),
+});
+export type TWithdrawn = z.infer<typeof ZWithdrawn>;
 
 /** Why the image check refused a film. The worker sends the code; the server words it (refusal-text.ts). */
 export const GATE_REFUSAL_CODES = ['undecodable', 'too_small', 'aspect_ratio', 'colour', 'blank', 'not_cxr'] as const;
@@ -221,6 +263,10 @@ export const ZStoredResult = z.object({
   heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
   /** Model 2+ (issue 27): where each finding's heatmap mass lies in the lungs; absent in older analyses. */
   heatmapZones: z.array(ZHeatmapZones).max(100).optional().catch(undefined),
+  /** Model 4 (or a DICOM ViewPosition): AP or PA; absent in older analyses, null when refused. */
+  projection: ZProjection.nullish().catch(undefined),
+  /** Model 4: outputs withdrawn from the findings, each with its external figure. */
+  withdrawn: z.array(ZWithdrawn).max(50).optional(),
   image: z.object({ width: z.number(), height: z.number() }),
   timingsMs: z.record(z.string(), z.number()).default({}),
 });

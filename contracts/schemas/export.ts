@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { ZAnatomy, ZNotAssessed } from './analysis.js';
+import { ZAnatomy, ZFindingCall, ZNotAssessed, ZProjection, ZWithdrawn } from './analysis.js';
 
 /**
  * Exports of an analysed chat. ZExportReport is the versioned JSON export
- * (`chest-doctor-ai/report@4`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * (`chest-doctor-ai/report@5`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
  * exports are rendered from the same object, so every format says the same thing.
  */
 /**
  * Documents are closed, so every shape change is a new version: @2 added `anatomy` and
  * `notAssessed` (model 2), @3 the optional `findings[].modelThreshold` and `clinicianAssessment` (issue 17),
- * @4 the optional `anatomy.ctrMeasured`, `anatomy.ctrUnreliable` and `notAssessed[].reason` (model 3).
+ * @4 the optional `anatomy.ctrMeasured`, `anatomy.ctrUnreliable` and `notAssessed[].reason` (model 3),
+ * @5 the call `possible`, `projection`, `withdrawn` and `notAssessed[].code` (model 4).
  */
-export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@4';
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@5';
 
 export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
 export const ZExportFormat = z.enum(EXPORT_FORMATS);
@@ -34,7 +35,8 @@ export const ZExportFinding = z.object({
   probability: z.number().min(0).max(1),
   /** The operating threshold the call was made at, 0..1. */
   threshold: z.number().min(0).max(1),
-  call: z.enum(['positive', 'negative', 'uncertain']),
+  /** 'positive' only from 50 %; 'possible': flagged at a high-sensitivity threshold below 50 % (@5). */
+  call: ZFindingCall,
   /** Set when a site threshold decided the call (issue 17): the model's own default threshold. */
   modelThreshold: z.number().min(0).max(1).optional(),
   /** The clinician's own reading of this finding (issue 17 feedback), beside the model's call. */
@@ -74,6 +76,10 @@ export const ZExportReport = z.object({
   notAssessed: z.array(ZNotAssessed),
   /** The anatomy stage (model 2+): cardiothoracic ratio and outlines; null for models without one or a refused image. */
   anatomy: ZAnatomy.nullable(),
+  /** AP or PA (model 4's projection output, or the image's DICOM ViewPosition, which wins); null when unknown. */
+  projection: ZProjection.nullable(),
+  /** Outputs withdrawn from the findings (model 4), each with its external-validation figure. */
+  withdrawn: z.array(ZWithdrawn),
   topFinding: z.object({ label: z.string(), display: z.string() }).nullable(),
   /** The assistant's written report (markdown) as shown in the chat. */
   report: z.object({ format: z.literal('markdown'), text: z.string() }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZFindingCall } from './analysis.js';
 
 /** Clinician feedback on one finding of an analysed chat (issue 17). */
 export const FEEDBACK_NOTE_MAX = 1000;
@@ -41,7 +42,7 @@ export const ZFeedbackEntry = z.object({
   note: z.string().nullable(),
   modelVersion: z.string(),
   modelProbability: z.number(),
-  modelCall: z.enum(['positive', 'negative', 'uncertain']),
+  modelCall: ZFindingCall,
   updatedAt: z.string(),
 });
 export type TFeedbackEntry = z.infer<typeof ZFeedbackEntry>;

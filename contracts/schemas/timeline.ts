@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZFinding } from './analysis.js';
+import { ZFindingCall } from './analysis.js';
 
 /**
  * A patient's timeline (every completed analysis of one profile, oldest first) and the
@@ -11,7 +11,7 @@ import { ZFinding } from './analysis.js';
 export const ZFindingChange = z.enum(['new', 'resolved', 'higher', 'lower', 'unchanged']);
 export type TFindingChange = z.infer<typeof ZFindingChange>;
 
-const ZCall = ZFinding.shape.call;
+const ZCall = ZFindingCall;
 const ZReading = z.object({ probability: z.number(), threshold: z.number(), call: ZCall });
 
 export const ZFindingComparison = z.object({

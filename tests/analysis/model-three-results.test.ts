@@ -164,6 +164,8 @@ function exportOf(result: TStoredResult, age: number) {
     findings: result.findings.map(({ ageGroup: _, ...f }) => f),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy,
+    projection: result.projection ?? null,
+    withdrawn: result.withdrawn ?? [],
     topFinding: null,
     report: { format: 'markdown', text: 'See the findings.' },
     heatmap: null,

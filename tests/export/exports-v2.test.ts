@@ -32,6 +32,8 @@ function report(over: Partial<TExportReport> = {}): TExportReport {
     findings: RESULT_V2.findings,
     notAssessed: RESULT_V2.notAssessed,
     anatomy: RESULT_V2.anatomy,
+    projection: null,
+    withdrawn: [],
     topFinding: { label: 'cardiomegaly', display: 'Cardiomegaly' },
     report: { format: 'markdown', text: '## Chest X-ray analysis\n\nSee the findings.' },
     heatmap: null,

@@ -101,7 +101,7 @@ for (const backend of testBackends()) {
       assert.ok(rels.includes('Target="http://localhost:3000/model-card"'), 'model card hyperlink target');
     });
 
-    test('JSON: chest-doctor-ai/report@4, valid against the JSON Schema published in docs/export-schema.md', async () => {
+    test('JSON: chest-doctor-ai/report@5, valid against the JSON Schema published in docs/export-schema.md', async () => {
       const res = await get(`/api/export/${chatId}.json`);
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -119,7 +119,7 @@ for (const backend of testBackends()) {
       const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(published);
       assert.ok(validate(raw), JSON.stringify(validate.errors));
       const doc = ZExportReport.parse(raw);
-      assert.equal(doc.schema, 'chest-doctor-ai/report@4');
+      assert.equal(doc.schema, 'chest-doctor-ai/report@5');
       // A model-1 result: nothing about anatomy, nothing listed as not assessed.
       assert.equal(doc.anatomy, null);
       assert.deepEqual(doc.notAssessed, []);

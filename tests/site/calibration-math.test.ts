@@ -118,8 +118,15 @@ describe('site calibration statistics', () => {
       probability: 0.3,
       threshold: 0.25,
       modelThreshold: 0.38,
-      call: 'positive',
+      // flagged at the site's threshold, but a calibrated 30 % is not "likely"
+      call: 'possible',
     });
-    assert.equal(out.topFinding, 'pneumonia');
+    assert.equal(out.topFinding, 'pneumonia', 'a possible finding is a called one');
+    const likely = withSiteThresholds(
+      { ...result, findings: [{ ...result.findings[0]!, probability: 0.6 }] },
+      model,
+      new Map([['pneumonia', 0.25]]),
+    );
+    assert.equal(likely.findings[0]?.call, 'positive');
   });
 });

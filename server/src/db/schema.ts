@@ -1,3 +1,4 @@
+import type { TFindingCall } from '@contracts/finding-call.js';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -242,7 +243,7 @@ export const findingFeedback = pgTable(
     note: text('note'),
     modelVersion: text('model_version').notNull(),
     modelProbability: doublePrecision('model_probability').notNull(),
-    modelCall: text('model_call').$type<'positive' | 'negative' | 'uncertain'>().notNull(),
+    modelCall: text('model_call').$type<TFindingCall>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

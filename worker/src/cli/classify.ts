@@ -1,7 +1,8 @@
 /**
  * Runs the worker's pipeline on each image (folders are walked recursively) and prints one
- * JSON line per image on stdout: gate decision (and the refusal's code), every shipped finding's probability and call,
- * and for model 2 the anatomy stage's CTR, lung box and flags. Without --jsonl a short summary follows on stderr.
+ * JSON line per image on stdout: gate decision (and the refusal's code), every shipped finding's probability and call
+ * ('positive' only from 50 %, 'possible' when flagged below it), for model 2+ the anatomy stage's CTR, lung box and
+ * flags, and for model 4 the projection ({call: 'AP' | 'PA', probabilityAP}) and the withdrawn outputs. Without --jsonl a short summary follows on stderr.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import { loadWorkerConfig } from '@contracts/config/worker-config.js';
 import { CliUsageError, parseCliArgs, runCli } from '@common/cli-args.js';
 import { setIntraOpThreads } from '../pipeline/infer.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
+
+const roundOrNull = (p: number | null): number | null => (p === null ? null : Number(p.toFixed(6)));
 
 const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff', '.gif', '.avif', '.heic', '.bmp']);
 
@@ -58,6 +61,16 @@ async function main(): Promise<number> {
         probabilities: Object.fromEntries(r.findings.map((f) => [f.label, Number(f.probability.toFixed(6))])),
         calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
         topFinding: r.topFinding,
+        // Model 4: AP or PA from the projection output (null when refused); absent without one.
+        ...(model.manifest.projection
+          ? {
+              projection: r.projection
+                ? { call: r.projection.call, probabilityAP: roundOrNull(r.projection.probabilityAP) }
+                : null,
+            }
+          : {}),
+        // Model 4: outputs withdrawn from the findings (never a probability or a call).
+        ...(r.withdrawn ? { withdrawn: r.withdrawn.map((w) => w.label) } : {}),
         // Model 2: what the anatomy stage measured (null when refused).
         ...(r.anatomy !== undefined
           ? { anatomy: r.anatomy && { ctr: r.anatomy.ctr, lungBox: r.anatomy.lungBox, flags: r.anatomy.flags } }

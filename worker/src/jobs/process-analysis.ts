@@ -50,7 +50,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
   return async (job: Job): Promise<TProcessOutcome> => {
     const parsed = ZAnalysisJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid analysis job payload');
-    const { analysisId, storageKey, mediaType: filmMediaType } = parsed.data;
+    const { analysisId, storageKey, mediaType: filmMediaType, viewPosition } = parsed.data;
     const t0 = performance.now();
     const timings: Record<string, number> = {};
     const lap = (name: string, since: number) => {
@@ -75,7 +75,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
     const loaded = await getModel();
     await stage('analysing');
     const { result, film } = await withTimeout(
-      testInferenceDelay(deps).then(() => analyseFilm(image, loaded)),
+      testInferenceDelay(deps).then(() => analyseFilm(image, loaded, { viewPosition: viewPosition ?? null })),
       deps.config.ANALYSIS_TIMEOUT_MS,
     );
     t = lap('pipelineMs', t);

@@ -3,11 +3,16 @@ import { composeFindings, findingProbabilities } from './compose.js';
 import type { FoundAnatomy } from './find-anatomy.js';
 import { infer, type OutputTensor } from './infer.js';
 import { invertGray, normalise } from './preprocess.js';
-import type { FindingResult, GrayFilm, Lap, LoadedModel } from './types.js';
+import { readProjection, type ViewPosition } from './read-projection.js';
+import type { FindingResult, GrayFilm, Lap, LoadedModel, NotAssessed, ProjectionResult } from './types.js';
 
 export interface Classified {
   findings: FindingResult[];
   topFinding: string | null;
+  /** Findings that need the measured heart on a film without a plausible CTR ('no_ctr'). */
+  notMeasurable: NotAssessed[];
+  /** AP or PA (the DICOM ViewPosition wins), or null when neither the film nor the model says. */
+  projection: ProjectionResult | null;
   /** The classifier's outputs, CAMs included. */
   outputs: Record<string, OutputTensor>;
   /** The part of the film the classifier saw. */
@@ -15,26 +20,32 @@ export interface Classified {
 }
 
 /**
- * The classify stage: calibrated findings and calls. After an anatomy stage the classifier runs on
- * the full-resolution film (the right way round) cropped to the lung box when the manifest says
- * so, and findings that combine with the CTR use the measured one. Without an anatomy stage the
- * classifier was the first net: the checks already ran it on the whole film, and its outputs are
- * read as they are. `lap` times 'crop' and 'classifier' when the classifier runs here.
+ * The classify stage: the projection, calibrated findings and calls. After an anatomy stage the
+ * classifier runs on the full-resolution film (the right way round) cropped to the lung box when
+ * the manifest says so, and findings that combine with the CTR use the measured one (and the
+ * projection). Without an anatomy stage the classifier was the first net: the checks already ran
+ * it on the whole film, and its outputs are read as they are. `lap` times 'crop' and 'classifier'
+ * when the classifier runs here.
  */
 export async function classifyFilm(
   model: LoadedModel,
   checked: { film: GrayFilm; flags: string[]; firstNet: Record<string, OutputTensor> },
   found: FoundAnatomy | null,
   lap: Lap,
+  viewPosition: ViewPosition | null = null,
 ): Promise<Classified> {
   const { film } = checked;
+  const spec = model.manifest.projection;
   const whole: PixelBox = { left: 0, top: 0, width: film.width, height: film.height };
-  if (!found)
+  if (!found) {
+    const projection = readProjection(spec, checked.firstNet, viewPosition);
     return {
       ...composeFindings(model, findingProbabilities(model, checked.firstNet)),
+      projection,
       outputs: checked.firstNet,
       crop: whole,
     };
+  }
 
   const { input } = model.manifest;
   let t = performance.now();
@@ -49,8 +60,11 @@ export async function classifyFilm(
   const outputs = await infer(model, x);
   lap('classifier', t);
   const { ctr } = found.anatomy;
+  const projection = readProjection(spec, spec?.model === 'anatomy' ? checked.firstNet : outputs, viewPosition);
+  const ap = projection?.call === 'AP';
   return {
-    ...composeFindings(model, findingProbabilities(model, outputs, ctr), ctr),
+    ...composeFindings(model, findingProbabilities(model, outputs, ctr, ap), ctr),
+    projection,
     outputs,
     crop: cropBox ? pixelBox(cropBox, film.width, film.height) : whole,
   };

@@ -53,9 +53,11 @@ async function checkedFile(root: string, file: string, sha256: string): Promise<
   return p;
 }
 
-/** Without a findings list every label of every head is a finding at threshold 0.5. */
+/** Without a findings list every label of every head is a finding at threshold 0.5; a withdrawn output never is. */
 function resolveFindings(m: ModelManifest): ResolvedFinding[] {
-  const list: ManifestFinding[] =
-    m.findings ?? m.heads.flatMap((h) => h.labels.map((label) => ({ label, source: { head: h.name, label } })));
+  const withdrawn = new Set((m.withdrawn ?? []).map((w) => w.label));
+  const list: ManifestFinding[] = (
+    m.findings ?? m.heads.flatMap((h) => h.labels.map((label) => ({ label, source: { head: h.name, label } })))
+  ).filter((f) => !withdrawn.has(f.label));
   return list.map((f) => ({ ...f, display: f.display ?? f.label, threshold: f.threshold ?? 0.5 }));
 }

@@ -3,11 +3,19 @@ import { checkImage, refuse } from './check-image.js';
 import { classifyFilm } from './classify-film.js';
 import { decodeImage } from './decode-image.js';
 import { findAnatomy } from './find-anatomy.js';
+import type { ViewPosition } from './read-projection.js';
 import type { AnalysisResult, GateVerdict, GrayFilm, LoadedModel } from './types.js';
 
 export { loadModel } from './load-model.js';
 export { drawOverlay, drawOverlayOnImage, overlayCodingFor } from './draw-overlay.js';
 export type * from './types.js';
+export type { ViewPosition };
+
+/** What the caller knows about the film besides its pixels. */
+export interface FilmContext {
+  /** The DICOM ViewPosition (AP or PA) of a DICOM film: it wins over the model's projection output. */
+  viewPosition?: ViewPosition | null;
+}
 
 /** A result and the film it was computed from (8-bit luma, the stored image's size), or null when refused. */
 export interface FilmAnalysis {
@@ -16,8 +24,12 @@ export interface FilmAnalysis {
 }
 
 /** One image in, one structured result out (see analyseFilm). */
-export async function runPipeline(image: Buffer, model: LoadedModel): Promise<AnalysisResult> {
-  return (await analyseFilm(image, model)).result;
+export async function runPipeline(
+  image: Buffer,
+  model: LoadedModel,
+  context: FilmContext = {},
+): Promise<AnalysisResult> {
+  return (await analyseFilm(image, model, context)).result;
 }
 
 /**
@@ -27,7 +39,7 @@ export async function runPipeline(image: Buffer, model: LoadedModel): Promise<An
  * model makes this throw. The decoded film comes back beside the result, so that the worker draws
  * the overlay (draw-overlay.ts) without decoding the image again.
  */
-export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<FilmAnalysis> {
+export async function analyseFilm(image: Buffer, model: LoadedModel, context: FilmContext = {}): Promise<FilmAnalysis> {
   const t0 = performance.now();
   const timingsMs: Record<string, number> = {};
   const lap = (name: string, since: number): number => {
@@ -39,11 +51,24 @@ export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<Fi
   const base = { modelVersion: manifest.modelVersion, modelName: manifest.modelName };
   // Results of a model with an anatomy stage always carry its fields; other models' have none.
   const anatomyFields = manifest.anatomy ? { anatomy: null, notAssessed: [] } : {};
+  // A model with a projection output (or a DICOM film) always says AP/PA; model 4 names its withdrawn outputs.
+  const projects = manifest.projection !== undefined || Boolean(context.viewPosition);
+  const withdrawn = manifest.withdrawn ? { withdrawn: manifest.withdrawn } : {};
   const refused = (gate: GateVerdict, width = 0, height = 0): FilmAnalysis => {
     lap('total', t0);
     const image = { width, height };
     return {
-      result: { ...base, gate, findings: [], ...anatomyFields, topFinding: null, heatmaps: [], image, timingsMs },
+      result: {
+        ...base,
+        gate,
+        findings: [],
+        ...anatomyFields,
+        topFinding: null,
+        ...(projects ? { projection: null } : {}),
+        heatmaps: [],
+        image,
+        timingsMs,
+      },
       film: null,
     };
   };
@@ -61,18 +86,31 @@ export async function analyseFilm(image: Buffer, model: LoadedModel): Promise<Fi
   const found = manifest.anatomy ? findAnatomy(manifest.anatomy, checked.firstNet) : null;
   if (found) lap('measure', t);
 
-  const { findings, topFinding, outputs, crop } = await classifyFilm(
+  const { findings, topFinding, notMeasurable, projection, outputs, crop } = await classifyFilm(
     model,
     { film, flags: gate.flags, firstNet: checked.firstNet },
     found,
     lap,
+    context.viewPosition ?? null,
   );
 
   t = performance.now();
   const { heatmaps, heatmapZones } = buildHeatmaps(model, outputs, found, film, crop);
   lap('compose', t);
   lap('total', t0);
-  const anatomy = found ? { anatomy: found.anatomy, notAssessed: manifest.notAssessed ?? [], heatmapZones } : {};
-  const result = { ...base, gate, findings, topFinding, heatmaps, ...anatomy, image: { width, height }, timingsMs };
+  const notAssessed = [...(manifest.notAssessed ?? []), ...notMeasurable];
+  const anatomy = found ? { anatomy: found.anatomy, notAssessed, heatmapZones } : {};
+  const result = {
+    ...base,
+    gate,
+    findings,
+    topFinding,
+    ...(projects ? { projection } : {}),
+    ...withdrawn,
+    heatmaps,
+    ...anatomy,
+    image: { width, height },
+    timingsMs,
+  };
   return { result, film };
 }

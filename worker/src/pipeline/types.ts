@@ -1,11 +1,19 @@
-import type { TCtrUnreliableCode, TGateRefusalCode, TGateVerdict, TLungZone } from '@contracts/schemas/analysis.js';
+import type { TFindingCall } from '@contracts/finding-call.js';
+import type {
+  TCtrUnreliableCode,
+  TGateRefusalCode,
+  TGateVerdict,
+  TLungZone,
+  TProjection,
+} from '@contracts/schemas/analysis.js';
 
 /**
  * The analysis result contract (other packages code against these names) and the model
  * manifest format that lets any ONNX classifier be dropped in through MODEL_DIR.
  */
 
-export type FindingCall = 'positive' | 'negative' | 'uncertain';
+/** 'possible': flagged at the operating point below 50 % (contracts/finding-call.ts). */
+export type FindingCall = TFindingCall;
 
 export interface FindingResult {
   label: string;
@@ -65,6 +73,18 @@ export interface AnatomyResult {
 export interface NotAssessed {
   label: string;
   display: string;
+  /** 'no_ctr': a finding that needs the measured heart (requiresCtr) on a film without a plausible CTR. */
+  code?: 'no_ctr';
+}
+
+/** The film's projection (model 4, or a DICOM ViewPosition): 'dicom' wins over the model's output. */
+export type ProjectionResult = TProjection;
+
+/** An output withdrawn from the findings (model 4 manifest `withdrawn`): named with a note, never called. */
+export interface Withdrawn {
+  label: string;
+  display: string;
+  reason: 'external';
 }
 
 export interface AnalysisResult {
@@ -77,6 +97,10 @@ export interface AnalysisResult {
   /** Model 2+: candidate findings that did not meet the shipping rule. */
   notAssessed?: NotAssessed[];
   topFinding: string | null;
+  /** AP or PA when the model has a projection output or the film's DICOM ViewPosition said; null when refused. */
+  projection?: ProjectionResult | null;
+  /** Model 4: outputs withdrawn from the findings (accepted films only). */
+  withdrawn?: Withdrawn[];
   heatmaps: Heatmap[];
   /** Model 2+: each map's mass per lung zone (heatmap-zones.ts). */
   heatmapZones?: HeatmapZones[];
@@ -130,11 +154,13 @@ export interface ManifestFinding {
   conditionalOn?: { head: string; label: string };
   /**
    * Combine the calibrated probability with the anatomy stage's CTR when one was measured:
-   * p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + bias).
+   * p = sigmoid(logitWeight * logit(p) + ctrWeight * ctr + apWeight * (AP ? 1 : 0) + bias).
    */
-  ctrCombine?: { logitWeight: number; ctrWeight: number; bias: number };
+  ctrCombine?: { logitWeight: number; ctrWeight: number; apWeight?: number; bias: number };
   /** With ctrCombine: the threshold of the classifier alone, used when the CTR is missing or flagged. */
   thresholdWithoutCtr?: number;
+  /** With ctrCombine: no call at all without a plausible CTR (reported as not measurable). */
+  requiresCtr?: boolean;
   /** 'pediatric': validated only in children; the server withholds it unless the patient's age says child. */
   ageGroup?: 'pediatric';
 }
@@ -178,6 +204,17 @@ export interface GateChecks {
   lowContrastStd: number;
 }
 
+/** Model 4: the AP/PA output (contracts/model/manifest.ts ZManifestProjection). */
+export interface ManifestProjection {
+  model: 'classifier' | 'anatomy';
+  /** A [N, 1] logit output of that ONNX file. */
+  output: string;
+  temperature: number;
+  bias: number;
+  /** AP at p(AP) >= threshold. */
+  threshold: number;
+}
+
 export interface ModelManifest {
   schemaVersion: number;
   modelName: string;
@@ -195,6 +232,9 @@ export interface ModelManifest {
   gate?: ManifestGate;
   /** Model 2+: the segmentation stage that runs before the classifier. */
   anatomy?: ManifestAnatomy;
+  projection?: ManifestProjection;
+  /** Model 4: outputs that are no longer findings. */
+  withdrawn?: Withdrawn[];
 }
 
 /** A manifest after validation, with defaults filled in. */

@@ -1,9 +1,14 @@
+import { isCalled } from '@contracts/finding-call.js';
+import { ctrLine, enlargedHeartText, projectionText, withdrawnText } from '@contracts/finding-text.js';
 import {
   NOT_ASSESSED_REASON,
   type TAnatomy,
   type TCtrUnreliableCode,
+  type TFinding,
   type TNotAssessed,
+  type TProjection,
   type TStoredResult,
+  type TWithdrawn,
 } from '@contracts/schemas/analysis.js';
 
 /**
@@ -23,10 +28,29 @@ export function ageYears(age: string | number | null | undefined): number | null
   return Number.isFinite(n) && n >= 0 && n <= 150 ? n : null;
 }
 
-/** 'Cardiothoracic ratio 0.56 (usual upper reference 0.50 on an adult PA film)', or null without a CTR. */
-export function ctrText(anatomy: TAnatomy | null | undefined): string | null {
-  if (!anatomy || anatomy.ctr === null) return null;
-  return `Cardiothoracic ratio ${ratio(anatomy.ctr)} (usual upper reference ${ratio(anatomy.ctrReference)} on an adult PA film)`;
+/**
+ * 'Cardiothoracic ratio 0.56 on a PA film (usual upper reference 0.50 on an adult PA film)' (the
+ * film's projection when the result knows it; on an AP film, that the heart is magnified), or null
+ * without a CTR.
+ */
+export function ctrText(anatomy: TAnatomy | null | undefined, projection?: TProjection | null): string | null {
+  return ctrLine(anatomy, projection);
+}
+
+/** 'Projection: PA (read by the model, probability of AP 12%).', or null when the result does not say. */
+export function projectionLine(projection: TProjection | null | undefined): string | null {
+  return projection ? `Projection: ${projectionText(projection)}.` : null;
+}
+
+/** The model-4 note of each withdrawn output, with its external figure. */
+export function withdrawnLines(withdrawn: readonly TWithdrawn[] | undefined): string[] {
+  return (withdrawn ?? []).map(withdrawnText);
+}
+
+/** What the heart-size lines read beside the anatomy: the projection and the findings (a called cardiomegaly). */
+export interface THeartContext {
+  projection?: TProjection | null | undefined;
+  findings?: readonly Pick<TFinding, 'label' | 'call'>[] | undefined;
 }
 
 /** Why a measured CTR cannot be trusted, for each code of the worker's plausibility checks; completes "not measurable: …". */
@@ -76,13 +100,28 @@ export function ctrNotMeasurableText(anatomy: TAnatomy | null | undefined): stri
  * the reason when its outlines were implausible, or why there is none. Null when the model has no
  * anatomy stage (model-1 results): nothing is said about heart size.
  */
-export function heartSizeLines(anatomy: TAnatomy | null | undefined, age: number | null): string[] | null {
+export function heartSizeLines(
+  anatomy: TAnatomy | null | undefined,
+  age: number | null,
+  context: THeartContext = {},
+): string[] | null {
   if (!anatomy) return null;
   const flagged = ctrNotMeasurableText(anatomy);
   if (flagged) return [`${flagged}.`, 'Judge the cardiac silhouette on the film itself.'];
-  const text = ctrText(anatomy);
+  const text = ctrText(anatomy, context.projection);
   if (!text) return [`Heart size: no cardiothoracic ratio was measured: ${noCtrReason(anatomy)}.`];
-  return [`${text}.`, ctrCaveat(age)];
+  // Cardiomegaly called from the measured heart (model 4) is said in the words a reader uses.
+  const cardio = context.findings?.find((f) => f.label === CARDIOMEGALY_LABEL && isCalled(f.call));
+  const enlarged = cardio ? [`${enlargedHeartText(anatomy, context.projection)}.`] : [];
+  return [...enlarged, `${text}.`, ctrCaveat(age)];
+}
+
+/** The finding read from the measured heart. */
+export const CARDIOMEGALY_LABEL = 'cardiomegaly';
+
+/** 'not measurable: <the CTR's reason>': why a finding that needs the measured heart has no call. */
+export function noCtrFindingReason(anatomy: TAnatomy | null | undefined): string {
+  return `not measurable without a plausible cardiothoracic ratio: ${anatomy ? noCtrReason(anatomy) : 'the anatomy stage gave none'}`;
 }
 
 /** Why a finding is not assessed: its own reason (e.g. validated only in children), else the model's. */

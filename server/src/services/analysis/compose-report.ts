@@ -3,7 +3,15 @@ import { CONDITION_NOTES, trainingDataNoteFor } from '../../knowledge/cxr-condit
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
 import { comparisonLines } from '../timeline/comparison-text.js';
-import { ageYears, assessedNames, heartSizeLines, notAssessedLine, SUMMARY_LABEL } from './anatomy-text.js';
+import {
+  ageYears,
+  assessedNames,
+  heartSizeLines,
+  notAssessedLine,
+  projectionLine,
+  SUMMARY_LABEL,
+  withdrawnLines,
+} from './anatomy-text.js';
 
 export const DISCLAIMER =
   'This analysis is assistive only and not a substitute for professional judgement. ' +
@@ -16,7 +24,7 @@ export const QUALITY_NOTES: Record<string, string> = {
 
 export interface TReport {
   content: string;
-  /** The top finding's display name, or null when nothing was called positive. */
+  /** The top finding's display name ('… (possible)' below 50 %), or null when nothing was called. */
   disease: string | null;
 }
 
@@ -24,6 +32,7 @@ export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
 const CALL_WORDS: Record<TFinding['call'], string> = {
   positive: 'positive',
+  possible: 'possible — flagged for review',
   negative: 'negative',
   uncertain: 'uncertain (near threshold)',
 };
@@ -44,7 +53,9 @@ export function composeReport(
   if (site.length) lines.push('', ...site);
   const notAssessed = notAssessedLine(result.notAssessed);
   if (notAssessed) lines.push('', notAssessed);
-  const heart = heartSizeLines(result.anatomy, ageYears(patient.age));
+  const withdrawn = withdrawnLines(result.withdrawn);
+  if (withdrawn.length) lines.push('', ...withdrawn);
+  const heart = heartSizeLines(result.anatomy, ageYears(patient.age), result);
   if (heart) lines.push('', '### Heart size', '', ...heart.map((s) => `- ${s}`));
   // The patient's previous analysis (same profile), when there is one: what changed since.
   if (opts.comparison) lines.push('', ...comparisonLines(opts.comparison).slice(0, -1));
@@ -60,7 +71,9 @@ export function composeReport(
     );
   }
   lines.push('---', `Model: ${result.modelName} (version ${result.modelVersion})`, '', `*${DISCLAIMER}*`);
-  return { content: lines.join('\n'), disease: top?.display ?? null };
+  // A possible (flagged below 50 %) top finding is not named as the chat's disease without saying so.
+  const disease = top ? (top.call === 'possible' ? `${top.display} (possible)` : top.display) : null;
+  return { content: lines.join('\n'), disease };
 }
 
 /** Calls decided at a site threshold (issue 17) say so, with the model's default beside it. */
@@ -74,6 +87,13 @@ export function siteThresholdLines(findings: readonly TFinding[]): string[] {
 }
 
 function impression(result: TStoredResult, top: TFinding | null): string {
+  if (top?.call === 'possible') {
+    // Called at a high-sensitivity operating point below 50 %: flagged, not likely.
+    return (
+      `No finding is likely (50 % or more). **${top.display}** is possible — flagged for review (probability ${pct(top.probability)}, ` +
+      `above its high-sensitivity threshold ${pct(top.threshold)}): more likely absent than present, flagged so that it is not missed.`
+    );
+  }
   if (top) {
     return (
       `The model's output is consistent with **${top.display}** (probability ${pct(top.probability)}, threshold ${pct(top.threshold)}). ` +
@@ -183,6 +203,8 @@ function multiSourceAgeRemarks(patient: TPatientSnapshot, calls: Set<string>): s
 function quality(result: TStoredResult): string[] {
   const notes = result.gate.flags.map((f) => QUALITY_NOTES[f] ?? `Automatic check flagged: ${f}.`);
   if (notes.length === 0) notes.push('The automatic quality checks found no problem.');
+  const projection = projectionLine(result.projection);
+  if (projection) notes.push(projection);
   notes.push(`Image analysed at ${result.image.width}×${result.image.height} pixels.`);
   return notes;
 }

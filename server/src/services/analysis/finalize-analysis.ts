@@ -8,6 +8,7 @@ import { applySiteThresholds } from '../site/apply-site-thresholds.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
+import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { wordWorkerResult } from './word-worker-result.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
@@ -31,7 +32,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const calibrated = await applySiteThresholds({
     db,
     modelDir: config.MODEL_DIR,
-    result: wordWorkerResult(job.result),
+    result: wordWorkerResult(job.result, metricsForResult(config.MODEL_DIR, job.result)),
   });
   const [row] = await db
     .select({

@@ -1,3 +1,4 @@
+import { isCalled } from '@contracts/finding-call.js';
 import { PEDIATRIC_ONLY_REASON, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from './anatomy-text.js';
 
@@ -31,8 +32,8 @@ export function withholdByAge(
   };
 }
 
-/** The most probable positive finding other than the summary score (compose.ts), else null. */
+/** The most probable called finding other than the summary score (compose.ts), else null. */
 function topOf(findings: TStoredResult['findings']): string | null {
-  const positive = findings.filter((f) => f.call === 'positive' && f.label !== SUMMARY_LABEL);
+  const positive = findings.filter((f) => isCalled(f.call) && f.label !== SUMMARY_LABEL);
   return positive.sort((a, b) => b.probability - a.probability)[0]?.label ?? null;
 }

@@ -2,6 +2,9 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { CODES, findingCode, type TCode } from './finding-codes.js';
+import { isCalled } from '@contracts/finding-call.js';
+import { enlargedHeartText } from '@contracts/finding-text.js';
+import { CARDIOMEGALY_LABEL, projectionLine, withdrawnLines } from '../analysis/anatomy-text.js';
 import { newUid } from './write-part10.js';
 
 const require = createRequire(import.meta.url);
@@ -192,6 +195,8 @@ function reportContent(result: TStoredResult) {
   }
   const ctr = result.anatomy?.ctr;
   if (ctr !== null && ctr !== undefined) items.push(num(CODES.ctr, ctr));
+  // Model 4's words beside the codes: the projection, a called cardiomegaly from the measured heart, withdrawn outputs.
+  for (const line of modelFourLines(result)) items.push(text(CODES.comment, line));
   return items;
 }
 
@@ -225,4 +230,14 @@ async function burnInLine(image: Buffer) {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
+}
+
+function modelFourLines(result: TStoredResult): string[] {
+  const { anatomy, projection } = result;
+  const cardio = result.findings.find((f) => f.label === CARDIOMEGALY_LABEL && isCalled(f.call));
+  return [
+    projectionLine(projection),
+    cardio && anatomy && anatomy.ctr !== null ? `${enlargedHeartText(anatomy, projection)}.` : null,
+    ...withdrawnLines(result.withdrawn),
+  ].filter((l): l is string => l !== null);
 }

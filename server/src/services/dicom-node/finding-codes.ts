@@ -58,5 +58,7 @@ export const CODES = {
   positive: sct('10828004', 'Positive'),
   negative: sct('260385009', 'Negative'),
   uncertain: sct('419984006', 'Inconclusive'),
+  /** Flagged at a high-sensitivity threshold below 50 %: not a positive call. */
+  possible: own('POSSIBLE', 'Possible — flagged for review'),
   noUnits: { CodeValue: '1', CodingSchemeDesignator: 'UCUM', CodeMeaning: 'no units' },
 } satisfies Record<string, TCode>;

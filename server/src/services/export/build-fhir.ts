@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { TAnatomy } from '@contracts/schemas/analysis.js';
 import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
-import { ctrCaveat, ctrNotMeasurableText, ctrText, noCtrReason, notAssessedReason } from '../analysis/anatomy-text.js';
+import {
+  ctrCaveat,
+  ctrNotMeasurableText,
+  heartSizeLines,
+  noCtrReason,
+  notAssessedReason,
+} from '../analysis/anatomy-text.js';
 import { CALL_TEXT, notAssessedText, pct } from './export-text.js';
 
 /**
@@ -34,6 +40,8 @@ const INTERPRETATION_OF: Record<TExportFinding['call'], { code: string; display:
   positive: { code: 'POS', display: 'Positive' },
   negative: { code: 'NEG', display: 'Negative' },
   uncertain: { code: 'IND', display: 'Indeterminate' },
+  // HL7 has no "possible": below 50 % the finding is not called positive, only flagged (the text says so).
+  possible: { code: 'IND', display: 'Indeterminate' },
 };
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -54,7 +62,7 @@ function observation(f: TExportFinding, r: TExportReport, patient: TResource, de
     referenceRange: [
       {
         low: { value: f.threshold, system: UCUM, code: '1' },
-        text: `Called positive at or above the operating threshold ${pct(f.threshold)}`,
+        text: `Flagged at or above the operating threshold ${pct(f.threshold)}; called positive only from 50%`,
       },
     ],
     ...(findingNotes(f).length ? { note: findingNotes(f).map((text) => ({ text })) } : {}),
@@ -229,14 +237,12 @@ export function buildFhirBundle(
   const conclusion = [
     r.gate.accepted
       ? r.topFinding
-        ? `AI output consistent with ${r.topFinding.display}; requires clinician review.`
-        : 'No finding called positive by the AI model.'
+        ? r.findings.find((f) => f.label === r.topFinding?.label)?.call === 'possible'
+          ? `AI output: ${r.topFinding.display} possible — flagged for review (below 50 %); requires clinician review.`
+          : `AI output consistent with ${r.topFinding.display}; requires clinician review.`
+        : 'No finding called by the AI model.'
       : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`,
-    ...(r.gate.accepted && r.anatomy
-      ? [
-          `${ctrNotMeasurableText(r.anatomy) ?? ctrText(r.anatomy) ?? `No cardiothoracic ratio: ${noCtrReason(r.anatomy)}`}.`,
-        ]
-      : []),
+    ...(r.gate.accepted && r.anatomy ? [...heartConclusion(r, r.anatomy)] : []),
     notAssessedText(r) ?? '',
   ]
     .filter(Boolean)
@@ -279,4 +285,14 @@ export function buildFhirBundle(
     timestamp: r.generatedAt,
     entry: entries.map((resource) => ({ fullUrl: `urn:uuid:${resource.id}`, resource })),
   };
+}
+
+/** The conclusion's heart-size sentences: a called cardiomegaly in the reader's words, the CTR on its projection, or why there is none. */
+function heartConclusion(r: TExportReport, anatomy: TAnatomy): string[] {
+  const flagged = ctrNotMeasurableText(anatomy);
+  if (flagged) return [`${flagged}.`];
+  const lines = heartSizeLines(anatomy, r.patient.age, r) ?? [];
+  if (anatomy.ctr === null) return [`No cardiothoracic ratio: ${noCtrReason(anatomy)}.`];
+  // Without the caveat (the CTR observation carries it as its note).
+  return lines.slice(0, -1);
 }

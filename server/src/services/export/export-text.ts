@@ -1,5 +1,6 @@
 import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
-import { heartSizeLines, notAssessedLine } from '../analysis/anatomy-text.js';
+import { projectionText } from '@contracts/finding-text.js';
+import { heartSizeLines, notAssessedLine, withdrawnLines } from '../analysis/anatomy-text.js';
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */
 export const REPORT_TITLE = 'Chest X-ray AI analysis report';
@@ -8,6 +9,7 @@ export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
 export const CALL_TEXT: Record<TExportFinding['call'], string> = {
   positive: 'Positive',
+  possible: 'Possible — flagged for review',
   negative: 'Negative',
   uncertain: 'Uncertain (near threshold)',
 };
@@ -26,7 +28,8 @@ export function analysisLines(r: TExportReport): [string, string][] {
     ['Analysed', r.analysis.completedAt ?? r.analysis.createdAt],
     ['Image check', r.gate.accepted ? 'Accepted' : `Refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`],
     ...(r.gate.flags.length ? ([['Image flags', r.gate.flags.join(', ')]] as [string, string][]) : []),
-    ['Top finding', r.topFinding?.display ?? 'None called positive'],
+    ...(r.projection ? ([['Projection', projectionText(r.projection)]] as [string, string][]) : []),
+    ['Top finding', topFindingText(r)],
     ['Report id', `${r.chat.id} / ${r.analysis.id}`],
   ];
 }
@@ -37,12 +40,26 @@ export function findingRow(f: TExportFinding): string[] {
   return [f.display, pct(f.probability), pct(f.threshold), CALL_TEXT[f.call]];
 }
 
-/** The CTR with its reference and caveat (or why there is none); empty without an anatomy stage. */
-export function heartSizeText(r: TExportReport): string[] {
-  return r.gate.accepted ? (heartSizeLines(r.anatomy, r.patient.age) ?? []) : [];
+/** The top finding's name; a possible one (flagged below 50 %) says so. */
+function topFindingText(r: TExportReport): string {
+  if (!r.topFinding) return 'None called';
+  const f = r.findings.find((x) => x.label === r.topFinding?.label);
+  return f?.call === 'possible'
+    ? `${r.topFinding.display} (${CALL_TEXT.possible.toLowerCase()})`
+    : r.topFinding.display;
 }
 
-/** 'Not assessed: A, B (this model version cannot back these findings on held-out data).', or null. */
+/** The CTR with the projection, its reference and caveat (or why there is none); empty without an anatomy stage. */
+export function heartSizeText(r: TExportReport): string[] {
+  return r.gate.accepted ? (heartSizeLines(r.anatomy, r.patient.age, r) ?? []) : [];
+}
+
+/**
+ * 'Not assessed: A, B (this model version cannot back these findings on held-out data).' and the
+ * note of each withdrawn output, or null.
+ */
 export function notAssessedText(r: TExportReport): string | null {
-  return r.gate.accepted ? notAssessedLine(r.notAssessed) : null;
+  if (!r.gate.accepted) return null;
+  const lines = [notAssessedLine(r.notAssessed), ...withdrawnLines(r.withdrawn)].filter((l) => l !== null);
+  return lines.length ? lines.join(' ') : null;
 }

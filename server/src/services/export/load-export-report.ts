@@ -4,7 +4,8 @@ import { analyses, messages, storedImages } from '../../db/schema.js';
 import { withClinicianAssessments } from '../feedback/with-clinician-assessments.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { ZAnatomy, ZNotAssessed } from '@contracts/schemas/analysis.js';
+import { currentCall } from '@contracts/finding-call.js';
+import { ZAnatomy, ZNotAssessed, ZProjection, ZWithdrawn } from '@contracts/schemas/analysis.js';
 import {
   EXPORT_DISCLAIMER,
   EXPORT_MESSAGES,
@@ -35,10 +36,16 @@ const ZResultForExport = z.object({
     reason: z.string().nullable().default(null),
     flags: z.array(z.string()).default([]),
   }),
-  findings: z.array(ZExportFinding).default([]),
+  // A 'positive' below 50 % stored before 'possible' existed is exported as what it is.
+  findings: z
+    .array(ZExportFinding)
+    .default([])
+    .transform((l) => l.map((f) => ({ ...f, call: currentCall(f) }))),
   notAssessed: z.array(ZNotAssessed).default([]),
   // As in the stored result: a malformed anatomy is left out, the findings still export.
   anatomy: ZAnatomy.nullish().catch(null),
+  projection: ZProjection.nullish().catch(null),
+  withdrawn: z.array(ZWithdrawn).default([]).catch([]),
   topFinding: z.string().nullable().default(null),
 });
 
@@ -125,6 +132,8 @@ export async function loadExportReport(
     findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: result.findings }),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
+    projection: result.projection ?? null,
+    withdrawn: result.withdrawn,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },
     heatmap: await loadHeatmap({ ...opts, userId, imageId: analysis.heatmapImageId }),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { isCalled, type TFindingCall } from '@contracts/finding-call.js';
 import type { TDb } from '../../db/client.js';
 import { findingFeedback } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
@@ -8,19 +9,19 @@ import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
 
-type TCall = 'positive' | 'negative' | 'uncertain';
+type TCall = TFindingCall;
 
 /**
- * What the clinician reads on the film. Agreeing with a positive call means "present"; with a
- * negative or uncertain one, "absent" (an uncertain call is not a positive one). A disagreement
- * without an explicit reading means the opposite of that.
+ * What the clinician reads on the film. Agreeing with a called finding (positive, or possible:
+ * flagged for review) means "present"; with a negative or uncertain one, "absent" (an uncertain
+ * call is not a positive one). A disagreement without an explicit reading means the opposite of that.
  */
 export function readingOf(
   verdict: TFeedbackInput['verdict'],
   call: TCall,
   reading?: 'present' | 'absent',
 ): 'present' | 'absent' {
-  const modelReads = call === 'positive' ? 'present' : 'absent';
+  const modelReads = isCalled(call) ? 'present' : 'absent';
   if (verdict === 'agree') return modelReads;
   return reading ?? (modelReads === 'present' ? 'absent' : 'present');
 }

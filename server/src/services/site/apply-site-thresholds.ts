@@ -1,19 +1,13 @@
 import type { TDb } from '../../db/client.js';
+import { callAt, isCalled } from '@contracts/finding-call.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { ZFindingCalibration } from '@contracts/schemas/site.js';
 import { appliedCalibrationRow } from './get-calibration.js';
 import { readModelIdentity, type TModelIdentity } from './read-model-identity.js';
 
-/**
- * The worker's call rule (worker/src/pipeline/compose.ts callOf, models/train/cxr_train/export/reference_whole_film.py
- * call_of): 'uncertain' within `margin` log-odds of the threshold. Repeated here because the
- * server may not import worker code; tests/site pin the two to the same answers.
- */
+/** The worker's call rule, the one in contracts/finding-call.ts (tests/site pin the two to the same answers). */
 export function callOf(p: number, threshold: number, margin: number): TFinding['call'] {
-  const t = Math.log(threshold / (1 - threshold));
-  const lo = 1 / (1 + Math.exp(-(t - margin)));
-  const hi = 1 / (1 + Math.exp(-(t + margin)));
-  return p >= hi ? 'positive' : p < lo ? 'negative' : 'uncertain';
+  return callAt(p, threshold, margin);
 }
 
 /** Re-decides the calls of a result at the site's thresholds; pure. */
@@ -28,11 +22,11 @@ export function withSiteThresholds(
     if (site === undefined) return f;
     return { ...f, threshold: site, modelThreshold: f.threshold, call: callOf(f.probability, site, margin) };
   });
-  // As the worker picks it: the most probable positive finding that is not a summary label.
+  // As the worker picks it: the most probable called finding that is not a summary label.
   const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
   let top: TFinding | null = null;
   for (const f of findings)
-    if (!summary.has(f.label) && f.call === 'positive' && (!top || f.probability > top.probability)) top = f;
+    if (!summary.has(f.label) && isCalled(f.call) && (!top || f.probability > top.probability)) top = f;
   return { ...result, findings, topFinding: top?.label ?? null };
 }
 

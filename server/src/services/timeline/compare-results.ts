@@ -1,3 +1,4 @@
+import { isCalled } from '@contracts/finding-call.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison, TFindingChange } from '@contracts/schemas/timeline.js';
 
@@ -37,8 +38,8 @@ export const distanceFromThreshold = (f: Pick<TFinding, 'probability' | 'thresho
  * say that the version changed.
  */
 export function changeOf(previous: TFinding, current: TFinding, margin: number): TFindingChange {
-  if (previous.call === 'negative' && current.call === 'positive') return 'new';
-  if (previous.call === 'positive' && current.call === 'negative') return 'resolved';
+  if (previous.call === 'negative' && isCalled(current.call)) return 'new';
+  if (isCalled(previous.call) && current.call === 'negative') return 'resolved';
   const move = distanceFromThreshold(current) - distanceFromThreshold(previous);
   if (move === 0 || Math.abs(move) < margin) return 'unchanged';
   return move > 0 ? 'higher' : 'lower';

@@ -7,7 +7,12 @@ import type { TComparison } from '@contracts/schemas/timeline.js';
  */
 
 const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
-const CALL: Record<TFinding['call'], string> = { positive: 'positive', negative: 'negative', uncertain: 'uncertain' };
+const CALL: Record<TFinding['call'], string> = {
+  positive: 'positive',
+  possible: 'possible',
+  negative: 'negative',
+  uncertain: 'uncertain',
+};
 
 /** '2026-03-12': the analysis date as stored (UTC), the same on every server. */
 export const priorDate = (c: TComparison): string => c.prior.createdAt.slice(0, 10);
@@ -22,7 +27,7 @@ export function ctrChangeText(c: TComparison): string | null {
 }
 
 export const RULE_TEXT =
-  '"New" and "resolved" mean the call went from negative to positive or back; otherwise a finding is "higher" or "lower" ' +
+  '"New" and "resolved" mean the call went from negative to called (positive or possible) or back; otherwise a finding is "higher" or "lower" ' +
   'only when its probability moved, relative to its threshold, by more than the band in which the model calls a finding uncertain, and "unchanged" when it moved less.';
 
 /** The markdown lines of the report's comparison section (heading included). */

@@ -86,12 +86,18 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
             <FindingsBars
               findings={result.findings}
               notAssessed={result.notAssessed}
+              withdrawn={result.withdrawn}
               modelVersion={result.modelVersion}
               chatId={chat.id}
             />
           ) : null}
           {result?.anatomy && result.gate.accepted ? (
-            <HeartSize anatomy={result.anatomy} patientAge={chat.patientAge} />
+            <HeartSize
+              anatomy={result.anatomy}
+              projection={result.projection}
+              findings={result.findings}
+              patientAge={chat.patientAge}
+            />
           ) : null}
         </aside>
         <section className="chat-thread" aria-label="Conversation">

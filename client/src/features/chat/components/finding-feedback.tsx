@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import { isCalled, type TFindingCall } from '@contracts/finding-call';
 import { FEEDBACK_NOTE_MAX, type TFeedbackEntry } from '@contracts/schemas/feedback';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import './finding-feedback.css';
 
-type TCall = 'positive' | 'negative' | 'uncertain';
+type TCall = TFindingCall;
 
 interface TFindingFeedbackProps {
   chatId: string;
@@ -26,7 +27,7 @@ export function FindingFeedback({ chatId, finding, display, call, entry }: TFind
   const save = trpc.feedback.save.useMutation();
   const [open, setOpen] = useState(false);
   const [reading, setReading] = useState<'present' | 'absent'>(
-    entry?.reading ?? (call === 'positive' ? 'absent' : 'present'),
+    entry?.reading ?? (isCalled(call) ? 'absent' : 'present'),
   );
   const [note, setNote] = useState(entry?.note ?? '');
 

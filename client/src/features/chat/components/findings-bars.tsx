@@ -1,4 +1,6 @@
-import { NOT_ASSESSED_REASON, type TNotAssessed } from '@contracts/schemas/analysis';
+import type { TFindingCall } from '@contracts/finding-call';
+import { PANEL_CALL_TEXT, withdrawnText } from '@contracts/finding-text';
+import { NOT_ASSESSED_REASON, type TNotAssessed, type TWithdrawn } from '@contracts/schemas/analysis';
 import { FindingFeedback, useFindingFeedback } from './finding-feedback';
 import './findings-bars.css';
 
@@ -7,29 +9,37 @@ export interface TFindingView {
   display: string;
   probability: number;
   threshold: number;
-  call: 'positive' | 'negative' | 'uncertain';
+  call: TFindingCall;
   /** Set when a site threshold decided the call (issue 17). */
   modelThreshold?: number | undefined;
 }
 
-const CALL_TEXT: Record<TFindingView['call'], string> = {
-  positive: 'Likely',
-  uncertain: 'Uncertain',
-  negative: 'Unlikely',
-};
+const CALL_TEXT = PANEL_CALL_TEXT;
 const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
+
+/**
+ * '81% Likely', 'Possible — flagged for review, 11.8%': a finding flagged below 50 % puts the word
+ * first, so that its figure is not read as "likely".
+ */
+export function findingValueText(f: Pick<TFindingView, 'probability' | 'call'>): string {
+  return f.call === 'possible'
+    ? `${CALL_TEXT.possible}, ${pct(f.probability)}`
+    : `${pct(f.probability)} ${CALL_TEXT[f.call]}`;
+}
 
 interface TFindingsBarsProps {
   findings: readonly TFindingView[];
   /** Candidates this model version does not assess (model 2+): listed by name, without a bar. */
   notAssessed?: readonly TNotAssessed[] | undefined;
+  /** Outputs withdrawn from the findings (model 4): one note each, with the external figure. */
+  withdrawn?: readonly TWithdrawn[] | undefined;
   modelVersion?: string | null;
   /** When given, each finding gets the clinician feedback control (issue 17). */
   chatId?: string | undefined;
 }
 
 /** The model's findings, highest probability first, as bars with the decision threshold marked. */
-export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId }: TFindingsBarsProps) {
+export function FindingsBars({ findings, notAssessed = [], withdrawn = [], modelVersion, chatId }: TFindingsBarsProps) {
   const feedback = useFindingFeedback(chatId);
   const sorted = [...findings].sort((a, b) => b.probability - a.probability);
   return (
@@ -44,7 +54,13 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
             <div className="chat-finding-head">
               <span className="chat-finding-name">{f.display}</span>
               <span className="chat-finding-value">
-                {pct(f.probability)} <span className="chat-finding-call">{CALL_TEXT[f.call]}</span>
+                {f.call === 'possible' ? (
+                  <span className="chat-finding-call">{findingValueText(f)}</span>
+                ) : (
+                  <>
+                    {pct(f.probability)} <span className="chat-finding-call">{CALL_TEXT[f.call]}</span>
+                  </>
+                )}
               </span>
             </div>
             <div
@@ -97,6 +113,15 @@ export function FindingsBars({ findings, notAssessed = [], modelVersion, chatId 
             <p className="muted small chat-hint">No probability is shown.</p>
           )}
         </div>
+      ) : null}
+      {withdrawn.length > 0 ? (
+        <ul className="chat-withdrawn muted small" data-testid="withdrawn">
+          {withdrawn.map((w) => (
+            <li key={w.label} data-label={w.label}>
+              {withdrawnText(w)}
+            </li>
+          ))}
+        </ul>
       ) : null}
       {modelVersion ? (
         <p className="muted small chat-hint">

@@ -1,4 +1,6 @@
-import type { TAnatomy } from '@contracts/schemas/analysis';
+import { isCalled, type TFindingCall } from '@contracts/finding-call';
+import { AP_MAGNIFIES, enlargedHeartText, filmOf, projectionText } from '@contracts/finding-text';
+import type { TAnatomy, TProjection } from '@contracts/schemas/analysis';
 import './heart-size.css';
 
 /** Why the anatomy stage gave no ratio: the plausibility check's reason, else its flags (the report says the same). */
@@ -9,13 +11,23 @@ function noCtrReason(anatomy: TAnatomy): string {
   return 'the anatomy stage could not measure it on this film';
 }
 
+interface THeartSizeProps {
+  anatomy: TAnatomy;
+  /** AP or PA (model 4, or the DICOM ViewPosition); absent on older results. */
+  projection?: TProjection | null | undefined;
+  findings?: readonly { label: string; call: TFindingCall }[] | undefined;
+  patientAge: string | null | undefined;
+}
+
 /**
- * The cardiothoracic ratio next to the findings, with the reference it is read against and the
- * caveat that goes with it; for a patient under 18 the adult reference is said not to apply.
+ * The cardiothoracic ratio next to the findings, on its projection, with the reference it is read
+ * against and the caveat that goes with it; a cardiomegaly called from the measured heart reads
+ * "Enlarged cardiac silhouette — CTR …"; for a patient under 18 the adult reference is said not to apply.
  */
-export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientAge: string | null | undefined }) {
+export function HeartSize({ anatomy, projection, findings = [], patientAge }: THeartSizeProps) {
   const age = patientAge && patientAge.trim() !== '' ? Number(patientAge) : NaN;
   const pediatric = Number.isFinite(age) && age < 18;
+  const enlarged = anatomy.ctr !== null && findings.some((f) => f.label === 'cardiomegaly' && isCalled(f.call));
   return (
     <section className="chat-heart" aria-labelledby="chat-heart-title" data-testid="heart-size">
       <h2 id="chat-heart-title" className="chat-section-title">
@@ -28,13 +40,27 @@ export function HeartSize({ anatomy, patientAge }: { anatomy: TAnatomy; patientA
       ) : anatomy.ctr === null ? (
         <p className="chat-heart-line">Cardiothoracic ratio: not measured ({noCtrReason(anatomy)}).</p>
       ) : (
-        <p className="chat-heart-line">
-          Cardiothoracic ratio <strong className="chat-heart-value">{anatomy.ctr.toFixed(2)}</strong>{' '}
-          <span className="chat-heart-reference">
-            (usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film)
-          </span>
-        </p>
+        <>
+          {enlarged ? (
+            <p className="chat-heart-line chat-heart-enlarged" data-testid="heart-enlarged">
+              <strong>{enlargedHeartText(anatomy, projection)}</strong>
+            </p>
+          ) : null}
+          <p className="chat-heart-line">
+            Cardiothoracic ratio <strong className="chat-heart-value">{anatomy.ctr.toFixed(2)}</strong>
+            {projection ? ` on ${filmOf(projection)}` : ''}{' '}
+            <span className="chat-heart-reference">
+              (usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film
+              {projection?.call === 'AP' ? `; ${AP_MAGNIFIES}` : ''})
+            </span>
+          </p>
+        </>
       )}
+      {projection ? (
+        <p className="muted small chat-hint" data-testid="projection">
+          Projection: {projectionText(projection)}
+        </p>
+      ) : null}
       <p className="muted small chat-hint">
         {pediatric ? 'Pediatric patient: the adult reference does not apply. ' : ''}
         Less reliable on AP and pediatric films; a measurement from the model&apos;s outlines, not a diagnosis.

@@ -1,6 +1,6 @@
 import { CONDITION_NOTES, trainingDataNoteFor, type TConditionNote } from '../../../knowledge/cxr-conditions.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
-import { notAssessedLine, SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
+import { notAssessedLine, SUMMARY_LABEL, withdrawnLines } from '../../analysis/anatomy-text.js';
 import { pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
 import { assessedText, bullets, callText, closing, figure, heartSizeText, measuredText } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
@@ -25,8 +25,8 @@ function raised(result: TStoredResult): TFinding[] {
 
 /** The "not assessed" sentence of a result, as a paragraph, or ''. */
 function notAssessedPara(result: TStoredResult): string {
-  const line = notAssessedLine(result.notAssessed);
-  return line ? `\n\n${line}` : '';
+  const lines = [notAssessedLine(result.notAssessed), ...withdrawnLines(result.withdrawn)].filter((l) => l !== null);
+  return lines.length ? `\n\n${lines.join(' ')}` : '';
 }
 
 export function explainFinding(ctx: TResponderContext, label: string): string {
@@ -36,9 +36,11 @@ export function explainFinding(ctx: TResponderContext, label: string): string {
   const head =
     f.call === 'positive'
       ? `The model's output for **${note.name}** is ${pct(f.probability)}, above its threshold of ${pct(f.threshold)}, so it was called positive. This is consistent with ${note.name.toLowerCase()}, but it is not a diagnosis.`
-      : f.call === 'uncertain'
-        ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
-        : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
+      : f.call === 'possible'
+        ? `**Possible — flagged for review, ${pct(f.probability)}.** The model's output for **${note.name}** is above its high-sensitivity threshold of ${pct(f.threshold)} but below 50 %: more likely absent than present, flagged so that it is not missed. It is not a diagnosis.`
+        : f.call === 'uncertain'
+          ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
+          : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
   const heart =
     label === 'cardiomegaly' && ctx.result.anatomy
       ? `\n\n**Heart size:** ${heartSizeText(ctx, { withFinding: false })}`

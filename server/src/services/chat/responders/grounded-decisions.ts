@@ -52,7 +52,7 @@ export function decisionAnswer(ctx: TResponderContext, decision: TDecision): str
   const figures = raised.length
     ? `The model called or could not exclude:\n${bullets(raised.map(figure))}`
     : 'The model called no finding positive; a negative result does not exclude disease.';
-  const ctr = decision !== 'treatment' ? ctrText(result.anatomy) : null;
+  const ctr = decision !== 'treatment' ? ctrText(result.anatomy, result.projection) : null;
   const notAssessed = decision === 'imaging' ? notAssessedLine(result.notAssessed) : null;
   const extra = [ctr ? `${ctr}.` : null, notAssessed].filter((l): l is string => l !== null);
   const top = result.topFinding ? CONDITION_NOTES[result.topFinding] : undefined;

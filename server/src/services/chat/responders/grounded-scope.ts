@@ -1,5 +1,7 @@
 import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
 import type { TFindingMetrics, TModelMetrics } from '../../../knowledge/model-metrics.js';
+import { isCalled } from '@contracts/finding-call.js';
+import { AP_MAGNIFIES, enlargedHeartText, filmOf } from '@contracts/finding-text.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
 import { ageYears, assessedNames, ctrCaveat, noCtrReason, ratio } from '../../analysis/anatomy-text.js';
@@ -13,6 +15,7 @@ import type { TResponderContext } from './responder.js';
 
 const CALL_TEXT: Record<TFinding['call'], string> = {
   positive: 'called **positive**',
+  possible: '**possible**: flagged for review at a high-sensitivity threshold, below 50 %',
   negative: 'called **negative**',
   uncertain: 'left **uncertain** (too close to the threshold to call)',
 };
@@ -81,6 +84,8 @@ function notShippedText(metrics: TModelMetrics | null | undefined, label: string
 /** What the result says about cardiomegaly as a finding: its figure, "not assessed", or absent. */
 function cardiomegalyText(result: TStoredResult): string {
   const f = result.findings.find((x) => x.label === 'cardiomegaly');
+  if (f && isCalled(f.call) && result.anatomy && result.anatomy.ctr !== null)
+    return `**${enlargedHeartText(result.anatomy, result.projection)}.** For the finding itself: ${figure(f)}.`;
   if (f) return `For the finding itself: ${figure(f)}.`;
   if (result.notAssessed?.some((n) => n.label === 'cardiomegaly')) {
     return 'Cardiomegaly as a finding is **not assessed** by this model version: it could not be backed on held-out data. The ratio above is a measurement, not a call.';
@@ -112,8 +117,11 @@ export function heartSizeText(ctx: TResponderContext, opts: { withFinding?: bool
     return `No cardiothoracic ratio was measured for this film: ${noCtrReason(anatomy)}. Judge the cardiac silhouette on the film itself.${finding}`;
   }
   const side = anatomy.ctr > anatomy.ctrReference ? 'above' : 'at or below';
+  const { projection } = ctx.result;
+  const on = projection ? ` on ${filmOf(projection)}` : '';
+  const ap = projection?.call === 'AP' ? ` On this AP film ${AP_MAGNIFIES}.` : '';
   return (
-    `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film. ` +
+    `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**${on}, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film.${ap} ` +
     'It is the widest horizontal width of the heart outline divided by the widest inner width of the thorax, both from the outlines the model drew ' +
     '(shown as contours in the viewer).\n\n' +
     `${ctrCaveat(ageYears(ctx.patient.age))}${finding ? `\n\n${finding.trim()}` : ''}`

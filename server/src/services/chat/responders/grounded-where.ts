@@ -1,3 +1,4 @@
+import { isCalled } from '@contracts/finding-call.js';
 import { LUNG_ZONES, type TFinding, type THeatmapZones, type TLungZone } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import { pct } from '../../analysis/compose-report.js';
@@ -37,7 +38,7 @@ function findingsAsked(ctx: TResponderContext, labels: string[]): TFinding[] {
   const all = ctx.result.findings.filter((f) => f.label !== SUMMARY_LABEL);
   const named = all.filter((f) => labels.includes(f.label));
   if (named.length) return named;
-  const called = all.filter((f) => f.call === 'positive');
+  const called = all.filter((f) => isCalled(f.call));
   return called.length ? called : all.filter((f) => f.call === 'uncertain');
 }
 

@@ -1,5 +1,12 @@
 import { trainingDataNoteFor } from '../../../knowledge/cxr-conditions.js';
-import { ageYears, assessedNames, heartSizeLines, notAssessedLine } from '../../analysis/anatomy-text.js';
+import {
+  ageYears,
+  assessedNames,
+  heartSizeLines,
+  notAssessedLine,
+  projectionLine,
+  withdrawnLines,
+} from '../../analysis/anatomy-text.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
 import { ungroundedNumbers } from './check-llm-answer.js';
 import { groundedAnswer } from './grounded-responder.js';
@@ -23,7 +30,11 @@ export interface TOpenAiOptions {
 export function systemPrompt(ctx: TResponderContext): string {
   const r = ctx.result;
   const findings = r.findings.map(
-    (f) => `- ${f.display}: probability ${pct(f.probability)}, threshold ${pct(f.threshold)}, model's call: ${f.call}`,
+    (f) =>
+      `- ${f.display}: probability ${pct(f.probability)}, threshold ${pct(f.threshold)}, model's call: ` +
+      (f.call === 'possible'
+        ? 'possible (flagged for review below 50 %: more likely absent; never say likely)'
+        : f.call),
   );
   return [
     'You are an assistant helping a clinician discuss the output of a chest X-ray classifier.',
@@ -37,8 +48,10 @@ export function systemPrompt(ctx: TResponderContext): string {
     'Findings:',
     ...findings,
     `Top finding: ${r.findings.find((f) => f.label === r.topFinding)?.display ?? 'none called positive'}`,
-    ...[notAssessedLine(r.notAssessed)].filter((l): l is string => l !== null),
-    ...(heartSizeLines(r.anatomy, ageYears(ctx.patient.age))?.map((l) => `Heart size: ${l}`) ?? []),
+    ...[notAssessedLine(r.notAssessed), projectionLine(r.projection), ...withdrawnLines(r.withdrawn)].filter(
+      (l): l is string => l !== null,
+    ),
+    ...(heartSizeLines(r.anatomy, ageYears(ctx.patient.age), r)?.map((l) => `Heart size: ${l}`) ?? []),
     `Patient age: ${ctx.patient.age || 'unknown'}; medical history: ${ctx.patient.medical_history}`,
     `Training data caveat: ${trainingDataNoteFor(r)}`,
     'Quote no number that is not written below or above: an answer with any other number is not shown.',
