@@ -15,6 +15,30 @@ export const PANEL_CALL_TEXT: Record<TFindingCall, string> = {
   negative: 'Unlikely',
 };
 
+const panelPct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
+
+/**
+ * '81% Likely', 'Possible — flagged for review, 11.8%': the panel's value; a finding flagged below
+ * 50 % puts the word first, so that its figure is not read as "likely".
+ */
+export function findingValueText(f: { probability: number; call: TFindingCall }): string {
+  return f.call === 'possible'
+    ? `${PANEL_CALL_TEXT.possible}, ${panelPct(f.probability)}`
+    : `${panelPct(f.probability)} ${PANEL_CALL_TEXT[f.call]}`;
+}
+
+/** Whether the heart box and the report say "Enlarged cardiac silhouette": cardiomegaly called with a measured CTR. */
+export function enlargedHeart(
+  anatomy: Pick<TAnatomy, 'ctr'> | null | undefined,
+  findings: readonly { label: string; call: TFindingCall }[] | undefined,
+): boolean {
+  return (
+    anatomy?.ctr !== null &&
+    anatomy?.ctr !== undefined &&
+    (findings ?? []).some((f) => f.label === 'cardiomegaly' && (f.call === 'positive' || f.call === 'possible'))
+  );
+}
+
 /** 'a PA film' / 'an AP film'. */
 export const filmOf = (p: Pick<TProjection, 'call'>): string => (p.call === 'AP' ? 'an AP film' : 'a PA film');
 

@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { PATIENT, radiograph, uploadBody } from './support/fixtures.js';
 import { multipart } from '../helpers/post-multipart.js';
+import { buildDxInstance } from '../helpers/build-dx-instance.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -75,6 +76,20 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(job.data as object).sort(), ['analysisId', 'mediaType', 'storageKey']);
       assert.equal(job.opts.attempts, 3);
       assert.equal(JSON.stringify(job.data).includes('Ada'), false);
+    });
+
+    test("a DICOM film's AP/PA ViewPosition travels with the job (it wins over the model's projection); a lateral one does not", async () => {
+      for (const [view, expected] of [
+        ['AP', 'AP'],
+        ['LL', undefined],
+      ] as const) {
+        const dx = await buildDxInstance({ view, index: 2 });
+        const res = await post(uploadBody(dx.bytes));
+        assert.equal(res.statusCode, 202, res.body);
+        const job = await t.deps.analysisQueue.getJob(res.json().data.analysis_id as string);
+        assert.equal((job?.data as { viewPosition?: string }).viewPosition, expected, view);
+        assert.equal(JSON.stringify(job?.data).includes('TESTCASE'), false, 'no patient data in the job');
+      }
     });
 
     test('POST /api/chat/analyzer answers 202 with the chat id once ANALYSIS_WAIT_MS has passed', async () => {

@@ -1,62 +1,57 @@
 import assert from 'node:assert/strict';
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, test } from 'vitest';
-import { HeartSize } from '../../client/src/features/chat/components/heart-size.js';
-import { findingValueText } from '../../client/src/features/chat/components/findings-bars.js';
+import {
+  ctrLine,
+  enlargedHeart,
+  enlargedHeartText,
+  findingValueText,
+  PANEL_CALL_TEXT,
+  projectionText,
+} from '@contracts/finding-text.js';
 
-// The findings panel and the heart-size box speak model 4's words (issue 31 items 3 and 7).
-const anatomy = {
-  ctr: 0.612,
-  ctrReference: 0.5,
-  lungBox: null,
-  contours: { lung: '', heart: '' },
-  flags: [],
-};
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, '')
-    .replace(/&#x27;/g, "'")
-    .replace(/\s+/g, ' ');
+// The findings panel and the heart-size box (client/src/features/chat/components/findings-bars.tsx,
+// heart-size.tsx) speak model 4's words through these shared functions (issue 31 items 3 and 7).
+const anatomy = { ctr: 0.612, ctrReference: 0.5 };
 
 describe('findings panel', () => {
   test('"Likely" only from 50 %; flagged below it reads "Possible — flagged for review, 11.8%"', () => {
     assert.equal(findingValueText({ probability: 0.118, call: 'possible' }), 'Possible — flagged for review, 11.8%');
     assert.equal(findingValueText({ probability: 0.81, call: 'positive' }), '81% Likely');
     assert.equal(findingValueText({ probability: 0.02, call: 'negative' }), '2% Unlikely');
+    assert.equal(PANEL_CALL_TEXT.uncertain, 'Uncertain');
   });
 });
 
 describe('heart size', () => {
-  test('a called cardiomegaly reads "Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)"; the projection is named', () => {
-    const html = renderToStaticMarkup(
-      createElement(HeartSize, {
-        anatomy,
-        projection: { call: 'PA', probabilityAP: 0.12, source: 'model' },
-        findings: [{ label: 'cardiomegaly', call: 'positive' }],
-        patientAge: '61',
-      }),
+  test('a called cardiomegaly with a measured CTR reads "Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)"', () => {
+    const pa = { call: 'PA', probabilityAP: 0.12, source: 'model' } as const;
+    assert.ok(enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'positive' }]));
+    assert.ok(enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'possible' }]));
+    assert.ok(!enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'uncertain' }]));
+    assert.ok(!enlargedHeart({ ctr: null }, [{ label: 'cardiomegaly', call: 'positive' }]), 'never without a CTR');
+    assert.equal(
+      enlargedHeartText(anatomy, pa),
+      'Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)',
     );
-    const t = text(html);
-    assert.ok(t.includes('Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)'), t);
-    assert.ok(t.includes('Cardiothoracic ratio 0.61 on a PA film'));
-    assert.ok(t.includes('Projection: PA (read by the model, probability of AP 12%)'));
+    assert.equal(
+      ctrLine(anatomy, pa),
+      'Cardiothoracic ratio 0.61 on a PA film (usual upper reference 0.50 on an adult PA film)',
+    );
+    assert.equal(projectionText(pa), 'PA (read by the model, probability of AP 12%)');
   });
 
-  test('on an AP film the heart is said to be magnified; without a call there is no "enlarged" line', () => {
-    const t = text(
-      renderToStaticMarkup(
-        createElement(HeartSize, {
-          anatomy,
-          projection: { call: 'AP', probabilityAP: null, source: 'dicom' },
-          findings: [{ label: 'cardiomegaly', call: 'negative' }],
-          patientAge: '61',
-        }),
-      ),
+  test('on an AP film the heart is said to be magnified; a DICOM tag is named as the source', () => {
+    const ap = { call: 'AP', probabilityAP: null, source: 'dicom' } as const;
+    assert.equal(
+      enlargedHeartText(anatomy, ap),
+      'Enlarged cardiac silhouette — CTR 0.61 on an AP film (reference 0.50 on PA films; the heart is magnified on AP films, so the ratio reads higher than on a PA film)',
     );
-    assert.ok(!t.includes('Enlarged cardiac silhouette'), t);
-    assert.ok(t.includes('on an AP film'));
-    assert.ok(t.includes('the heart is magnified on AP films'));
-    assert.ok(t.includes("Projection: AP (from the image's DICOM ViewPosition)"));
+    assert.match(ctrLine(anatomy, ap)!, /on an AP film .*the heart is magnified on AP films/);
+    assert.equal(projectionText(ap), "AP (from the image's DICOM ViewPosition)");
+    assert.equal(
+      ctrLine(anatomy, null),
+      'Cardiothoracic ratio 0.61 (usual upper reference 0.50 on an adult PA film)',
+      'an older result without a projection reads as before',
+    );
   });
 });

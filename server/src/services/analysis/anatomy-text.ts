@@ -1,5 +1,4 @@
-import { isCalled } from '@contracts/finding-call.js';
-import { ctrLine, enlargedHeartText, projectionText, withdrawnText } from '@contracts/finding-text.js';
+import { ctrLine, enlargedHeart, enlargedHeartText, projectionText, withdrawnText } from '@contracts/finding-text.js';
 import {
   NOT_ASSESSED_REASON,
   type TAnatomy,
@@ -111,13 +110,11 @@ export function heartSizeLines(
   const text = ctrText(anatomy, context.projection);
   if (!text) return [`Heart size: no cardiothoracic ratio was measured: ${noCtrReason(anatomy)}.`];
   // Cardiomegaly called from the measured heart (model 4) is said in the words a reader uses.
-  const cardio = context.findings?.find((f) => f.label === CARDIOMEGALY_LABEL && isCalled(f.call));
-  const enlarged = cardio ? [`${enlargedHeartText(anatomy, context.projection)}.`] : [];
+  const enlarged = enlargedHeart(anatomy, context.findings)
+    ? [`${enlargedHeartText(anatomy, context.projection)}.`]
+    : [];
   return [...enlarged, `${text}.`, ctrCaveat(age)];
 }
-
-/** The finding read from the measured heart. */
-export const CARDIOMEGALY_LABEL = 'cardiomegaly';
 
 /** 'not measurable: <the CTR's reason>': why a finding that needs the measured heart has no call. */
 export function noCtrFindingReason(anatomy: TAnatomy | null | undefined): string {

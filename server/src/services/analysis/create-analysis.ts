@@ -22,7 +22,7 @@ export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
 /**
  * Accepts an upload: checks it, stores the cleaned image (content-addressed), and creates the
  * chat, the user's first message and a `queued` analysis in one transaction; then enqueues the
- * job (ids and the storage key only). If Redis is unavailable nothing is left behind and the
+ * job (ids, the storage key and a DICOM film's AP/PA ViewPosition only). If Redis is unavailable nothing is left behind and the
  * caller gets 503 within about a second.
  */
 export async function createAnalysis(
@@ -108,7 +108,12 @@ export async function createAnalysis(
     await enqueueAnalysis({
       analysisQueue,
       redis,
-      job: { analysisId: created.analysisId, storageKey, mediaType: decoded.mediaType },
+      job: {
+        analysisId: created.analysisId,
+        storageKey,
+        mediaType: decoded.mediaType,
+        ...(decoded.viewPosition ? { viewPosition: decoded.viewPosition } : {}),
+      },
     });
   } catch (err) {
     log.warn({ err, analysisId: created.analysisId }, 'enqueue failed; undoing the upload');

@@ -10,4 +10,6 @@ export interface TDecodedUpload {
   height: number;
   /** Patient name and age from DICOM tags, used only to fill an empty form (never logged). */
   dicomPatient?: TDicomPatient;
+  /** A DICOM film's ViewPosition when AP or PA: the job carries it, and it wins over the model's projection. */
+  viewPosition?: 'AP' | 'PA';
 }

@@ -2,9 +2,8 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { CODES, findingCode, type TCode } from './finding-codes.js';
-import { isCalled } from '@contracts/finding-call.js';
-import { enlargedHeartText } from '@contracts/finding-text.js';
-import { CARDIOMEGALY_LABEL, projectionLine, withdrawnLines } from '../analysis/anatomy-text.js';
+import { enlargedHeart, enlargedHeartText } from '@contracts/finding-text.js';
+import { projectionLine, withdrawnLines } from '../analysis/anatomy-text.js';
 import { newUid } from './write-part10.js';
 
 const require = createRequire(import.meta.url);
@@ -234,10 +233,9 @@ async function burnInLine(image: Buffer) {
 
 function modelFourLines(result: TStoredResult): string[] {
   const { anatomy, projection } = result;
-  const cardio = result.findings.find((f) => f.label === CARDIOMEGALY_LABEL && isCalled(f.call));
   return [
     projectionLine(projection),
-    cardio && anatomy && anatomy.ctr !== null ? `${enlargedHeartText(anatomy, projection)}.` : null,
+    anatomy && enlargedHeart(anatomy, result.findings) ? `${enlargedHeartText(anatomy, projection)}.` : null,
     ...withdrawnLines(result.withdrawn),
   ].filter((l): l is string => l !== null);
 }

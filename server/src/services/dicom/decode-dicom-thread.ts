@@ -8,6 +8,7 @@ export interface TThreadDecodedDicom {
   width: number;
   height: number;
   patient: TDicomPatient;
+  viewPosition: 'AP' | 'PA' | null;
 }
 
 /** Entry of the DICOM decode threads (decode-dicom-pool.ts): one file in, one PNG out. */
@@ -17,7 +18,7 @@ serveThreadJobs<Uint8Array, TThreadDecodedDicom>(async (bytes) => {
   const png = new Uint8Array(d.png.buffer, d.png.byteOffset, d.png.length);
   const whole = png.byteOffset === 0 && png.byteLength === png.buffer.byteLength;
   return {
-    value: { png, width: d.width, height: d.height, patient: d.patient },
+    value: { png, width: d.width, height: d.height, patient: d.patient, viewPosition: d.viewPosition },
     transfer: whole && png.buffer instanceof ArrayBuffer ? [png.buffer] : [],
   };
 });

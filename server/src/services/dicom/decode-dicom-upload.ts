@@ -19,5 +19,6 @@ export async function decodeDicomUpload(buf: Buffer): Promise<TDecodedUpload> {
     width: d.width,
     height: d.height,
     dicomPatient: d.patient,
+    ...(d.viewPosition ? { viewPosition: d.viewPosition } : {}),
   };
 }

@@ -21,6 +21,8 @@ export interface TDecodedDicom {
   /** Things the user should know (missing modality, extra frames); never patient data. */
   warnings: string[];
   patient: TDicomPatient;
+  /** ViewPosition when it is AP or PA (the projection the CTR is read on; it wins over the model's), else null. */
+  viewPosition: 'AP' | 'PA' | null;
   /** The file as received with its 128-byte preamble zeroed: the only form ever stored. */
   sanitized: Buffer;
 }
@@ -118,9 +120,16 @@ async function decodeChecked(buffer: Buffer): Promise<TDecodedDicom> {
     transferSyntax: syntax.name,
     warnings,
     patient: patientOfDataSet(ds),
+    viewPosition: viewPositionOf(ds),
     // Computed on demand: a full copy of the file that the upload path never needs.
     get sanitized() {
       return zeroPreamble(buffer);
     },
   };
+}
+
+/** 'AP' or 'PA' from ViewPosition (0018,5101); lateral, blank or anything else is null. */
+export function viewPositionOf(ds: DataSet): 'AP' | 'PA' | null {
+  const v = textTag(ds, TAG.viewPosition)?.trim().toUpperCase();
+  return v === 'AP' || v === 'PA' ? v : null;
 }

@@ -48,6 +48,7 @@ export const TAG = {
   patientName: 'x00100010',
   patientBirthDate: 'x00100030',
   patientAge: 'x00101010',
+  viewPosition: 'x00185101',
   samplesPerPixel: 'x00280002',
   photometric: 'x00280004',
   numberOfFrames: 'x00280008',

@@ -1,5 +1,5 @@
 import type { TFindingCall } from '@contracts/finding-call';
-import { PANEL_CALL_TEXT, withdrawnText } from '@contracts/finding-text';
+import { findingValueText, PANEL_CALL_TEXT, withdrawnText } from '@contracts/finding-text';
 import { NOT_ASSESSED_REASON, type TNotAssessed, type TWithdrawn } from '@contracts/schemas/analysis';
 import { FindingFeedback, useFindingFeedback } from './finding-feedback';
 import './findings-bars.css';
@@ -16,16 +16,6 @@ export interface TFindingView {
 
 const CALL_TEXT = PANEL_CALL_TEXT;
 const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
-
-/**
- * '81% Likely', 'Possible — flagged for review, 11.8%': a finding flagged below 50 % puts the word
- * first, so that its figure is not read as "likely".
- */
-export function findingValueText(f: Pick<TFindingView, 'probability' | 'call'>): string {
-  return f.call === 'possible'
-    ? `${CALL_TEXT.possible}, ${pct(f.probability)}`
-    : `${pct(f.probability)} ${CALL_TEXT[f.call]}`;
-}
 
 interface TFindingsBarsProps {
   findings: readonly TFindingView[];

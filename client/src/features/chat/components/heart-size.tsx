@@ -1,5 +1,5 @@
-import { isCalled, type TFindingCall } from '@contracts/finding-call';
-import { AP_MAGNIFIES, enlargedHeartText, filmOf, projectionText } from '@contracts/finding-text';
+import type { TFindingCall } from '@contracts/finding-call';
+import { AP_MAGNIFIES, enlargedHeart, enlargedHeartText, filmOf, projectionText } from '@contracts/finding-text';
 import type { TAnatomy, TProjection } from '@contracts/schemas/analysis';
 import './heart-size.css';
 
@@ -27,7 +27,7 @@ interface THeartSizeProps {
 export function HeartSize({ anatomy, projection, findings = [], patientAge }: THeartSizeProps) {
   const age = patientAge && patientAge.trim() !== '' ? Number(patientAge) : NaN;
   const pediatric = Number.isFinite(age) && age < 18;
-  const enlarged = anatomy.ctr !== null && findings.some((f) => f.label === 'cardiomegaly' && isCalled(f.call));
+  const enlarged = enlargedHeart(anatomy, findings);
   return (
     <section className="chat-heart" aria-labelledby="chat-heart-title" data-testid="heart-size">
       <h2 id="chat-heart-title" className="chat-section-title">
