@@ -1,4 +1,4 @@
-import { textTag } from '../dicom/dicom-lib.js';
+import { rawTextTag, textTag } from '../dicom/dicom-lib.js';
 import { parseDicomHeader } from '../dicom/parse-dicom-capped.js';
 
 /**
@@ -49,7 +49,22 @@ export function readInstanceTags(bytes: Uint8Array): TInstanceTags | null {
   // Header only, on the event loop: a Deflated bomb must not inflate here (issue 23, N1).
   const ds = parseDicomHeader(bytes);
   if (!ds) return null;
-  return Object.fromEntries(Object.entries(TAGS).map(([name, tag]) => [name, textTag(ds, tag)])) as TInstanceTags;
+  const tags = Object.fromEntries(Object.entries(TAGS).map(([name, tag]) => [name, textTag(ds, tag)])) as TInstanceTags;
+  // Read as sent, not blanked: a PatientID with a control character is refused (badPatientId).
+  return { ...tags, PatientID: rawTextTag(ds, TAGS.PatientID) || null };
+}
+
+export const PATIENT_ID_MAX = 64;
+export const BAD_PATIENT_ID = 'The PatientID holds a control character or is longer than 64 characters';
+
+/**
+ * Whether a PatientID can be trusted as one (issue 36, S8): `PID\0NUL` was read as `PID`, another
+ * patient's ID. A control character (ESC included: escape sequences were decoded away) or more
+ * than the 64 characters of an LO value refuses the instance.
+ */
+export function badPatientId(id: string | null): boolean {
+  // eslint-disable-next-line no-control-regex -- the point is to find control characters
+  return id !== null && (id.length > PATIENT_ID_MAX || /[\x00-\x1f\x7f]/.test(id));
 }
 
 export function storedTagsOf(tags: TInstanceTags): Record<string, string> {

@@ -4,7 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { isAppError } from '../../lib/app-error.js';
 import { createAnalysis } from '../analysis/create-analysis.js';
 import { matchPatientProfile } from './match-patient-profile.js';
-import { readInstanceTags, storedTagsOf } from './read-instance-tags.js';
+import { BAD_PATIENT_ID, badPatientId, readInstanceTags, storedTagsOf } from './read-instance-tags.js';
 import { routeInstance } from './route-instance.js';
 
 /**
@@ -41,6 +41,8 @@ export async function receiveInstance(
   const tags = readInstanceTags(bytes);
   if (!tags) return { outcome: 'failed', instanceId: null, reason: NOT_DICOM, failure: 'unreadable' };
   if (!tags.SOPInstanceUID) return { outcome: 'failed', instanceId: null, reason: NO_SOP_UID, failure: 'unreadable' };
+  if (badPatientId(tags.PatientID))
+    return { outcome: 'failed', instanceId: null, reason: BAD_PATIENT_ID, failure: 'unreadable' };
 
   const values = {
     userId,

@@ -1,5 +1,6 @@
 import * as dicomParserNs from 'dicom-parser';
 import type { DataSet } from 'dicom-parser';
+import { decodeDicomText } from './decode-dicom-text.js';
 
 /**
  * dicom-parser ships a UMD bundle: Node's ESM loader exposes it only as `default`, bundlers as
@@ -28,10 +29,29 @@ export function parseDicomBytes(bytes: Uint8Array): DataSet | null {
   }
 }
 
-/** A string tag, trimmed, or null when absent, blank or unreadable (a length past the end). */
+const SPECIFIC_CHARACTER_SET = 'x00080005';
+// eslint-disable-next-line no-control-regex -- the point is to find control characters
+const CONTROL = /[\x00-\x1f\x7f]/g;
+
+/**
+ * A text tag decoded by the data set's Specific Character Set, with its padding (trailing spaces
+ * and NULs, leading spaces) removed but anything else kept: the node refuses a PatientID with a
+ * control character in it rather than reading a shorter one (issue 36, S8). Null when absent or
+ * unreadable (a length past the end).
+ */
+export function rawTextTag(ds: DataSet, tag: string): string | null {
+  const el = ds.elements[tag];
+  if (!el || el.length === undefined || el.length <= 0) return null;
+  const end = el.dataOffset + el.length;
+  if (end > ds.byteArray.length) return null;
+  const charset = tag === SPECIFIC_CHARACTER_SET ? null : ds.string(SPECIFIC_CHARACTER_SET);
+  return decodeDicomText(ds.byteArray.subarray(el.dataOffset, end), charset).replace(/^ +|[ \0]+$/g, '');
+}
+
+/** A string tag decoded by its character set, control characters blanked, trimmed; null when absent or blank. */
 export function textTag(ds: DataSet, tag: string): string | null {
   try {
-    const t = ds.string(tag)?.trim();
+    const t = rawTextTag(ds, tag)?.replace(CONTROL, ' ').trim();
     return t ? t : null;
   } catch {
     return null;
