@@ -2,11 +2,15 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { describe, test } from 'vitest';
 import { ZBatchSummary } from '@contracts/schemas/batch-summary.js';
-import type { TOtherRun } from '../../scripts/batch/cohort/compare-runs.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readOtherRun, type TOtherRun } from '../../scripts/batch/cohort/compare-runs.js';
+import { CsvInputError } from '../../scripts/batch/csv.js';
 import { evaluateCohort } from '../../scripts/batch/cohort/evaluate-cohort.js';
 import { renderPlots } from '../../scripts/batch/cohort/render-plots.js';
 import { writeSummaryMarkdown } from '../../scripts/batch/cohort/write-summary-markdown.js';
-import type { TResultRow } from '../../scripts/batch/results.js';
+import { resultsCsv, type TResultRow } from '../../scripts/batch/results.js';
 import type { TOutcome } from '../../scripts/batch/state-store.js';
 
 /**
@@ -194,6 +198,21 @@ describe('cohort evaluation', () => {
     };
     const same = evaluateCohort({ ...OPTIONS, other: self }).summary.compare!.findings[0]!;
     assert.deepEqual([same.difference, same.differenceCi], [0, [0, 0]]);
+  });
+
+  test('--compare reads a results CSV as this command writes it, and refuses anything else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cxr-compare-'));
+    writeFileSync(join(dir, 'results.csv'), resultsCsv(ROWS));
+    const other = await readOtherRun(join(dir, 'results.csv'));
+    assert.equal(other.probabilities.size, 7, 'the refused film has no probabilities');
+    assert.equal(other.probabilities.get('s2')?.get('pneumonia'), 0.45);
+    assert.deepEqual(other.modelVersions, ['3.0.0']);
+    assert.match(other.sha256, /^[0-9a-f]{64}$/);
+    writeFileSync(join(dir, 'labels.csv'), 'path,findings\na.jpg,Effusion\n');
+    await assert.rejects(
+      readOtherRun(join(dir, 'labels.csv')),
+      (err: Error) => err instanceof CsvInputError && /is not a batch results CSV/.test(err.message),
+    );
   });
 
   test('the Markdown and both plots', async () => {
