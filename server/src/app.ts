@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import type { AppDeps } from './deps.js';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits.js';
 import apiCacheControl from './plugins/api-cache-control.js';
@@ -13,12 +12,10 @@ import countBatchedCalls from './plugins/count-batched-calls.js';
 import csrf from './plugins/csrf.js';
 import health from './plugins/health.js';
 import holdRefusals from './plugins/hold-refusals.js';
-import { TOO_MANY_REQUESTS_BODY } from './plugins/rate-limit-body.js';
-import { credentialOf } from './lib/request-auth.js';
+import globalRateLimit from './plugins/rate-limit.js';
 import refuseNul from './plugins/refuse-nul.js';
 import trpcEndpoint from './plugins/trpc-endpoint.js';
 import { loggerOptions } from '@common/logger.js';
-import { createRedis } from '@common/redis.js';
 import { MAX_UPLOAD_BYTES } from '@contracts/dicom-limits.js';
 import rest from './rest/index.js';
 import stowRoutes from './dicomweb/stow-routes.js';
@@ -30,18 +27,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     pingDb(): Promise<void>;
   }
-}
-
-/**
- * Signed-in requests spend their account's budget, not their address's: users behind one
- * hospital NAT no longer share one (issue 23 Info). The key comes only from a credential that
- * resolved to a caller (memoised, so the auth check reuses it); a forged or expired token counts
- * against its address like an anonymous request.
- */
-async function limiterKey(req: FastifyRequest): Promise<string> {
-  if (!credentialOf(req)) return req.ip;
-  const auth = await req.resolveAuth().catch(() => null);
-  return auth ? `user:${auth.userId}` : req.ip;
 }
 
 export interface BuildAppOptions {
@@ -103,27 +88,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
-  // Its own connection with a short command timeout and no offline queue: a Redis that hangs or
-  // is gone makes the limiter's calls fail fast (skipOnError lets the request through to the
-  // route, which answers 503 where it needs Redis) instead of stalling every request.
-  const limiterRedis = createRedis(config.REDIS_URL, {
-    commandTimeout: 500,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-  });
-  app.addHook('onClose', async () => limiterRedis.disconnect());
-  await app.register(rateLimit, {
-    global: true,
-    max: config.RATE_LIMIT_PER_MINUTE,
-    timeWindow: 60_000,
-    redis: limiterRedis,
-    nameSpace: `${config.QUEUE_PREFIX}:rl:`,
-    skipOnError: true,
-    enableDraftSpec: false,
-    keyGenerator: limiterKey,
-    allowList: () => config.RATE_LIMIT_DISABLED,
-    errorResponseBuilder: () => ({ ...TOO_MANY_REQUESTS_BODY }),
-  });
+  // Before CSRF and auth, so a refused request is counted too (plugins/rate-limit.ts).
+  await app.register(globalRateLimit);
   await app.register(holdRefusals);
   await app.register(countBatchedCalls);
   await app.register(apiCacheControl);

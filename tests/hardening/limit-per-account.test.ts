@@ -50,4 +50,32 @@ describe('the global limiter keys signed-in requests by account (issue 23)', () 
     const u = await signUpUser(t.app);
     assert.equal((await check(ip, u.token)).status, 200, 'a real session from that address has its own budget');
   });
+
+  test('requests the auth or CSRF check refuses are counted too, and get the 429 (issue 36 S4)', async () => {
+    const ip = randomIp();
+    // A protected REST route with random bearer tokens: each is refused (401) before the route runs.
+    for (let i = 0; i < PER_MINUTE; i++)
+      assert.equal((await me(ip, `random-${i}-${Math.random()}`)).status, 401, `request ${i}`);
+    const over = await me(ip, 'random-again');
+    assert.equal(over.status, 429, 'the address is over its budget');
+    assert.equal(over.body.code, 'TOO_MANY_REQUESTS');
+
+    // A cookie-authenticated cross-site post, refused by the CSRF check (403), also spends the budget.
+    const u = await signUpUser(t.app);
+    const csrfIp = randomIp();
+    const post = () =>
+      rest(
+        t.app,
+        'POST',
+        '/api/settings/logout',
+        {},
+        {
+          ip: csrfIp,
+          cookie: u.token,
+          headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        },
+      );
+    for (let i = 0; i < PER_MINUTE; i++) assert.equal((await post()).status, 403, `request ${i}`);
+    assert.equal((await post()).status, 429);
+  });
 });
