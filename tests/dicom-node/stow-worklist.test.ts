@@ -47,6 +47,19 @@ describe('STOW-RS at /dicomweb/studies and the worklist', () => {
       headers: { ...body.headers, ...auth },
     });
 
+  test('other methods at /dicomweb/studies answer 405 JSON, other /dicomweb paths 404 JSON (issue 36 Info)', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/dicomweb/studies?PatientID=1', headers: bearer(key) });
+      assert.equal(res.statusCode, 405, method);
+      assert.equal(res.headers.allow, 'POST');
+      assert.equal(res.json().code, 'METHOD_NOT_ALLOWED');
+    }
+    assert.equal((await t.app.inject({ method: 'HEAD', url: '/dicomweb/studies' })).statusCode, 405);
+    const other = await t.app.inject({ method: 'GET', url: '/dicomweb/studies/1.2.3/series' });
+    assert.equal(other.statusCode, 404);
+    assert.equal(other.json().code, 'NOT_FOUND');
+  });
+
   test('without an API key: 401, and nothing is recorded; a session token is not a key', async () => {
     const dx = await buildDxInstance();
     assert.equal((await stow(related([dx.bytes]), {})).statusCode, 401);

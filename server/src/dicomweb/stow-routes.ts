@@ -5,6 +5,7 @@ import { storeInstances } from '../services/dicom-node/store-instances.js';
 
 /** A STOW request may carry a study: several films at the DICOM size cap each. */
 const STOW_BODY_LIMIT = 512 * 1024 * 1024;
+export const STOW_POST_ONLY = 'Only POST (STOW-RS) is served at /dicomweb/studies';
 export const STOW_KEY_REQUIRED = 'STOW-RS needs a personal API key (Authorization: Bearer <key>)';
 
 /**
@@ -26,6 +27,17 @@ const stowRoutes: FastifyPluginAsync = async (app) => {
     const parts = splitMultipartRelated(req.body, boundary);
     const out = await storeInstances({ ...app.deps, meta: req.meta(), userId: auth.userId, parts });
     return reply.status(out.status).type('application/dicom+json').send(JSON.stringify(out.body));
+  });
+  // Search and retrieve (QIDO/WADO) are not served: say so in JSON, not with the web app's page.
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
+    url: '/studies',
+    config: { auth: 'public' },
+    handler: async (_req, reply) =>
+      reply
+        .status(405)
+        .header('allow', 'POST')
+        .send({ success: false, message: STOW_POST_ONLY, code: 'METHOD_NOT_ALLOWED' }),
   });
 };
 

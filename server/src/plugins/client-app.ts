@@ -14,7 +14,8 @@ const clientApp: FastifyPluginAsync<{ distDir: string }> = async (app, opts) => 
     await app.register(fastifyStatic, { root, wildcard: false, index: false, cacheControl: false });
   }
   app.setNotFoundHandler(async (req, reply) => {
-    const isApi = req.url.startsWith('/api') || req.url.startsWith('/trpc');
+    // /dicomweb too: a DICOMweb client must get a JSON error, never the web app's HTML with 200.
+    const isApi = ['/api', '/trpc', '/dicomweb'].some((p) => req.url.startsWith(p));
     if (req.method !== 'GET' || isApi) {
       return reply.status(404).send({ success: false, message: 'Not found', code: 'NOT_FOUND' });
     }
