@@ -11,19 +11,7 @@ import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildDxInstance } from '../helpers/build-dx-instance.js';
 import { sampleResult, workerResultOf } from '../analysis/support/fixtures.js';
-
-/** A STOW-RS body: each instance an application/dicom part. */
-function related(parts: Buffer[]) {
-  const boundary = `stow${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts)
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), p, Buffer.from('\r\n'));
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` },
-  };
-}
+import { related } from '../helpers/stow-body.js';
 
 describe('STOW-RS at /dicomweb/studies and the worklist', () => {
   let t: TestApp;

@@ -341,3 +341,22 @@ export const dicomInstances = pgTable(
     index('dicom_instances_status_idx').on(t.status),
   ],
 );
+
+/**
+ * Accounts whose STOW-RS results a site administrator lets go back to DICOM_DESTINATION (issue
+ * 36 S2). Results of instances the node received over DIMSE (for its owner) always go; STOW is
+ * open to any account holding an API key, so its results go only for an account listed here.
+ * One row per account now; a team gets its own nullable column (and a check that exactly one is
+ * set) beside `user_id` when teams land.
+ */
+export const stowForwarding = pgTable(
+  'stow_forwarding',
+  {
+    id: id(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The site administrator who turned it on (kept as null if that account is deleted). */
+    grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('stow_forwarding_user_uq').on(t.userId)],
+);

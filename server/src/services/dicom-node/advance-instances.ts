@@ -1,14 +1,16 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import { analyses, dicomInstances } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import { resultsForwardable } from './results-forwardable.js';
 
 export const ANALYSIS_FAILED_REASON = 'The analysis failed';
 
 /**
  * Moves queued network instances on once their analysis has ended: completed → analysed (and
- * its results queued for the destination, when one is configured), refused by the gate →
+ * its results queued for the destination when one is configured and resultsForwardable says
+ * they may go there), refused by the gate →
  * skipped with the gate's reason, failed → failed. Safe to run at any time and twice: each
  * update only matches a row still queued. Returns how many rows moved.
  */
@@ -17,7 +19,12 @@ export async function advanceInstances(
 ): Promise<number> {
   const { db, config, sendQueue, analysisId } = opts;
   const rows = await db
-    .select({ id: dicomInstances.id, status: analyses.status, result: analyses.result })
+    .select({
+      id: dicomInstances.id,
+      status: analyses.status,
+      result: analyses.result,
+      forward: sql<boolean>`${resultsForwardable(db)}`,
+    })
     .from(dicomInstances)
     .innerJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
     .where(
@@ -43,7 +50,7 @@ export async function advanceInstances(
       .returning({ id: dicomInstances.id });
     if (!updated) continue;
     moved += 1;
-    if (next.status === 'analysed' && sendQueue && config.DICOM_DESTINATION)
+    if (next.status === 'analysed' && row.forward && sendQueue && config.DICOM_DESTINATION)
       await sendQueue.add('send', { instanceId: row.id }, { ...sendJobOptions(config), jobId: `send-${row.id}` });
   }
   return moved;

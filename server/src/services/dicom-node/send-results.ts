@@ -3,12 +3,14 @@ import { analyses, dicomInstances, storedImages } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { buildResultObjects } from './build-result-objects.js';
+import { resultsForwardable } from './results-forwardable.js';
 import { storeToPeer } from './store-to-peer.js';
 
 /**
  * The send job's work for one analysed instance: builds the secondary capture and the SR from
  * the stored analysis and sends both to DICOM_DESTINATION. Throws on failure so the queue
- * retries; returns false when there is nothing to send (the instance or analysis is gone).
+ * retries; returns false when there is nothing to send (the instance or analysis is gone, or
+ * resultsForwardable no longer lets its results go).
  */
 export async function sendResults(
   opts: Pick<AppDeps, 'db' | 'images' | 'config'> & { instanceId: string },
@@ -25,7 +27,7 @@ export async function sendResults(
     })
     .from(dicomInstances)
     .innerJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
-    .where(and(eq(dicomInstances.id, instanceId), eq(analyses.status, 'completed')))
+    .where(and(eq(dicomInstances.id, instanceId), eq(analyses.status, 'completed'), resultsForwardable(db)))
     .limit(1);
   if (!row?.result) return false;
   const [image] = await db

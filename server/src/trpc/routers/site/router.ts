@@ -10,10 +10,12 @@ import {
   ZSiteAccess,
 } from '@contracts/schemas/site.js';
 import { ZMessageResult } from '@contracts/schemas/auth.js';
+import { ZSetStowForwardingInput, ZStowForwardingList } from '@contracts/schemas/stow-forwarding.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
+import { listStowForwarding, setStowForwarding } from '../../../services/site/stow-forwarding.js';
 import { isSiteAdmin } from '../../../services/auth/auth-level.js';
 import { canClaimSiteAdmin, requestAdminVerification } from '../../../services/site/verify-admin-email.js';
 import {
@@ -55,6 +57,17 @@ export const siteRouter = router({
     await revertCalibration({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId });
     return { ok: true as const };
   }),
+
+  /** Accounts whose STOW-RS results go to DICOM_DESTINATION (issue 36 S2); DIMSE results always do. */
+  stowForwarding: siteAdminProcedure
+    .output(ZStowForwardingList)
+    .query(({ ctx }) => listStowForwarding({ ...ctx.deps })),
+
+  // Where results go changes what lands in patients' studies at the PACS: a password session, never an API key.
+  setStowForwarding: siteAdminSessionProcedure
+    .input(ZSetStowForwardingInput)
+    .output(ZStowForwardingList)
+    .mutation(({ ctx, input }) => setStowForwarding({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 
   monitoring: siteAdminProcedure
     .input(ZMonitoringInput)
