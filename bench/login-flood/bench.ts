@@ -7,12 +7,16 @@
  * postgres://postgres@127.0.0.1:5432/postgres; a throwaway database is made and dropped).
  *
  * Another signed-in user's `history.list` is timed (one call at a time, at most one per 60 ms),
- * first with the server quiet, then while FLOOD_CONCURRENCY loops send logins (unknown emails, wrong passwords, as a
- * guessing run would) from this one address. Prints both medians, their ratio (target: within
- * 2x) and what the flood got back; the last line is JSON. Settings can be overridden by the
+ * first with the server quiet, then during two floods from this one address: FLOOD_CONCURRENCY
+ * loops sending logins (unknown emails, wrong passwords, as a guessing run would), then
+ * BEARER_CONCURRENCY loops sending `GET /api/auth/me` with random bearer tokens (issue 36 S4:
+ * those were refused 401 before the limiter counted them). Prints the medians, each flood's
+ * ratio to the quiet median (target: within 2x) and what each flood got back; the last line is
+ * JSON. Settings can be overridden by the
  * environment (e.g. AUTH_ATTEMPTS_PER_IP_PER_MINUTE=100000 to see the flood unthrottled, or
  * REFUSAL_DELAY_MS=0 to see the refusals sent at once, as before the hold).
  */
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { E2eApp } from '../../tests/helpers/e2e-app.js';
 import { loadAverage } from '../lib/read-load-average.js';
@@ -24,6 +28,7 @@ const QUIET_SAMPLES = 100;
 const SAMPLE_EVERY_MS = 60;
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 15);
 const FLOOD_CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 16);
+const BEARER_CONCURRENCY = Number(process.env.BEARER_CONCURRENCY ?? 200);
 // The e2e starter turns the refusal hold off for tests; the bench runs the shipped default.
 const REFUSAL_DELAY_MS = Number(process.env.REFUSAL_DELAY_MS ?? ZConfig.shape.REFUSAL_DELAY_MS.parse(undefined));
 
@@ -51,23 +56,49 @@ async function sample(app: E2eApp, token: string, until: () => boolean): Promise
   return times;
 }
 
-async function flood(app: E2eApp, stop: () => boolean): Promise<Record<string, number>> {
+type TFloodRequest = (url: string, n: number) => Promise<Response>;
+
+const login: TFloodRequest = (url, n) =>
+  fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `guess-${n}@example.org`, password: 'not the password 1' }),
+  });
+
+const randomBearer: TFloodRequest = (url) =>
+  fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${randomBytes(24).toString('base64url')}` } });
+
+/** `concurrency` loops sending `request` until stop(); returns how many of each status came back. */
+async function flood(
+  url: string,
+  request: TFloodRequest,
+  concurrency: number,
+  stop: () => boolean,
+): Promise<Record<string, number>> {
   const statuses: Record<string, number> = {};
   let n = 0;
   const loop = async () => {
     while (!stop()) {
-      const res = await fetch(`${app.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `guess-${n++}@example.org`, password: 'not the password 1' }),
-      }).catch(() => null);
+      const res = await request(url, n++).catch(() => null);
       await res?.arrayBuffer();
       const key = String(res?.status ?? 'error');
       statuses[key] = (statuses[key] ?? 0) + 1;
     }
   };
-  await Promise.all(Array.from({ length: FLOOD_CONCURRENCY }, loop));
+  await Promise.all(Array.from({ length: concurrency }, loop));
   return statuses;
+}
+
+/** history.list's times while `request` floods the server for FLOOD_SECONDS. */
+async function underFlood(app: E2eApp, token: string, request: TFloodRequest, concurrency: number) {
+  let flooding = true;
+  const floodDone = flood(app.url, request, concurrency, () => !flooding);
+  await new Promise((r) => setTimeout(r, 500)); // let the flood start
+  const end = performance.now() + FLOOD_SECONDS * 1000;
+  const during = await sample(app, token, () => performance.now() < end);
+  flooding = false;
+  const statuses = await floodDone;
+  return { during, statuses, sent: Object.values(statuses).reduce((a, b) => a + b, 0) };
 }
 
 async function main(): Promise<void> {
@@ -85,27 +116,27 @@ async function main(): Promise<void> {
     let left = QUIET_SAMPLES;
     const quiet = await sample(app, other, () => left-- > 0);
 
-    let flooding = true;
-    const floodDone = flood(app, () => !flooding);
-    await new Promise((r) => setTimeout(r, 500)); // let the flood start
-    const end = performance.now() + FLOOD_SECONDS * 1000;
-    const during = await sample(app, other, () => performance.now() < end);
-    flooding = false;
-    const statuses = await floodDone;
+    const logins = await underFlood(app, other, login, FLOOD_CONCURRENCY);
+    const bearers = await underFlood(app, other, randomBearer, BEARER_CONCURRENCY);
 
     const quietMedianMs = percentile(quiet, 50);
-    const floodMedianMs = percentile(during, 50);
+    const floodMedianMs = percentile(logins.during, 50);
     const ratio = floodMedianMs / quietMedianMs;
-    const logins = Object.values(statuses).reduce((a, b) => a + b, 0);
+    const bearerMedianMs = percentile(bearers.during, 50);
+    const bearerRatio = bearerMedianMs / quietMedianMs;
+    const line = (name: string, times: number[]) =>
+      `history.list ${name} median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (n=${times.length})`;
+    console.log(line('quiet:        ', quiet));
+    console.log(line('login flood:  ', logins.during));
+    console.log(line('bearer flood: ', bearers.during));
     console.log(
-      `history.list quiet:  median ${quietMedianMs.toFixed(1)} ms, p95 ${percentile(quiet, 95).toFixed(1)} ms (n=${quiet.length})`,
+      `ratio login flood/quiet: ${ratio.toFixed(2)}, bearer flood/quiet: ${bearerRatio.toFixed(2)} (target within 2x)`,
     );
     console.log(
-      `history.list flood:  median ${floodMedianMs.toFixed(1)} ms, p95 ${percentile(during, 95).toFixed(1)} ms (n=${during.length})`,
+      `login flood: ${logins.sent} logins in ${FLOOD_SECONDS} s from one address, ${FLOOD_CONCURRENCY} at a time; statuses ${JSON.stringify(logins.statuses)}`,
     );
-    console.log(`ratio flood/quiet: ${ratio.toFixed(2)} (target within 2x)`);
     console.log(
-      `flood: ${logins} logins in ${FLOOD_SECONDS} s from one address, ${FLOOD_CONCURRENCY} at a time; statuses ${JSON.stringify(statuses)}`,
+      `bearer flood: ${bearers.sent} GET /api/auth/me with random bearer tokens in ${FLOOD_SECONDS} s, ${BEARER_CONCURRENCY} at a time; statuses ${JSON.stringify(bearers.statuses)}`,
     );
     console.log(`load average at start ${loadStart}, at end ${loadAverage()} (${availableParallelism()} CPUs)`);
     console.log(
@@ -114,12 +145,17 @@ async function main(): Promise<void> {
         quietMedianMs: Number(quietMedianMs.toFixed(1)),
         floodMedianMs: Number(floodMedianMs.toFixed(1)),
         ratio: Number(ratio.toFixed(2)),
+        bearerFloodMedianMs: Number(bearerMedianMs.toFixed(1)),
+        bearerRatio: Number(bearerRatio.toFixed(2)),
         target: 2,
-        floodLogins: logins,
+        floodLogins: logins.sent,
         floodSeconds: FLOOD_SECONDS,
         floodConcurrency: FLOOD_CONCURRENCY,
+        bearerRequests: bearers.sent,
+        bearerConcurrency: BEARER_CONCURRENCY,
         refusalDelayMs: REFUSAL_DELAY_MS,
-        statuses,
+        statuses: logins.statuses,
+        bearerStatuses: bearers.statuses,
         loadStart,
         loadEnd: loadAverage(),
         cpus: availableParallelism(),
