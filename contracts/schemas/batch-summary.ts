@@ -120,7 +120,15 @@ export const ZBatchSummary = z.object({
   groups: z.record(z.string(), ZCohortTable),
   calibration: z.array(ZCalibrationSummary),
   /** Findings the ground truth names that the model does not report. */
-  notAssessed: z.array(z.object({ finding: z.string(), positives: z.number().int(), reason: z.string() })),
+  notAssessed: z.array(
+    z.object({
+      finding: z.string(),
+      positives: z.number().int(),
+      reason: z.string(),
+      /** Why, where the results say more (e.g. "validated only in children", "withdrawn from this model version …"). */
+      detail: z.string().nullable(),
+    }),
+  ),
   /** Names the mapping does not know, with the CSV lines they are on (first 10). */
   unrecognised: z.array(
     z.object({

@@ -30,8 +30,14 @@ interface TExportDoc {
   model: { version: string };
   gate: { accepted: boolean; reason: string | null };
   findings: { label: string; probability: number; threshold: number; call: string }[];
+  /** Absent before report@2; `reason` absent means the model version cannot back the finding at all. */
+  notAssessed?: { label: string; reason?: string }[];
+  /** report@5 (model 4): outputs withdrawn from the findings after external validation. */
+  withdrawn?: { label: string }[];
   topFinding: { label: string } | null;
 }
+
+const WITHDRAWN_REASON = 'withdrawn from this model version after external validation';
 
 async function call(api: TApi, path: string, init: RequestInit = {}): Promise<Response> {
   try {
@@ -130,5 +136,9 @@ export async function analyseImage(
       threshold: f.threshold,
       call: f.call,
     })),
+    notAssessed: [
+      ...(doc.notAssessed ?? []).map((n) => ({ label: n.label, reason: n.reason ?? null })),
+      ...(doc.withdrawn ?? []).map((w) => ({ label: w.label, reason: WITHDRAWN_REASON })),
+    ],
   };
 }

@@ -10,6 +10,11 @@ export interface TOutcome {
   modelVersion: string | null;
   topFinding: string | null;
   findings: { label: string; probability: number; threshold: number; call: string }[];
+  /**
+   * What the result lists as not assessed, with why for this film (null: the model version cannot
+   * back it at all). Absent in state files written before it was recorded.
+   */
+  notAssessed?: { label: string; reason: string | null }[];
   error: string | null;
 }
 

@@ -56,10 +56,18 @@ function film(
   };
 }
 
+const withNotAssessed = (row: TResultRow, notAssessed: TOutcome['notAssessed']): TResultRow => ({
+  ...row,
+  outcome: { ...row.outcome, notAssessed },
+});
+
 const ROWS: TResultRow[] = [
   film(1, { findings: 'Pneumonia' }, { pneumonia: 0.9, covid19: 0.2 }, 'P1', 'A'),
-  // "possible": flagged below the threshold. Scored by its probability: 0.45 < 0.5 is not called.
-  film(2, { findings: 'Pneumonia|Effusion' }, { pneumonia: 0.45, covid19: 0.1 }, 'P1', 'A', 'possible'),
+  // "possible" is the call word under 0.5; scored by its probability, 0.45 is below this threshold: not called.
+  withNotAssessed(
+    film(2, { findings: 'Pneumonia|Effusion' }, { pneumonia: 0.45, covid19: 0.1 }, 'P1', 'A', 'possible'),
+    [{ label: 'effusion', reason: 'withdrawn from this model version after external validation' }],
+  ),
   film(3, { label: 'normal' }, { pneumonia: 0.3, covid19: 0.1 }, 'P2', 'A'),
   film(4, { label: 'covid19' }, { pneumonia: 0.6, covid19: 0.7 }, 'P3', 'B'),
   film(5, { findings: 'No Finding' }, { pneumonia: 0.55, covid19: 0.5 }, 'P4', 'B'),
@@ -142,7 +150,13 @@ describe('cohort evaluation', () => {
     assert.equal(bPneumonia?.auroc, null);
     assert.match(bPneumonia?.note ?? '', /no positive films/);
     assert.deepEqual(s.notAssessed, [
-      { finding: 'pleural_effusion', positives: 1, reason: 'not assessed by this model' },
+      {
+        finding: 'pleural_effusion',
+        positives: 1,
+        reason: 'not assessed by this model',
+        // The result's own words, read through the name mapping (the model calls it "effusion").
+        detail: 'withdrawn from this model version after external validation',
+      },
     ]);
     assert.deepEqual(s.unrecognised, [{ name: 'Pnemonia', rows: 1, lines: ['CSV line 7'], suggestion: 'pneumonia' }]);
   });
@@ -222,7 +236,7 @@ describe('cohort evaluation', () => {
       /\| pneumonia \| 2 \| 3 \| 0\.667 \(\d\.\d{3}–\d\.\d{3}\) \| 0\.500 \| 0\.500 \(0\.095–0\.905\) \|/,
     );
     assert.match(md, /\| triage \(any finding\) \| 5 \| 2 \| 0\.900/);
-    assert.match(md, /pleural_effusion: 1 positive film\(s\), not assessed by this model/);
+    assert.match(md, /pleural_effusion: 1 positive film\(s\), not assessed by this model \(withdrawn from this model/);
     assert.match(md, /"Pnemonia": 1 row\(s\) \(CSV line 7\); did you mean pneumonia\?/);
     assert.match(md, /## Group: B \(4 films\)/);
     assert.match(md, /!\[ROC curves\]\(r\.csv\.roc\.png\)/);

@@ -38,6 +38,15 @@ function groupTables(films: readonly TCohortFilm[], settings: TBootstrapSettings
   );
 }
 
+/** The reasons the results give for not assessing `label` (a pediatric-only finding for adults, a withdrawn output). */
+function notAssessedDetail(films: readonly TCohortFilm[], label: string): string | null {
+  const reasons = new Set<string>();
+  for (const { outcome } of films)
+    for (const n of outcome.notAssessed ?? [])
+      if (n.reason && labelOfModelFinding(n.label) === label) reasons.add(n.reason);
+  return reasons.size ? [...reasons].join('; ') : null;
+}
+
 function modelSha256(versions: string[], manifest: TEvaluateOptions['reproducibility']['manifest']) {
   if (!manifest) return { modelSha256: null, modelSha256Note: 'no model manifest here: give --model-dir' };
   if (versions.length === 1 && versions[0] === manifest.modelVersion)
@@ -114,7 +123,12 @@ export function evaluateCohort(opts: TEvaluateOptions): {
     notAssessed: [...truthCounts]
       .filter(([label]) => !modelLabels.has(label))
       .sort((a, b) => b[1] - a[1])
-      .map(([finding, positives]) => ({ finding, positives, reason: 'not assessed by this model' })),
+      .map(([finding, positives]) => ({
+        finding,
+        positives,
+        reason: 'not assessed by this model',
+        detail: notAssessedDetail(films, finding),
+      })),
     unrecognised: [...unrecognised].map(([name, e]) => ({ name, ...e, suggestion: suggestLabel(name) })),
     compare: opts.other ? compareRuns(films, opts.other, opts.settings) : null,
     plots: opts.plots,

@@ -48,7 +48,9 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
     lines.push(
       '## Not assessed by this model',
       '',
-      ...s.notAssessed.map((n) => `- ${n.finding}: ${n.positives} positive film(s), ${n.reason}`),
+      ...s.notAssessed.map(
+        (n) => `- ${n.finding}: ${n.positives} positive film(s), ${n.reason}${n.detail ? ` (${n.detail})` : ''}`,
+      ),
       '',
     );
   if (s.unrecognised.length)
