@@ -13,6 +13,8 @@ export const SITE_MESSAGES = {
   applied: 'Site thresholds applied to new analyses',
   reverted: 'Site thresholds reverted: new analyses use the model defaults',
   nothingApplied: 'No site thresholds are applied',
+  urgentSaved: 'Urgent findings saved: the worklist uses them now',
+  unknownFinding: 'Choose among the findings the shipped model reports',
   notListed: 'This address is not one the operator listed for site administration',
   verifySent: 'Check your email: we sent a link to confirm your address',
   verified: 'Address confirmed: you are a site administrator',
@@ -123,3 +125,18 @@ export const ZMonitoring = z.object({
   alerts: z.array(z.string()),
 });
 export type TMonitoring = z.infer<typeof ZMonitoring>;
+
+/**
+ * Which findings make a worklist study Urgent when called (positive, or possible: flagged below
+ * 50 %). Without a choice only a positive call does; a choice adds findings and never lowers a study.
+ */
+export const ZUrgentFindingsInput = z.object({ labels: z.array(z.string().min(1).max(100)).max(100) });
+export type TUrgentFindingsInput = z.infer<typeof ZUrgentFindingsInput>;
+
+export const ZUrgentFindings = z.object({
+  /** The shipped model's findings (summary scores left out), each with whether the site made it urgent. */
+  findings: z.array(z.object({ label: z.string(), display: z.string(), urgent: z.boolean() })),
+  /** When a site administrator last chose; null: never (only positive calls make a study Urgent). */
+  updatedAt: z.iso.datetime().nullable(),
+});
+export type TUrgentFindings = z.infer<typeof ZUrgentFindings>;

@@ -6,8 +6,9 @@ export type TWorklistStatus = z.infer<typeof ZWorklistStatus>;
 
 /**
  * Urgency from the calibrated outputs of the shipped findings: urgent when a finding is called
- * positive, review when one is uncertain, routine when all are negative; pending before a
- * result exists; none for skipped or failed studies.
+ * positive (or a finding the site made urgent is called, possible included), review when another
+ * finding is called possible or one is uncertain, routine when none is; pending before a result
+ * exists; none for skipped or failed studies.
  */
 export const ZUrgency = z.enum(['urgent', 'review', 'routine', 'pending', 'none']);
 export type TUrgency = z.infer<typeof ZUrgency>;
@@ -24,9 +25,9 @@ export const ZWorklistItem = z.object({
   status: ZWorklistStatus,
   reason: z.string().nullable(),
   urgency: ZUrgency,
-  /** The largest margin of a shipped finding's probability over its threshold (sort key). */
+  /** The lead finding's probability (sort key); null when no finding was called. */
   score: z.number().nullable(),
-  /** The finding behind the urgency: its display name and calibrated probability. */
+  /** The most probable called finding (summary score left out): its name, probability and call; null: "No finding called". */
   lead: z.object({ display: z.string(), probability: z.number(), call: z.string() }).nullable(),
   patientName: z.string().nullable(),
   modality: z.string().nullable(),

@@ -117,7 +117,11 @@ describe('STOW-RS at /dicomweb/studies and the worklist', () => {
     assert.ok(names.indexOf('CASE SICK') < names.indexOf('CASE CALM'), names.join(', '));
     assert.equal(list.items[0]?.urgency, 'urgent');
     assert.equal(list.items[0]?.status, 'analysed');
-    assert.equal(list.items[0]?.lead?.display, 'Pneumonia', 'the largest margin over its threshold');
+    assert.equal(
+      list.items[0]?.lead?.display,
+      'Pneumonia',
+      'the most probable called finding (the summary score left out)',
+    );
     assert.ok(list.items[0]?.chatId);
     const calmItem = list.items.find((i) => i.patientName === 'CASE CALM');
     assert.equal(calmItem?.urgency, 'routine');

@@ -153,6 +153,7 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
     modelVersion: 'm1',
     findings: [{ label: 'Effusion', siteThreshold: 0.31, modelThreshold: 0.38, cases: 40 }],
   });
+  await db.insert(s.siteSettings).values({ key: 'urgent_findings', value: ['pneumothorax'] });
   return { imageKeys };
 }
 

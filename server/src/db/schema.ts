@@ -283,6 +283,17 @@ export const siteCalibrations = pgTable(
 );
 
 /**
+ * Site settings a site administrator chooses, one row per key (model 4: 'urgent_findings', the
+ * findings whose call makes a worklist study Urgent). Read by the services that use them.
+ */
+export const siteSettings = pgTable('site_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').$type<unknown>().notNull(),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
  * Which patient profile a DICOM PatientID maps to, per receiving account (issue 24): the first
  * instance of a new PatientID creates the profile, later ones reuse it.
  */

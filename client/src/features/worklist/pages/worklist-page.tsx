@@ -54,10 +54,16 @@ function Row({ item }: { item: TWorklistItem }) {
       <td>
         {item.lead ? (
           <>
-            {item.lead.display} <span className="muted">{Math.round(item.lead.probability * 100)}%</span>
+            {item.lead.display}{' '}
+            <span className="muted">
+              {item.lead.call === 'possible' ? 'possible, ' : ''}
+              {Math.round(item.lead.probability * 100)}%
+            </span>
           </>
         ) : (
-          <span className="muted">—</span>
+          <span className="muted">
+            {item.urgency === 'review' || item.urgency === 'routine' ? 'No finding called' : '—'}
+          </span>
         )}
       </td>
       <td>

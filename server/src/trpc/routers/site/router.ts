@@ -8,12 +8,16 @@ import {
   ZProposeInput,
   SITE_MESSAGES,
   ZSiteAccess,
+  ZUrgentFindings,
+  ZUrgentFindingsInput,
 } from '@contracts/schemas/site.js';
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { ZSetStowForwardingInput, ZStowForwardingList } from '@contracts/schemas/stow-forwarding.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
+import { getUrgentFindings } from '../../../services/site/get-urgent-findings.js';
+import { setUrgentFindings } from '../../../services/site/set-urgent-findings.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
 import { listStowForwarding, setStowForwarding } from '../../../services/site/stow-forwarding.js';
 import { isSiteAdmin } from '../../../services/auth/auth-level.js';
@@ -73,4 +77,12 @@ export const siteRouter = router({
     .input(ZMonitoringInput)
     .output(ZMonitoring)
     .query(({ ctx, input }) => getMonitoring({ ...ctx.deps, weeks: input.weeks })),
+
+  /** Which findings make a worklist study Urgent (model 4, issue 31). */
+  urgentFindings: siteAdminProcedure.output(ZUrgentFindings).query(({ ctx }) => getUrgentFindings({ ...ctx.deps })),
+
+  setUrgentFindings: siteAdminSessionProcedure
+    .input(ZUrgentFindingsInput)
+    .output(ZUrgentFindings)
+    .mutation(({ ctx, input }) => setUrgentFindings({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 });

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { SITE_MESSAGES } from '@contracts/schemas/site';
+import { Spinner } from '../../../components/spinner';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { trpc } from '../../../lib/trpc';
+
+/**
+ * Which findings make a worklist study Urgent when called, possible included (model 4). A
+ * positive call always does; ticking a finding only adds to that.
+ */
+export function SiteUrgentPanel() {
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const state = trpc.site.urgentFindings.useQuery();
+  const save = trpc.site.setUrgentFindings.useMutation();
+  const [picked, setPicked] = useState<Set<string> | null>(null);
+  if (!state.data) return <Spinner />;
+  const chosen = picked ?? new Set(state.data.findings.filter((f) => f.urgent).map((f) => f.label));
+  const toggle = (label: string) => {
+    const next = new Set(chosen);
+    if (next.has(label)) next.delete(label);
+    else next.add(label);
+    setPicked(next);
+  };
+  const onSave = () =>
+    save.mutate(
+      { labels: [...chosen] },
+      {
+        onSuccess: (data) => {
+          toast.success(SITE_MESSAGES.urgentSaved);
+          setPicked(null);
+          utils.site.urgentFindings.setData(undefined, data);
+        },
+        onError: (err) => toast.error(errorText(err, 'Could not save the urgent findings')),
+      },
+    );
+  return (
+    <section aria-labelledby="site-urgent-title" data-testid="site-urgent">
+      <h2 id="site-urgent-title" className="section-title">
+        Worklist urgency
+      </h2>
+      <p className="muted small">
+        A study is Urgent when a finding is called positive (50 % or more). Tick findings that should make a study
+        Urgent whenever they are called, also when only flagged for review below 50 %.
+      </p>
+      <fieldset className="site-propose">
+        <legend>Urgent when called</legend>
+        {state.data.findings.map((f) => (
+          <label key={f.label}>
+            <input type="checkbox" checked={chosen.has(f.label)} onChange={() => toggle(f.label)} /> {f.display}
+          </label>
+        ))}
+        <button type="button" className="button button-primary" disabled={save.isPending} onClick={onSave}>
+          Save
+        </button>
+      </fieldset>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { siteSettings } from '../../db/schema.js';
+import type { TUrgentFindings } from '@contracts/schemas/site.js';
+import { readModelIdentity } from './read-model-identity.js';
+
+/** The site_settings key of the findings that make a worklist study Urgent. */
+export const URGENT_FINDINGS_KEY = 'urgent_findings';
+
+const ZStored = z.array(z.string());
+
+/** The labels a site administrator made urgent; empty when none was chosen (or the row is unreadable). */
+export async function readUrgentLabels(
+  opts: Pick<AppDeps, 'db'>,
+): Promise<{ labels: Set<string>; updatedAt: Date | null }> {
+  const [row] = await opts.db
+    .select({ value: siteSettings.value, updatedAt: siteSettings.updatedAt })
+    .from(siteSettings)
+    .where(eq(siteSettings.key, URGENT_FINDINGS_KEY))
+    .limit(1);
+  const parsed = ZStored.safeParse(row?.value);
+  return { labels: new Set(parsed.success ? parsed.data : []), updatedAt: row?.updatedAt ?? null };
+}
+
+/** The Site tab's view: every finding the shipped model reports (summary scores left out), ticked when urgent. */
+export async function getUrgentFindings(opts: Pick<AppDeps, 'db' | 'config'>): Promise<TUrgentFindings> {
+  const { labels, updatedAt } = await readUrgentLabels(opts);
+  const model = readModelIdentity(opts.config.MODEL_DIR);
+  const findings = (model?.findings ?? [])
+    .filter((f) => !f.summary)
+    .map((f) => ({ label: f.label, display: f.display, urgent: labels.has(f.label) }));
+  return { findings, updatedAt: updatedAt?.toISOString() ?? null };
+}

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
+import { auditLog } from '../../server/src/db/schema.js';
+import { urgencyOf } from '../../server/src/services/dicom-node/list-worklist.js';
+import { readUrgentLabels } from '../../server/src/services/site/get-urgent-findings.js';
+import { createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { trpc, TEST_ENV } from '../history/http.js';
+import { sampleResultV2 } from '../analysis/support/fixtures.js';
+
+/**
+ * The worklist reads right (issue 31 item 8): the lead is the most probable called finding, "No
+ * finding called" when none is; a site administrator chooses which findings make a study Urgent,
+ * which only ever raises a study.
+ */
+const f = (label: string, probability: number, threshold: number, call: TFinding['call']): TFinding => ({
+  label,
+  display: label[0]!.toUpperCase() + label.slice(1),
+  probability,
+  threshold,
+  call,
+});
+const resultOf = (...findings: TFinding[]): TStoredResult => sampleResultV2({ findings, topFinding: null });
+
+describe('worklist urgency and lead', () => {
+  test('the lead is the most probable called finding, not the largest margin over a tiny threshold', () => {
+    // Edema is 9.3 points over its 2.5 % threshold, cardiomegaly 6 points over 75 %: a reader names cardiomegaly.
+    const r = urgencyOf(
+      resultOf(
+        f('edema', 0.118, 0.025, 'possible'),
+        f('cardiomegaly', 0.81, 0.75, 'positive'),
+        f('abnormal', 0.93, 0.5, 'positive'),
+      ),
+      'analysed',
+    );
+    assert.deepEqual(r.lead, { display: 'Cardiomegaly', probability: 0.81, call: 'positive' });
+    assert.equal(r.urgency, 'urgent');
+    assert.equal(r.score, 0.81);
+  });
+
+  test('no finding called: no lead ("No finding called"), routine; a normal study is not led by "Edema 0 %"', () => {
+    const r = urgencyOf(
+      resultOf(f('edema', 0.001, 0.025, 'negative'), f('pneumonia', 0.02, 0.5, 'negative')),
+      'analysed',
+    );
+    assert.deepEqual(r, { urgency: 'routine', score: null, lead: null });
+    assert.equal(urgencyOf(resultOf(f('pneumonia', 0.45, 0.5, 'uncertain')), 'analysed').urgency, 'review');
+  });
+
+  test('a possible finding asks for review; the site makes it urgent; a positive call stays urgent whatever the site chose', () => {
+    const possible = resultOf(f('pneumothorax', 0.2, 0.08, 'possible'), f('edema', 0.01, 0.025, 'negative'));
+    assert.equal(urgencyOf(possible, 'analysed').urgency, 'review');
+    assert.equal(urgencyOf(possible, 'analysed', new Set(['pneumothorax'])).urgency, 'urgent');
+    assert.equal(
+      urgencyOf(possible, 'analysed', new Set(['edema'])).urgency,
+      'review',
+      'an uncalled finding raises nothing',
+    );
+    const positive = resultOf(f('pleural_effusion', 0.7, 0.3, 'positive'));
+    assert.equal(urgencyOf(positive, 'analysed', new Set(['pneumothorax'])).urgency, 'urgent');
+    // a stored "positive" below 50 % (before 'possible') reads as possible
+    assert.equal(urgencyOf(resultOf(f('edema', 0.118, 0.025, 'positive')), 'analysed').urgency, 'review');
+  });
+});
+
+const ADMIN = `urgent-admin-${Date.now()}@example.org`;
+const modelDir = mkdtempSync(join(tmpdir(), 'cxr-urgent-model-'));
+writeFileSync(
+  join(modelDir, 'manifest.json'),
+  JSON.stringify({
+    modelVersion: '4.0.0-test',
+    sha256: 'b'.repeat(64),
+    findings: [
+      { label: 'abnormal', display: 'Abnormal (not normal)', threshold: 0.5, summary: true },
+      { label: 'pneumothorax', display: 'Pneumothorax', threshold: 0.08 },
+      { label: 'edema', display: 'Edema', threshold: 0.025 },
+    ],
+  }),
+);
+
+describe('site urgent findings', () => {
+  let t: TestApp;
+  let admin: TTestUser;
+  let clinician: TTestUser;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...TEST_ENV, SITE_ADMIN_EMAILS: ADMIN, MODEL_DIR: modelDir } });
+    admin = await createUser(t.deps, { email: ADMIN });
+    clinician = await createUser(t.deps);
+  });
+  afterAll(async () => t?.close());
+
+  test('a site administrator chooses among the shipped findings; it is stored and audited where the worklist reads it', async () => {
+    const before = await trpc(t.app, 'query', 'site.urgentFindings', admin.token);
+    assert.deepEqual(before.data, {
+      findings: [
+        { label: 'pneumothorax', display: 'Pneumothorax', urgent: false },
+        { label: 'edema', display: 'Edema', urgent: false },
+      ],
+      updatedAt: null,
+    });
+    const saved = await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, { labels: ['pneumothorax'] });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal((saved.data as { findings: { urgent: boolean }[] }).findings[0]?.urgent, true);
+    assert.deepEqual([...(await readUrgentLabels({ db: t.deps.db })).labels], ['pneumothorax']);
+    const audit = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'site.urgent_findings.set'));
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0]?.actorUserId, admin.user.id);
+  });
+
+  test('an unknown finding is refused; a clinician may neither read nor change the choice', async () => {
+    const bad = await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, { labels: ['covid19'] });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.error?.message, 'Choose among the findings the shipped model reports');
+    assert.equal((await trpc(t.app, 'query', 'site.urgentFindings', clinician.token)).status, 403);
+    const refused = await trpc(t.app, 'mutation', 'site.setUrgentFindings', clinician.token, { labels: [] });
+    assert.equal(refused.status, 403);
+    assert.deepEqual([...(await readUrgentLabels({ db: t.deps.db })).labels], ['pneumothorax'], 'unchanged');
+  });
+});
