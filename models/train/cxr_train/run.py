@@ -1,4 +1,4 @@
-"""The one entry point from the two data sets to model 3's shipped files.
+"""The one entry point from the data sets to the shipped files: model 3's chain, then model 4's steps.
 
 Every hyper-parameter comes from recipes/model3.json; each step is seeded and resumable (a step whose
 output exists is skipped, the long ones resume from their checkpoints), so a run cut off by the end
@@ -8,7 +8,9 @@ Usage (from the repository root):
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.run [--recipe models/train/recipes/model3.json]
         [--from STEP] [--until STEP] [--version 3.0.0]
 Steps, in order: cache, recover, anatomy, b13-train, b13-aug, b13-val, finetune, b13-eval, features, finalize,
-evaluate, evaluate-anatomy, export, shortcuts, card, fixtures.
+evaluate, evaluate-anatomy, export, shortcuts, card, fixtures, then model 4 (cxr_train.model4: model 3's network judged
+on films from other hospitals): m4-dump, m4-projection, m4-cardiomegaly, m4-external, m4-export, m4-card, m4-fixtures.
+Model 4 from the committed model-3 network alone: `--from m4-dump`.
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from cxr_train.recipe import RECIPE_ARGS, load_recipe
 TRAIN_DIR = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "v2"
 STEP_NAMES = ("cache", "recover", "anatomy", "b13-train", "b13-aug", "b13-val", "finetune", "b13-eval", "features", "finalize",
-              "evaluate", "evaluate-anatomy", "export", "shortcuts", "card", "fixtures")
+              "evaluate", "evaluate-anatomy", "export", "shortcuts", "card", "fixtures",
+              "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-fixtures")
 
 
 def step(module: str, *args: str) -> list[str]:
@@ -61,6 +64,13 @@ def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Pa
         ("shortcuts", step("evaluate.shortcuts"), None),
         ("card", step("evaluate.card"), None),
         ("fixtures", step("export.parity_fixtures"), None),
+        ("m4-dump", step("model4.dump"), None),
+        ("m4-projection", step("model4.projection"), None),
+        ("m4-cardiomegaly", step("model4.cardiomegaly"), None),
+        ("m4-external", step("model4.external"), None),
+        ("m4-export", step("model4.export", "--version", version), None),
+        ("m4-card", step("model4.card"), None),
+        ("m4-fixtures", step("export.parity_fixtures"), None),
     ]
 
 
@@ -68,7 +78,7 @@ def parser() -> argparse.ArgumentParser:
     ap = cli_parser(__doc__, parents=[RECIPE_ARGS])
     ap.add_argument("--from", dest="start", choices=STEP_NAMES, default=STEP_NAMES[0], help="first step to run")
     ap.add_argument("--until", choices=STEP_NAMES, default=STEP_NAMES[-1], help="last step to run")
-    ap.add_argument("--version", default="3.0.0")
+    ap.add_argument("--version", default="4.0.0")
     return ap
 
 
