@@ -9,7 +9,7 @@ Usage (from the repository root):
         [--from STEP] [--until STEP] [--version 3.0.0]
 Steps, in order: cache, recover, anatomy, b13-train, b13-aug, b13-val, finetune, b13-eval, features, finalize,
 evaluate, evaluate-anatomy, export, shortcuts, card, fixtures, then model 4 (cxr_train.model4: model 3's network judged
-on films from other hospitals): m4-dump, m4-projection, m4-cardiomegaly, m4-external, m4-export, m4-card, m4-fixtures.
+on films from other hospitals): m4-dump, m4-projection, m4-cardiomegaly, m4-external, m4-export, m4-card, m4-recover, m4-fixtures.
 Model 4 from the committed model-3 network alone: `--from m4-dump`.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ TRAIN_DIR = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "v2"
 STEP_NAMES = ("cache", "recover", "anatomy", "b13-train", "b13-aug", "b13-val", "finetune", "b13-eval", "features", "finalize",
               "evaluate", "evaluate-anatomy", "export", "shortcuts", "card", "fixtures",
-              "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-fixtures")
+              "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-recover", "m4-fixtures")
 
 
 def step(module: str, *args: str) -> list[str]:
@@ -70,6 +70,8 @@ def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Pa
         ("m4-external", step("model4.external"), None),
         ("m4-export", step("model4.export", "--version", version), None),
         ("m4-card", step("model4.card"), None),
+        # The reference pipeline needs torch weights: read back from the exported graph (model 3's, plus m4_* nodes).
+        ("m4-recover", step("export.recover", "--classifier-onnx", str(ROOT / "models" / "cxr" / "model.onnx")), None),
         ("m4-fixtures", step("export.parity_fixtures"), None),
     ]
 

@@ -40,7 +40,8 @@ def sections_of(md: str) -> list[tuple[str, list[str]]]:
             # Sub-headings stay inside their section; the title (#) starts nothing.
             if heading.group(1) == "##":
                 sections.append((heading.group(2).strip(), []))
-        elif line == "" or line.startswith("|"):
+        elif line == "" or line.startswith("|") or (line.startswith("<!--") and line.endswith("-->")):
+            # Tables and HTML comments (the card writer's markers) are no prose.
             flush()
         elif ITEM.match(line):
             flush()

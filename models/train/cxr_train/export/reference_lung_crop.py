@@ -25,7 +25,7 @@ from cxr_train.anatomy.net import AnatomyNet
 from cxr_train.anatomy.ops import BOX_MARGIN, MIN_HEART_PIXELS, MIN_LUNG_FRACTION, cardiothoracic_ratio, crop_resize, lung_box
 from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser, resize_area, sha256_file, to_gray_u8
 from cxr_train.anatomy.ctr_checks import check_ctr
-from cxr_train.export.model import GATE_WEIGHTS, AnatomyExport, ClassifierExport
+from cxr_train.export.model import GATE_WEIGHTS, MID_BLOCK, AnatomyExport, ClassifierExport
 from cxr_train.gate.checks import pre_checks
 from cxr_train.heads.head import Head
 from cxr_train.gate.net import GateNet
@@ -37,7 +37,22 @@ CTR_EPS = 1e-9  # keeps logit() finite (compose.ts CTR_EPS)
 @dataclass
 class Nets:
     anatomy: TorchRunner  # image (1,1,128,128) -> masks, gate_logits
-    classifier: TorchRunner  # image (1,1,224,224) -> logits, cams
+    classifier: TorchRunner  # image (1,1,224,224) -> logits, cams, pooled
+    model_dir: Path  # the exported files (the projection's weights are read from model.onnx)
+
+
+class ClassifierWithPooled(ClassifierExport):
+    """Model 4: also the pooled standardised head input, which the projection output reads (model4/export.py)."""
+
+    def forward(self, x):
+        mid = None
+        for i, layer in enumerate(self.features):
+            x = layer(x)
+            if i == MID_BLOCK:
+                mid = x
+        f = torch.cat([torch.nn.functional.avg_pool2d(mid, 2), x], 1)
+        cams = self.head.cams(f)
+        return cams.mean((2, 3)), cams, ((f - self.head.mean) / self.head.std).mean((2, 3))
 
 
 def _onnx_initializers(path: Path, names: list[str]) -> dict[str, np.ndarray]:
@@ -80,10 +95,10 @@ def load_nets(model_dir: Path, manifest: dict, anatomy_weights: Path | None = No
     a = AnatomyExport(anatomy.eval(), gate.eval()).eval()
     from cxr_train.heads.finetune.net import shipped_backbone
 
-    c = ClassifierExport(shipped_backbone(REPO_ROOT / tw["top"] if "top" in tw else REPO_ROOT / ".cache/v2/none.pt"), head.eval()).eval()
+    c = ClassifierWithPooled(shipped_backbone(REPO_ROOT / tw["top"] if "top" in tw else REPO_ROOT / ".cache/v2/none.pt"), head.eval()).eval()
     _check_against_onnx(a, model_dir / manifest["anatomy"]["file"], ["anatomy.out.weight", "anatomy.out.bias", "gate.fc.weight", "gate.fc.bias"])
     _check_against_onnx(c, model_dir / manifest["file"], (["head.c1.weight"] if c.head.c1 is not None else []) + ["head.c2.bias"])
-    return Nets(TorchRunner(a, ["masks", "gate_logits"]), TorchRunner(c, ["logits", "cams"]))
+    return Nets(TorchRunner(a, ["masks", "gate_logits"]), TorchRunner(c, ["logits", "cams", "pooled"]), model_dir)
 
 
 def normalise(spec: dict, x255: np.ndarray) -> np.ndarray:
@@ -91,14 +106,26 @@ def normalise(spec: dict, x255: np.ndarray) -> np.ndarray:
     return ((x255 * spec["scale"] - spec["mean"][0]) / spec["std"][0]).astype(np.float32)[None, None]
 
 
-def combine_ctr(p: float, ctr: float, w: dict) -> float:
+def combine_ctr(p: float, ctr: float, w: dict, ap: bool = False) -> float:
     q = min(1 - CTR_EPS, max(CTR_EPS, p))
-    z = w["logitWeight"] * math.log(q / (1 - q)) + w["ctrWeight"] * ctr + w["bias"]
+    z = w["logitWeight"] * math.log(q / (1 - q)) + w["ctrWeight"] * ctr + (w.get("apWeight", 0.0) if ap else 0.0) + w["bias"]
     return 1 / (1 + math.exp(-z))
 
 
-def finding_probs(manifest: dict, outputs: dict[str, np.ndarray], ctr: float | None) -> dict[str, float]:
-    """compose.ts findingProbabilities(): source (or complement) x conditionals, then the CTR combination."""
+def projection_of(manifest: dict, model_dir: Path, pooled: np.ndarray) -> dict | None:
+    """read-projection.ts for a file without a DICOM ViewPosition: p(AP) from the exported linear layer's weights."""
+    spec = manifest.get("projection")
+    if not spec:
+        return None
+    w = _onnx_initializers(model_dir / manifest["file"], ["m4_projection_w", "m4_projection_b"])
+    z = float(pooled.astype(np.float64) @ w["m4_projection_w"][:, 0].astype(np.float64) + w["m4_projection_b"][0])
+    p = 1 / (1 + math.exp(-(z / spec["temperature"] + spec["bias"])))
+    return {"call": "AP" if p >= spec["threshold"] else "PA", "probabilityAP": p}
+
+
+def finding_probs(manifest: dict, outputs: dict[str, np.ndarray], ctr: float | None, ap: bool = False) -> dict[str, float]:
+    """compose.ts findingProbabilities(): source (or complement) x conditionals, then the CTR combination (with the
+    projection, model 4). A finding that requires the CTR has no probability without one (composeFindings)."""
     heads = {h["name"]: h for h in manifest["heads"]}
     probs = {name: calibrated(h, outputs[h["output"]][0]) for name, h in heads.items()}
 
@@ -112,8 +139,10 @@ def finding_probs(manifest: dict, outputs: dict[str, np.ndarray], ctr: float | N
         for cond in (heads[src["head"]].get("conditionalOn"), f.get("conditionalOn")):
             if cond:
                 p *= prob(cond["head"], cond["label"])
+        if f.get("requiresCtr") and ctr is None:
+            continue
         if f.get("ctrCombine") and ctr is not None:
-            p = combine_ctr(p, ctr, f["ctrCombine"])
+            p = combine_ctr(p, ctr, f["ctrCombine"], ap)
         out[f["label"]] = p
     return out
 
@@ -163,7 +192,10 @@ def analyse_file(path: Path, manifest: dict, nets: Nets) -> dict:
     spec = manifest["input"]
     crop = crop_resize(gray, box if spec.get("crop") == "lung-box" else None, spec["height"])
     cout = nets.classifier(normalise(spec, crop))
-    res["probabilities"] = finding_probs(manifest, cout, ctr)
+    projection = projection_of(manifest, nets.model_dir, cout["pooled"][0]) if "pooled" in cout else None
+    res["probabilities"] = finding_probs(manifest, cout, ctr, ap=projection is not None and projection["call"] == "AP")
+    if projection is not None:
+        res["projection"] = projection
     res["anatomy"] = {
         "lungBox": None if box is None else [float(v) for v in box],
         "ctr": ctr,

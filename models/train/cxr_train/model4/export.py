@@ -90,7 +90,6 @@ def manifest_of(man: dict, ext: dict, cardio: dict, version: str) -> dict:
         withdrawn=withdrawn,
         projection={"model": "classifier", "output": "projection", "temperature": 1.0, "bias": 0.0, "threshold": 0.5},
     )
-    out.pop("torchWeights", None)
     out["external"] = {"decidedOn": "cxr-external-val", "shipRule": ext["shipRule"]}
     return out
 
