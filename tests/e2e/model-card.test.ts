@@ -28,6 +28,7 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(join(MODEL_DIR,
 interface TMetrics {
   findingLabels?: string[];
   findings?: Record<string, { auc: number; aucCi95: [number, number] }>;
+  external?: { candidates: Record<string, { auc: number; shipped: boolean }> };
 }
 
 async function openCard(page: Page, url: string): Promise<void> {
@@ -80,6 +81,18 @@ describe('the model card page', () => {
           .count()) > 0,
         'per-source rows',
       );
+      // Model 4: the films from other hospitals, each candidate with its figure and the file's caveat.
+      const external = metrics.external;
+      if (external) {
+        const ext = page.getByRole('table', { name: /films from other hospitals/ });
+        assert.equal(await ext.locator('tbody tr').count(), Object.keys(external.candidates).length);
+        for (const [label, c] of Object.entries(external.candidates)) {
+          const row = ext.locator(`tr[data-label="${label}"]`);
+          assert.match(await row.innerText(), c.shipped ? /Shipped/ : /Not shown/);
+          assert.match(await row.innerText(), new RegExp(`${c.auc.toFixed(3)} \\[`));
+        }
+        assert.match(await page.locator('#external').innerText(), /optimistic/);
+      }
       await screenshot(page, 'model-card');
       assert.deepEqual(errors, []);
       await page.close();

@@ -8,7 +8,7 @@
 import { parseCardText, type TCardText } from '@contracts/model/card.js';
 import { parseModelEvaluation } from '@contracts/model/evaluation.js';
 import { parseManifestSummary, type TManifestSummary } from '@contracts/model/manifest-summary.js';
-import { parseModelMetrics, type TFindingMetrics } from '@contracts/model/metrics.js';
+import { parseModelMetrics, type TExternalFigures, type TFindingMetrics } from '@contracts/model/metrics.js';
 import { scopeOf, type TModelScope } from '../docs/model-scope.js';
 import {
   anatomyOf,
@@ -49,6 +49,8 @@ export interface TModelCard extends TEvaluationTables, TCardText {
   scope: TModelScope | null;
   /** Shipped findings first, then the rest, each group in file order. */
   candidates: TCandidate[];
+  /** Model 4: every candidate on films from other hospitals (metrics.json `external`); null before. */
+  external: TExternalFigures | null;
 }
 
 export interface TModelFiles {
@@ -116,6 +118,7 @@ export function parseModelCard(files: TModelFiles): TModelCard {
     groups: groupsOf(firstFilled(m?.groups, ev.byGroup)),
     anatomy: anatomyOf(m?.anatomy),
     gate: gateOf(m?.gate),
+    external: m?.external ?? null,
     ...parseCardText(files.card),
   };
 }

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { PublicPageShell } from '../../../components/public-page-shell';
 import { CardText } from '../components/card-text';
 import { GateTables, PopulationsTable } from '../components/evaluation-tables';
+import { ExternalTable } from '../components/external-table';
 import { FindingsTable } from '../components/findings-table';
 import { GroupTables } from '../components/group-tables';
 import { ModelHeadline, TargetsTable } from '../components/model-headline';
@@ -52,6 +53,9 @@ export function ModelCardPage() {
       <Section id="findings" title="Findings: what ships and how well">
         <FindingsTable candidates={card.candidates} shipRule={card.shipRule} />
         <TargetsTable card={card} />
+      </Section>
+      <Section id="external" title="Films from other hospitals">
+        <ExternalTable external={card.external} />
       </Section>
       <Section id="groups" title="Per source and age group">
         <GroupTables groups={card.groups} candidates={card.candidates} />
