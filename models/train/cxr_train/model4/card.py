@@ -98,6 +98,20 @@ def section(ext: dict, proj: dict, cardio: dict, man: dict, tg: list[dict]) -> s
             f"({cardio['positives']} with cardiomegaly): cxr-extra's accepted ChestX-ray14 films hold too few positives to fit it. "
             f"CTR alone: AUROC {fmt(cardio['aucCtrAlone'])} against every other film. Operating point "
             f"{fmt(c['cardiomegaly_ctr'].get('threshold'))}. Never called from a flagged CTR.", "",
+            "### Ablation with the external column", "",
+            "| variant | internal (cxr-extra val) | external: vs normal films | external: vs every other film |",
+            "|---|---|---|---|"]
+    for lab, name in (("cardiomegaly", "cardiomegaly: the classifier's own output (model 3)"),
+                      ("cardiomegaly_ctr", "cardiomegaly: measured CTR + projection (model 4)")):
+        pops = list(c[lab]["populations"].values())
+        out.append(f"| {name} | n/a | {ci(pops[0])} | {ci(pops[1])} |")
+    for kind in ("crop", "film"):
+        best = max((t for t in proj["tried"] if t["features"] == kind), key=lambda t: t["valAuc"])
+        out.append(f"| projection from {'the lung crop' if kind == 'crop' else 'the whole film'} (C {best['C']}) | "
+                   f"{fmt(best['valAuc'])} | {fmt(best['externalAuc'])} (AP vs PA) | n/a |")
+    out += ["| (c) the whole network fine-tuned | not run | not run | not run |", "",
+            "Stage (c) was not run: the session's two CPU cores were shared with the rest of the work, and no accelerator was "
+            "lent to it.", "",
             "### Per source: how often each shipped output is called", "",
             "| output | source | label | called / films |", "|---|---|---|---|"]
     for lab, e in c.items():
