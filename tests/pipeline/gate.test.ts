@@ -52,10 +52,15 @@ test('test-split radiographs are accepted with findings and heatmaps', async () 
     const r = await run(`tests/fixtures/cxr/${f}`);
     assert.equal(r.gate.accepted, true, f);
     assert.ok(!r.gate.flags.includes('inverted'), f);
-    assert.equal(r.findings.length, model.findings.length);
+    // A finding that needs the measured heart is "not measurable" on a film without a plausible CTR.
+    const noCtr = (r.notAssessed ?? []).filter((n) => 'code' in n && n.code === 'no_ctr').length;
+    assert.equal(r.findings.length + noCtr, model.findings.length);
     assert.ok(r.heatmaps.length > 0);
     for (const h of r.heatmaps) assert.ok(Array.from(h.data).every((v) => v >= 0 && v <= 1));
-    assert.ok(r.topFinding === null || r.findings.some((x) => x.label === r.topFinding && x.call === 'positive'));
+    assert.ok(
+      r.topFinding === null ||
+        r.findings.some((x) => x.label === r.topFinding && (x.call === 'positive' || x.call === 'possible')),
+    );
   }
 });
 

@@ -123,7 +123,8 @@ describe('model files contract', () => {
 
   test('metrics.json external figures are read; a malformed candidate reads as not reported, the rest kept', () => {
     const metrics = json('models/cxr/metrics.json') as Record<string, unknown>;
-    assert.equal(ZModelMetrics.parse(metrics).external, null);
+    // The shipped model 4 file has them; the edits below check the lenient reading.
+    assert.ok(Object.keys(ZModelMetrics.parse(metrics).external?.candidates ?? {}).length > 0);
     const external = {
       dataset: 'cxr-external-val',
       films: 388,

@@ -166,11 +166,22 @@ test.skipIf(skip)('a withdrawn output is no finding and no heatmap; a DICOM proj
   assert.ok(!r.findings.some((f) => f.label === 'covid19'));
   assert.ok(!r.heatmaps.some((h) => h.label === 'covid19'));
   assert.deepEqual(r.withdrawn, [{ label: 'covid19', display: 'COVID-19 pattern', reason: 'external' }]);
-  assert.deepEqual(r.projection, { call: 'AP', probabilityAP: null, source: 'dicom' });
-  // model 3 as shipped: no projection output and no DICOM tag, so nothing is said about it
+  // The DICOM tag wins; the model's own p(AP) stays beside it.
+  assert.equal(r.projection?.call, 'AP');
+  assert.equal(r.projection?.source, 'dicom');
+  assert.ok(
+    typeof r.projection?.probabilityAP === 'number' &&
+      r.projection.probabilityAP >= 0 &&
+      r.projection.probabilityAP <= 1,
+  );
+  // Without a DICOM tag the shipped model's projection output decides, and its withdrawn outputs are named.
   const plain = await runPipeline(film, shipped);
-  assert.equal('projection' in plain, false);
-  assert.equal('withdrawn' in plain, false);
+  assert.equal(plain.projection?.source, 'model');
+  assert.equal(
+    plain.projection?.call,
+    plain.projection!.probabilityAP! >= shipped.manifest.projection!.threshold ? 'AP' : 'PA',
+  );
+  assert.deepEqual(plain.withdrawn, shipped.manifest.withdrawn ?? []);
   const refused = await runPipeline(await readFile('tests/fixtures/gate/ct_slice.png'), model, { viewPosition: 'PA' });
   assert.equal(refused.projection, null);
   assert.equal('withdrawn' in refused, false);

@@ -23,6 +23,8 @@ interface Case {
   reason: string | null;
   flags: string[];
   probabilities: Record<string, number>;
+  /** Model 4: the projection output (no DICOM ViewPosition on these files). */
+  projection?: { call: 'AP' | 'PA'; probabilityAP: number };
   anatomy?: {
     lungBox: number[] | null;
     ctr: number | null;
@@ -96,6 +98,13 @@ for (const c of fixtures.cases) {
     }
     const tol = fixtures.tolerance as V2Tolerance;
     checkGateAndProbabilities(r, c, tol.probability);
+    if (c.projection) {
+      // The pooled features through the exported linear layer, against PyTorch's features and numpy's layer.
+      assert.equal(r.projection?.source, 'model');
+      assert.equal(r.projection?.call, c.projection.call, 'projection call');
+      const d = Math.abs(r.projection!.probabilityAP! - c.projection.probabilityAP);
+      assert.ok(d <= tol.probability, `p(AP) ${r.projection!.probabilityAP} vs ${c.projection.probabilityAP}`);
+    } else if (c.accepted && model.manifest.projection) assert.fail('the fixtures lack the projection output');
     if (!c.accepted || !c.anatomy) {
       assert.equal(r.anatomy, null);
       return;

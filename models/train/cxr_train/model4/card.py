@@ -50,21 +50,25 @@ def targets(ext: dict, proj: dict, shipped: int) -> list[dict]:
     eff = c["pleural_effusion"]["populations"]["Effusion vs normal films"]
     car = c["cardiomegaly_ctr"]["populations"]["Cardiomegaly vs normal films"]
     ptx = c["pneumothorax"]["populations"]["Pneumothorax vs normal films"]
+    gate_share = ext["refusedByGate"] / ext["films"]
+    covid_ok = not c["covid19"]["ships"] or cov["auc"] >= 0.75
+    # (figure, measured, target, met, at most): the target a number as metrics.json's contract has it.
     rows = [
-        ("ChestX-ray14 normal vs abnormal (triage output)", tri["auc"], ">= 0.80", tri["auc"] >= 0.80),
-        ("triage sensitivity at the shipped operating point", tri.get("sensitivity"), ">= 0.70", (tri.get("sensitivity") or 0) >= 0.70),
-        ("triage specificity at the shipped operating point", tri.get("specificity"), ">= 0.70", (tri.get("specificity") or 0) >= 0.70),
-        ("cardiomegaly (measured heart) vs normal films", car["auc"], ">= 0.85", car["auc"] >= 0.85 and c["cardiomegaly_ctr"]["ships"]),
-        ("effusion vs normal films", eff["auc"], ">= 0.80", eff["auc"] >= 0.80 and c["pleural_effusion"]["ships"]),
-        ("pneumothorax vs normal films", ptx["auc"], ">= 0.75", ptx["auc"] >= 0.75),
-        ("COVID-19 vs other adult pneumonia (or not shown)", cov["auc"], ">= 0.75 or withdrawn", True if not c["covid19"]["ships"] else cov["auc"] >= 0.75),
-        ("adult pneumonia/COVID-19 called abnormal (fraction)", k / n if n else None, ">= 0.90", n > 0 and k / n >= 0.90),
-        ("non-COVID pneumonia not called COVID-19 (fraction)", 1.0 if not c["covid19"]["ships"] else None, ">= 0.60", not c["covid19"]["ships"]),
-        ("AP vs PA (films whose collection records the view)", proj["external"]["auc"], ">= 0.90", proj["external"]["auc"] >= 0.90),
-        ("shipped findings (pediatric hints and the triage flag not counted)", shipped, ">= 8", shipped >= 8),
-        ("films refused by the gate", ext["refusedByGate"], "<= 1 %", ext["refusedByGate"] <= 0.01 * ext["films"]),
+        ("ChestX-ray14 normal vs abnormal (triage output)", tri["auc"], 0.80, tri["auc"] >= 0.80, False),
+        ("triage sensitivity at the shipped operating point", tri.get("sensitivity"), 0.70, (tri.get("sensitivity") or 0) >= 0.70, False),
+        ("triage specificity at the shipped operating point", tri.get("specificity"), 0.70, (tri.get("specificity") or 0) >= 0.70, False),
+        ("cardiomegaly (measured heart) vs normal films", car["auc"], 0.85, car["auc"] >= 0.85 and c["cardiomegaly_ctr"]["ships"], False),
+        ("effusion vs normal films", eff["auc"], 0.80, eff["auc"] >= 0.80 and c["pleural_effusion"]["ships"], False),
+        ("pneumothorax vs normal films", ptx["auc"], 0.75, ptx["auc"] >= 0.75, False),
+        ("COVID-19 vs other adult pneumonia (met when withdrawn)", cov["auc"], 0.75, covid_ok, False),
+        ("adult pneumonia/COVID-19 called abnormal (fraction)", k / n if n else None, 0.90, n > 0 and k / n >= 0.90, False),
+        ("non-COVID pneumonia not called COVID-19 (fraction)", 1.0 if not c["covid19"]["ships"] else None, 0.60, not c["covid19"]["ships"], False),
+        ("AP vs PA (films whose collection records the view)", proj["external"]["auc"], 0.90, proj["external"]["auc"] >= 0.90, False),
+        ("shipped findings (pediatric hints and the triage flag not counted)", shipped, 8, shipped >= 8, False),
+        ("films refused by the gate (fraction)", gate_share, 0.01, gate_share <= 0.01, True),
     ]
-    return [{"population": p, "auc": v, "target": t, "met": bool(m), "from": "cxr-external-val"} for p, v, t, m in rows]
+    return [{"population": p, "auc": v, "target": t, "met": bool(m), "from": "cxr-external-val", **({"atMost": True} if at else {})}
+            for p, v, t, m, at in rows]
 
 
 def section(ext: dict, proj: dict, cardio: dict, man: dict, tg: list[dict]) -> str:
@@ -87,7 +91,8 @@ def section(ext: dict, proj: dict, cardio: dict, man: dict, tg: list[dict]) -> s
     out += ["", "### Targets (issue 31, on these films)", "", "| figure | measured | target | met |", "|---|---|---|---|"]
     for t in tg:
         v = t["auc"]
-        out.append(f"| {t['population']} | {fmt(v) if isinstance(v, float) else v} | {t['target']} | {'yes' if t['met'] else 'no'} |")
+        target = f"{'<=' if t.get('atMost') else '>='} {t['target']}"
+        out.append(f"| {t['population']} | {fmt(v) if isinstance(v, float) else v} | {target} | {'yes' if t['met'] else 'no'} |")
     pe = proj["external"]
     out += ["", "### Projection (AP/PA)", "",
             f"A logistic regression on the classifier's pooled lung-crop features (chosen over whole-film features on the "
