@@ -28,7 +28,8 @@ function sectionsOf(md: string): TSection[] {
       flush();
       // Sub-headings stay inside their section; the title (#) starts nothing.
       if (heading[1] === '##') sections.push((current = { heading: heading[2]!.trim(), blocks: [] }));
-    } else if (line === '' || line.startsWith('|')) {
+    } else if (line === '' || line.startsWith('|') || (line.startsWith('<!--') && line.endsWith('-->'))) {
+      // Tables and HTML comments (the card writer's markers) are no prose.
       flush();
     } else if (/^[-*]\s+/.test(line)) {
       flush();
