@@ -67,7 +67,7 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
       '',
     );
   for (const [group, table] of Object.entries(s.groups))
-    lines.push(`## Group: ${group} (${table.films} films)`, '', ...tableOf(table), '');
+    lines.push(`## Group: ${group} (${table.films} film${table.films === 1 ? '' : 's'})`, '', ...tableOf(table), '');
   lines.push(
     '## Calibration',
     '',
