@@ -118,6 +118,9 @@ const ZPathData = z
   .max(200_000)
   .regex(/^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*$/);
 
+const ZFraction = z.number().min(0).max(1);
+const ZFractionLine = z.tuple([ZFraction, ZFraction, ZFraction, ZFraction]);
+
 /** Why a measured CTR cannot be trusted (worker/src/pipeline/check-ctr.ts); the server words each (anatomy-text.ts). */
 export const CTR_UNRELIABLE_CODES = [
   'heart_at_inlet',
@@ -143,6 +146,8 @@ export const ZAnatomy = z.object({
   ctrUnreliable: z.object({ code: z.string().max(100), reason: z.string().max(300) }).nullish(),
   /** The usual upper reference value on an adult PA film. */
   ctrReference: z.number().min(0),
+  /** The two widths of a trusted ratio [x0, y0, x1, y1], fractions of the film; absent on older results. */
+  ctrLines: z.object({ heart: ZFractionLine, thorax: ZFractionLine }).nullish(),
   /** The lung-field box the classifier saw [x0, y0, x1, y1], fractions of the image; null = whole film. */
   lungBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
   contours: z.object({ lung: ZPathData, heart: ZPathData }),

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'vitest';
-import { cardiothoracicRatio, cropResize, lungBox, pixelBox, type Mask } from '../../worker/src/pipeline/anatomy.js';
+import {
+  cardiothoracicRatio,
+  cropResize,
+  ctrWidthLines,
+  lungBox,
+  pixelBox,
+  type Mask,
+} from '../../worker/src/pipeline/anatomy.js';
 import { loadBaseConfig } from '@contracts/config/base-config.js';
 import { CTR_UNRELIABLE_REASONS } from '../../server/src/services/analysis/anatomy-text.js';
 import { measureAnatomy } from '../../worker/src/pipeline/find-anatomy.js';
@@ -81,6 +88,19 @@ test('CTR: whole-mask heart width over the widest lung row (outer edge to outer 
   const heart = fill(mask(), 45, 60, 84, 99); // 40 wide
   heart.data[30 * G + 90] = 1; // a border on another row: 45..90 = 46 wide
   near(cardiothoracicRatio(lung, heart, 40, 0.03)!, 46 / 100);
+});
+
+test('CTR lines: the two measured widths as lines on the film, whose lengths give the ratio', () => {
+  const lung = fill(fill(mask(), 10, 20, 49, 99), 70, 20, 109, 99);
+  const heart = fill(mask(), 45, 60, 84, 99);
+  heart.data[30 * G + 90] = 1;
+  const lines = ctrWidthLines(lung, heart)!;
+  // Heart: pixel edges 45..91, at the middle of its rows 30..99; thorax: the first widest row (20), 10..110.
+  assert.deepEqual(lines.heart, [45 / G, 65 / G, 91 / G, 65 / G]);
+  assert.deepEqual(lines.thorax, [10 / G, 20.5 / G, 110 / G, 20.5 / G]);
+  const length = (l: number[]) => l[2]! - l[0]!;
+  near(length(lines.heart) / length(lines.thorax), cardiothoracicRatio(lung, heart, 40, 0.03)!);
+  assert.equal(ctrWidthLines(lung, mask()), null, 'no heart, no line');
 });
 
 test('CTR: none without enough heart or lung pixels', () => {

@@ -104,6 +104,46 @@ export function cropResize(
   return resizeArea(cropGray(gray, width, pb), pb.width, pb.height, size, size);
 }
 
+/** A line on the film [x0, y0, x1, y1], fractions of the width and height. */
+export type FractionLine = [number, number, number, number];
+
+/**
+ * The two widths cardiothoracicRatio measures, as lines a viewer can draw (the SR's SCOORDs):
+ * the heart's from its leftmost to its rightmost pixel edge, at the middle row of the heart's
+ * extent (the borders may lie on different rows, so the row is where a reader expects it), and
+ * the thorax's along its widest row. Null when either mask is empty.
+ */
+export function ctrWidthLines(lung: Mask, heart: Mask): { heart: FractionLine; thorax: FractionLine } | null {
+  let hx0 = heart.width;
+  let hx1 = -1;
+  let hy0 = heart.height;
+  let hy1 = -1;
+  for (let y = 0; y < heart.height; y++) {
+    for (let x = 0; x < heart.width; x++) {
+      if (!heart.data[y * heart.width + x]) continue;
+      hx0 = Math.min(hx0, x);
+      hx1 = Math.max(hx1, x);
+      hy0 = Math.min(hy0, y);
+      hy1 = Math.max(hy1, y);
+    }
+  }
+  let best = { width: 0, y: 0, first: 0 };
+  for (let y = 0; y < lung.height; y++) {
+    const row = lung.data.subarray(y * lung.width, (y + 1) * lung.width);
+    const first = row.indexOf(1);
+    if (first < 0) continue;
+    const width = row.lastIndexOf(1) - first + 1;
+    if (width > best.width) best = { width, y, first };
+  }
+  if (hx1 < 0 || best.width === 0) return null;
+  const hy = (hy0 + hy1 + 1) / 2 / heart.height;
+  const ty = (best.y + 0.5) / lung.height;
+  return {
+    heart: [hx0 / heart.width, hy, (hx1 + 1) / heart.width, hy],
+    thorax: [best.first / lung.width, ty, (best.first + best.width) / lung.width, ty],
+  };
+}
+
 /**
  * Maximal horizontal heart width / maximal inner thoracic width, or null when not measurable.
  * Heart width: leftmost to rightmost heart pixel over the whole mask (the two borders may lie

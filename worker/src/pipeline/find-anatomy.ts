@@ -1,4 +1,4 @@
-import { cardiothoracicRatio, lungBox, maskFromLogits, type Box, type Mask } from './anatomy.js';
+import { cardiothoracicRatio, ctrWidthLines, lungBox, maskFromLogits, type Box, type Mask } from './anatomy.js';
 import { checkCtr, DEFAULT_CTR_CHECKS } from './check-ctr.js';
 import { maskContour } from './contours.js';
 import type { OutputTensor } from './infer.js';
@@ -52,7 +52,17 @@ export function measureAnatomy(
   const contours = { lung: maskContour(lung), heart: maskContour(heart) };
   const ctr = ctrUnreliable ? null : ctrMeasured;
   return {
-    anatomy: { ctr, ctrMeasured, ctrUnreliable, ctrReference: spec.ctrReference, lungBox: box, contours, flags },
+    anatomy: {
+      ctr,
+      ctrMeasured,
+      ctrUnreliable,
+      ctrReference: spec.ctrReference,
+      // Only for a trusted ratio: the lines are drawn as the measurement on the PACS.
+      ctrLines: ctr === null ? null : ctrWidthLines(lung, heart),
+      lungBox: box,
+      contours,
+      flags,
+    },
     box,
   };
 }

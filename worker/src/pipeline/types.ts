@@ -61,6 +61,8 @@ export interface AnatomyResult {
   ctrUnreliable: CtrUnreliable | null;
   /** The usual upper reference value for an adult PA film (0.5). */
   ctrReference: number;
+  /** The two widths of a trusted ratio as lines [x0, y0, x1, y1] in fractions of the film (anatomy.ts ctrWidthLines). */
+  ctrLines?: { heart: [number, number, number, number]; thorax: [number, number, number, number] } | null;
   /** Lung-field box with margin that the classifier saw [x0, y0, x1, y1]; null = the whole film was classified. */
   lungBox: [number, number, number, number] | null;
   /** SVG path data of the outlines in a unit square (viewBox "0 0 1 1", preserveAspectRatio "none"). */

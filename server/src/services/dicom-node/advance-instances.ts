@@ -10,8 +10,9 @@ export const ANALYSIS_FAILED_REASON = 'The analysis failed';
 /**
  * Moves queued network instances on once their analysis has ended: completed → analysed (and
  * its results queued for the destination when one is configured and resultsForwardable says
- * they may go there), refused by the gate →
- * skipped with the gate's reason, failed → failed. Safe to run at any time and twice: each
+ * they may go there), refused by the gate → skipped with the gate's reason (and, on the same
+ * terms, its "not analysed" SR queued, so the reader at the PACS is not left waiting), failed →
+ * failed. Safe to run at any time and twice: each
  * update only matches a row still queued. Returns how many rows moved.
  */
 export async function advanceInstances(
@@ -50,7 +51,7 @@ export async function advanceInstances(
       .returning({ id: dicomInstances.id });
     if (!updated) continue;
     moved += 1;
-    if (next.status === 'analysed' && row.forward && sendQueue && config.DICOM_DESTINATION)
+    if (row.status !== 'failed' && row.forward && sendQueue && config.DICOM_DESTINATION)
       await sendQueue.add('send', { instanceId: row.id }, { ...sendJobOptions(config), jobId: `send-${row.id}` });
   }
   return moved;

@@ -18,6 +18,19 @@ declare module 'dcmjs' {
         denaturalizeDataset(ds: TNaturalDataset): TDenaturalDataset;
       };
     };
+    /** The tests read the SRs the node sends as OHIF does, through the Cornerstone3D adapter. */
+    adapters: {
+      Cornerstone3D: {
+        MeasurementReport: {
+          generateToolState(
+            dataset: TNaturalDataset,
+            sopInstanceUidToImageId: Record<string, string>,
+            imageToWorldCoords: (imageId: string, point: number[]) => number[],
+            metadata: { get(type: string, imageId: string): unknown },
+          ): Record<string, unknown[]>;
+        };
+      };
+    };
   };
   export default dcmjs;
 }

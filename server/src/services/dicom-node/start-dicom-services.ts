@@ -71,7 +71,8 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
           await db
             .update(dicomInstances)
             .set({ reason: `Sending to ${where} failed (${code}), try ${tries}`, updatedAt: new Date() })
-            .where(eq(dicomInstances.id, instanceId));
+            // A refused film keeps the gate's reason: its worklist line says why it was not analysed.
+            .where(and(eq(dicomInstances.id, instanceId), eq(dicomInstances.status, 'analysed')));
           throw new Error(`send failed (${code})`, { cause: err });
         }
       },
