@@ -14,6 +14,8 @@ for pkg in "$@"; do
     poppler-utils) bin=pdftotext ;;
     dcmtk) bin=storescu ;;
     dicom3tools) bin=dciodvfy ;;
+    # Java's DICOM SR validator (pixelmed): the library jar is what the tests run.
+    pixelmed-apps) bin=/usr/share/java/pixelmed.jar ;;
     orthanc) bin=/usr/sbin/Orthanc ;;
     python3-numpy) bin=/usr/lib/python3/dist-packages/numpy ;;
     python3-pytest) bin=/usr/bin/pytest-3 ;;

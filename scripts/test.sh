@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ONNXRUNTIME_NODE_INSTALL=skip
-bash scripts/ensure-deps.sh redis-server chromium poppler-utils postgresql unzip dcmtk dicom3tools orthanc orthanc-dicomweb
+bash scripts/ensure-deps.sh redis-server chromium poppler-utils postgresql unzip dcmtk dicom3tools pixelmed-apps orthanc orthanc-dicomweb
 
 # Redis: the tests' shared instance (fault-injection tests start their own on other ports).
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then

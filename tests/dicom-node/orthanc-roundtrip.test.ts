@@ -132,15 +132,20 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
       const v = await run('dciodvfy', [file]).catch((e: { stdout: string; stderr: string }) => e);
       assert.doesNotMatch(`${v.stdout}${v.stderr}`, /^Error/m, `dciodvfy on the ${tags.Modality}`);
       if (tags.Modality === 'SR') {
-        const dump = await run('dsrdump', [file]);
+        const dump = await run('dsrdump', ['-v', '+Pt', file]);
         assert.doesNotMatch(dump.stderr, /^E:/m);
-        assert.match(dump.stdout, /Comprehensive SR Document/);
+        assert.match(dump.stdout, /Comprehensive 3D SR Document/);
+        assert.match(dump.stdout, /"Imaging Measurement Report"\)=SEPARATE> {2}# TID 1500/);
+        assert.match(dump.stdout, /# TID 1501/);
         assert.match(dump.stdout, /Algorithm Version/);
-        assert.match(dump.stdout, /Calibrated probability/);
+        assert.match(dump.stdout, /Certainty of Finding/);
         assert.match(dump.stdout, /Operating threshold/);
       } else {
         assert.equal(tags.BurnedInAnnotation, 'YES');
         assert.match(tags.SOPClassUID!, /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.7$/);
+        // Orthanc's JSON leaves long texts out: read the legend's copy from the file.
+        const comments = await run('dcmdump', ['+P', 'ImageComments', file]);
+        assert.match(comments.stdout, /Heatmap: |No heatmap: /);
       }
     }
     assert.deepEqual(modalities.sort(), ['OT', 'SR']);
@@ -157,6 +162,30 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
       for (const j of jobs) assert.doesNotMatch(JSON.stringify(j.data), /ROUNDTRIP|PATIENCE|RT-1/);
       await q.close();
     }
+  });
+
+  test('a film the image check refuses stays skipped with its reason, and a "not analysed" SR reaches its study', async () => {
+    const blank = await writeInstance('blank.dcm', { patientId: 'BLANK-1', blank: true });
+    await storescu(blank.file);
+    const row = await until('the refused film to be reported', async () => {
+      const r = await instanceOf(blank.sopInstanceUid);
+      return r?.sentAt ? r : null;
+    });
+    assert.equal(row.status, 'skipped');
+    assert.match(row.reason ?? '', /^Not analysed: /);
+    const studies = await orthanc.rest<string[]>('/studies');
+    const details = await Promise.all(
+      studies.map((id) => orthanc.rest<{ ID: string; MainDicomTags: { StudyInstanceUID: string } }>(`/studies/${id}`)),
+    );
+    const study = details.find((d) => d.MainDicomTags.StudyInstanceUID === blank.studyUid);
+    assert.ok(study, 'the SR is filed in the refused film study');
+    const instances = await orthanc.rest<{ ID: string }[]>(`/studies/${study.ID}/instances`);
+    assert.equal(instances.length, 1, 'the SR alone: the film itself was sent to the node, not to Orthanc');
+    const file = join(dir, 'not-analysed.dcm');
+    writeFileSync(file, await orthanc.restBytes(`/instances/${instances[0]!.ID}/file`));
+    const dump = await run('dsrdump', ['-v', '+Pt', file]);
+    assert.match(dump.stdout, /# TID 1500/);
+    assert.match(dump.stdout, /"Comment"\)="Not analysed: /);
   });
 
   test('echoscu and storescu (dcmtk) as a second sender; a CT is skipped with its reason; the same instance twice makes one analysis', async () => {

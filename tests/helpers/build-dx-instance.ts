@@ -12,6 +12,8 @@ export interface TDxOptions {
   sopInstanceUid?: string;
   /** Which committed radiograph (tests/fixtures/cxr) makes the pixels. */
   index?: number;
+  /** One grey level everywhere: a film the model's image check refuses as blank. */
+  blank?: boolean;
   side?: number;
   /** Rows and Columns as declared in the header, whatever the pixels are (the pixel-budget refusal). */
   rows?: number;
@@ -35,6 +37,7 @@ export async function buildDxInstance(
   const file = testRadiographs(undefined, (opts.index ?? 0) + 1)[opts.index ?? 0]!;
   const side = opts.side ?? 320;
   const { data, info } = await sharp(file).greyscale().resize(side, side).raw().toBuffer({ resolveWithObject: true });
+  if (opts.blank) data.fill(128);
   const modality = opts.modality ?? 'DX';
   const sopInstanceUid = opts.sopInstanceUid ?? newUid();
   const studyUid = opts.studyUid ?? newUid();
