@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
+import { colourMap, DRAW_FROM } from '@contracts/heatmap-look.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { CALL_TEXT, pct } from '../export/export-text.js';
 import { declareSchemes } from './dicom-codes.js';
@@ -35,6 +36,7 @@ export function legendLines(opts: {
   ];
   return [
     shown ? `Heatmap: ${callLine(shown)}` : 'No heatmap: no finding was called; the image is the film',
+    ...(shown ? ['Colour scale (bar below): heat relative within this film, low to high; not a probability'] : []),
     `Findings: ${result.findings.map((f) => `${f.display} ${pct(f.probability)} ${CALL_TEXT[f.call]}`).join('; ') || 'none'}`,
     ...(facts.length ? [facts.join(', ')] : []),
     `${MANUFACTURER} ${result.modelName} ${result.modelVersion}: ${ASSISTIVE_TEXT}`,
@@ -54,7 +56,7 @@ export async function buildHeatmapSc(opts: {
   const { ctx, result, heatmapLabel } = opts;
   const viewPosition = ctx.source.viewPosition ?? null;
   const lines = legendLines({ result, heatmapLabel, viewPosition });
-  const pixels = await burnInLegend(opts.image, lines);
+  const pixels = await burnInLegend(opts.image, lines, heatmapLabel !== null);
   const shown = heatmapLabel ? result.findings.find((f) => f.label === heatmapLabel) : undefined;
   const sc: TDataset = {
     ...patientAndStudy(ctx),
@@ -101,14 +103,27 @@ export async function buildHeatmapSc(opts: {
 
 const escapeMarkup = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
-/** The image as 8-bit RGB with a black band below carrying the legend, white, wrapped to the width. */
-async function burnInLegend(image: Buffer, lines: string[]) {
+/** The overlay's colour scale from the heat it starts drawing at to full heat, as raw RGB. */
+async function scaleBar(width: number, height: number): Promise<Buffer> {
+  const row = Buffer.alloc(width * 3);
+  for (let x = 0; x < width; x++) row.set(colourMap(DRAW_FROM + ((1 - DRAW_FROM) * x) / (width - 1)), x * 3);
+  const data = Buffer.concat(Array.from({ length: height }, () => row));
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * The image as 8-bit RGB with a black band below carrying the legend (white, wrapped to the
+ * width) and, under a heatmap, the overlay's colour scale.
+ */
+async function burnInLegend(image: Buffer, lines: string[], withScale: boolean) {
   const film = sharp(image).removeAlpha().toColourspace('srgb');
   const meta = await film.metadata();
   const width = meta.width ?? 512;
   const height = meta.height ?? 512;
-  // About 60 characters a line at any film width: the legend stays legible on a thumbnail.
-  const dpi = Math.max(36, Math.round((width / 512) * 60));
+  // About 55 characters a line at any film width: the legend stays legible on a thumbnail.
+  const dpi = Math.max(48, Math.round((width / 512) * 80));
   const label = await sharp({
     text: {
       text: `<span foreground="white">${lines.map(escapeMarkup).join('\n')}</span>`,
@@ -121,13 +136,21 @@ async function burnInLegend(image: Buffer, lines: string[]) {
   })
     .png()
     .toBuffer({ resolveWithObject: true });
-  const band = label.info.height + 12;
+  const barHeight = withScale ? Math.max(8, Math.round(dpi / 6)) : 0;
+  const band = label.info.height + 12 + (withScale ? barHeight + 6 : 0);
+  const layers: OverlayOptions[] = [{ input: label.data, left: 8, top: height + 6 }];
+  if (withScale)
+    layers.push({
+      input: await scaleBar(Math.max(16, Math.round((width - 16) / 2)), barHeight),
+      left: 8,
+      top: height + 6 + label.info.height + 6,
+    });
   const framed = await film
     .extend({ bottom: band, background: { r: 0, g: 0, b: 0 } })
     .png()
     .toBuffer();
   const { data, info } = await sharp(framed)
-    .composite([{ input: label.data, left: 8, top: height + 6 }])
+    .composite(layers)
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
