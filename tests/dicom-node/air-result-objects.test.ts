@@ -12,6 +12,7 @@ import {
   type TSourceInstance,
 } from '../../server/src/services/dicom-node/build-result-objects.js';
 import { deviceUid } from '../../server/src/services/dicom-node/describe-ai-device.js';
+import { CALL_TEXT } from '../../server/src/services/export/export-text.js';
 import { writePart10 } from '../../server/src/services/dicom-node/write-part10.js';
 import { sampleResultV2, testRadiographs } from '../analysis/support/fixtures.js';
 import { dciodvfyLines, dsrdumpTree, pixelmedSrLines, readNaturalized } from '../helpers/validate-dicom.js';
@@ -188,11 +189,18 @@ describe('the IHE AIR result objects, as dciodvfy, dsrdump, pixelmed and dcmjs r
 
   test('the SC: a legend burnt in and attributes that name the heatmap finding, its call and probability', async () => {
     const comments = String(sc.ImageComments);
-    assert.match(comments, /^Heatmap: Cardiomegaly — Positive, probability 74\.1% \(threshold 55\.0%\)$/m);
-    assert.match(comments, /Findings: .*Pleural effusion 49\.8% Uncertain/);
+    // The call words are the exports' (CALL_TEXT), read from the result's call.
+    const lines = comments.split('\n');
+    assert.equal(lines[0], `Heatmap: Cardiomegaly — ${CALL_TEXT.positive}, probability 74.1% (threshold 55.0%)`);
+    assert.ok(comments.includes(`Pleural effusion 49.8% ${CALL_TEXT.uncertain}`));
+    assert.ok(comments.includes(`Pulmonary oedema 90.0% ${CALL_TEXT.negative}`), 'the call, not re-derived');
     assert.match(comments, /CTR 0\.56, projection PA/);
     assert.match(comments, /cxr-lungcrop-test test-2\.0\.0: assistive — not a diagnosis/);
-    assert.match(String(sc.DerivationDescription), /Heatmap of Cardiomegaly \(called Positive, probability 0\.741/);
+    assert.ok(
+      String(sc.DerivationDescription).startsWith(
+        `Heatmap of Cardiomegaly (called ${CALL_TEXT.positive}, probability 0.741, threshold 0.550)`,
+      ),
+    );
     assert.equal(sc.SeriesDescription, 'AI heatmap: Cardiomegaly (assistive)');
     assert.ok(!('Laterality' in sc), 'no empty Laterality');
     assert.equal(sc.BodyPartExamined, 'CHEST');
