@@ -275,12 +275,16 @@ describe('the DICOM SR', () => {
       ContentSequence?: TItem[];
       ConceptCodeSequence?: { CodeMeaning: string }[];
     };
-    const items = report.ContentSequence as TItem[];
-    const calls = items
-      .filter((i) => i.ValueType === 'CONTAINER')
-      .map((c) => c.ContentSequence?.find((x) => x.ValueType === 'CODE')?.ConceptCodeSequence?.[0]?.CodeMeaning);
+    type TNamed = TItem & { ConceptNameCodeSequence?: { CodeMeaning: string }[] };
+    const named = (items: TItem[] | undefined, m: string) =>
+      (items as TNamed[] | undefined)?.find((i) => i.ConceptNameCodeSequence?.[0]?.CodeMeaning === m);
+    const root = report.ContentSequence as TItem[];
+    // The AIR tree (TID 1500): a measurement group per finding, the call the group's second CODE.
+    const calls = named(root, 'Imaging Measurements')!
+      .ContentSequence!.filter((g) => named(g.ContentSequence, 'Finding'))
+      .map((g) => g.ContentSequence!.filter((x) => x.ValueType === 'CODE')[1]?.ConceptCodeSequence?.[0]?.CodeMeaning);
     assert.deepEqual(calls, ['Possible — flagged for review', 'Positive', 'Negative']);
-    const texts = items.filter((i) => i.ValueType === 'TEXT').map((i) => i.TextValue);
+    const texts = named(root, 'Qualitative Evaluations')!.ContentSequence!.map((i) => i.TextValue);
     assert.ok(texts.includes('Projection: PA (read by the model, probability of AP 12%).'), texts.join(' | '));
     assert.ok(texts.includes('Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50).'));
     assert.ok(texts.some((t) => t?.startsWith('COVID-19 pattern: not reported as a finding')));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import dcmjs from 'dcmjs';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { currentCall } from '@contracts/finding-call.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import {
   buildNotAnalysedObjects,
@@ -39,6 +40,8 @@ function result(): TStoredResult {
   r.anatomy = { ...r.anatomy!, ctrLines: { heart: [0.4, 0.6, 0.66, 0.6], thorax: [0.14, 0.7, 0.86, 0.7] } };
   // Above its threshold yet called negative: the SR must say what the result says, not re-derive it.
   r.findings.push({ label: 'edema', display: 'Pulmonary oedema', probability: 0.9, threshold: 0.5, call: 'negative' });
+  // Flagged below 50 %: 'possible', coded under the private scheme.
+  r.findings.push({ label: 'nodule', display: 'Nodule', probability: 0.3, threshold: 0.2, call: 'possible' });
   return r;
 }
 
@@ -158,7 +161,12 @@ describe('the IHE AIR result objects, as dciodvfy, dsrdump, pixelmed and dcmjs r
       assert.equal(num('Certainty of Finding'), f.probability);
       assert.equal(num('Operating threshold'), f.threshold);
       const call = items.find((c) => c.ValueType === 'CODE' && meaning(c) !== 'Finding')!;
-      const want = { positive: 'Positive', negative: 'Negative', uncertain: 'Inconclusive' }[f.call];
+      const want = {
+        positive: 'Positive',
+        possible: 'Possible — flagged for review',
+        negative: 'Negative',
+        uncertain: 'Inconclusive',
+      }[currentCall(f)];
       assert.equal((call.ConceptCodeSequence as TDs[])[0]!.CodeMeaning, want, f.label);
       assert.equal(child(g, 'Algorithm Name')!.TextValue, r.modelName);
       assert.equal(child(g, 'Algorithm Version')!.TextValue, r.modelVersion);
@@ -166,7 +174,7 @@ describe('the IHE AIR result objects, as dciodvfy, dsrdump, pixelmed and dcmjs r
       const image = items.find((c) => c.ValueType === 'IMAGE')!;
       assert.equal((image.ReferencedSOPSequence as TDs[])[0]!.ReferencedSOPInstanceUID, SOURCE.sopInstanceUid);
     });
-    const edema = groups[r.findings.length - 1]!;
+    const edema = groups[r.findings.length - 2]!;
     assert.equal(child(edema, 'Tracking Identifier')!.TextValue, 'Pulmonary oedema');
   });
 

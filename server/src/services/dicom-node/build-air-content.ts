@@ -1,4 +1,7 @@
+import { currentCall, type TFindingCall } from '@contracts/finding-call.js';
+import { enlargedHeart, enlargedHeartText } from '@contracts/finding-text.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
+import { projectionLine, withdrawnLines } from '../analysis/anatomy-text.js';
 import { C, findingCode, type TCode } from './dicom-codes.js';
 import { deviceUid, MANUFACTURER, type TAiModel } from './describe-ai-device.js';
 import {
@@ -14,9 +17,10 @@ import {
 } from './sr-content-items.js';
 import { newUid } from './write-part10.js';
 
-/** The call as a qualitative evaluation: read from the result, never re-derived from the numbers. */
-const CALL_CODE: Record<TFinding['call'], TCode> = {
+/** The call as a qualitative evaluation: read from the result (currentCall), never re-derived from the numbers. */
+const CALL_CODE: Record<TFindingCall, TCode> = {
   positive: C.positive,
+  possible: C.possible,
   negative: C.negative,
   uncertain: C.inconclusive,
 };
@@ -64,7 +68,7 @@ function findingGroup(f: TFinding, model: TAiModel, film: TImageRef): TItem {
       ...algorithm(model),
       numItem('CONTAINS', C.probability, f.probability),
       numItem('CONTAINS', C.threshold, f.threshold),
-      codeItem('CONTAINS', finding, CALL_CODE[f.call]),
+      codeItem('CONTAINS', finding, CALL_CODE[currentCall(f)]),
       imageItem('CONTAINS', film),
     ],
     '1501',
@@ -101,15 +105,31 @@ function ctrGroup(result: TStoredResult, ctr: number, film: TImageRef): TItem {
   );
 }
 
+/** Model 4's words beside the codes: the projection, a called cardiomegaly from the measured heart, withdrawn outputs. */
+function modelFourLines(result: TStoredResult): string[] {
+  const { anatomy, projection } = result;
+  return [
+    projectionLine(projection),
+    anatomy && enlargedHeart(anatomy, result.findings) ? `${enlargedHeartText(anatomy, projection)}.` : null,
+    ...withdrawnLines(result.withdrawn),
+  ].filter((l): l is string => l !== null);
+}
+
 /**
  * The content of the IHE AIR result (TID 1500 root): the preamble, then Imaging Measurements with
- * one TID 1501 group per shipped finding and one for the CTR when it was measured and trusted.
+ * one TID 1501 group per shipped finding and one for the CTR when it was measured and trusted, and
+ * model 4's notes as comments under Qualitative Evaluations.
  */
 export function airReportContent(result: TStoredResult, film: TImageRef): TItem[] {
   const groups = result.findings.map((f) => findingGroup(f, result, film));
   const ctr = result.anatomy?.ctr;
   if (ctr !== null && ctr !== undefined) groups.push(ctrGroup(result, ctr, film));
-  return [...reportPreamble(result, film), containerItem('CONTAINS', C.imagingMeasurements, groups)];
+  const notes = modelFourLines(result).map((l) => textItem('CONTAINS', C.comment, l.slice(0, 1024)));
+  return [
+    ...reportPreamble(result, film),
+    containerItem('CONTAINS', C.imagingMeasurements, groups),
+    ...(notes.length ? [containerItem('CONTAINS', C.qualitativeEvaluations, notes)] : []),
+  ];
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import sharp, { type OverlayOptions } from 'sharp';
 import { colourMap, DRAW_FROM } from '@contracts/heatmap-look.js';
+import { currentCall } from '@contracts/finding-call.js';
+import { projectionText } from '@contracts/finding-text.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { CALL_TEXT, pct } from '../export/export-text.js';
 import { declareSchemes } from './dicom-codes.js';
@@ -14,8 +16,10 @@ const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 export const SC_SOP_CLASS = '1.2.840.10008.5.1.4.1.1.7';
 export const ASSISTIVE_TEXT = 'assistive — not a diagnosis';
 
+/** The call's words, read from the result with today's rule (contracts/finding-call.ts currentCall). */
+const callText = (f: TFinding) => CALL_TEXT[currentCall(f)];
 const callLine = (f: TFinding) =>
-  `${f.display} — ${CALL_TEXT[f.call]}, probability ${pct(f.probability)} (threshold ${pct(f.threshold)})`;
+  `${f.display} — ${callText(f)}, probability ${pct(f.probability)} (threshold ${pct(f.threshold)})`;
 
 /**
  * The legend burnt in under the image, so a reader at any PACS can tell what the colours are:
@@ -32,12 +36,16 @@ export function legendLines(opts: {
   const ctr = result.anatomy?.ctr;
   const facts = [
     ...(ctr !== null && ctr !== undefined ? [`CTR ${ctr.toFixed(2)}`] : []),
-    ...(viewPosition ? [`projection ${viewPosition}`] : []),
+    ...(result.projection
+      ? [`projection ${projectionText(result.projection)}`]
+      : viewPosition
+        ? [`projection ${viewPosition}`]
+        : []),
   ];
   return [
     shown ? `Heatmap: ${callLine(shown)}` : 'No heatmap: no finding was called; the image is the film',
     ...(shown ? ['Colour scale (bar below): heat relative within this film, low to high; not a probability'] : []),
-    `Findings: ${result.findings.map((f) => `${f.display} ${pct(f.probability)} ${CALL_TEXT[f.call]}`).join('; ') || 'none'}`,
+    `Findings: ${result.findings.map((f) => `${f.display} ${pct(f.probability)} ${callText(f)}`).join('; ') || 'none'}`,
     ...(facts.length ? [facts.join(', ')] : []),
     `${MANUFACTURER} ${result.modelName} ${result.modelVersion}: ${ASSISTIVE_TEXT}`,
   ];
@@ -76,7 +84,7 @@ export async function buildHeatmapSc(opts: {
     ConversionType: 'WSD',
     ImageType: ['DERIVED', 'SECONDARY'],
     DerivationDescription: (shown
-      ? `Heatmap of ${shown.display} (called ${CALL_TEXT[shown.call]}, probability ${shown.probability.toFixed(3)}, threshold ${shown.threshold.toFixed(3)}) over the chest radiograph; ${ASSISTIVE_TEXT}`
+      ? `Heatmap of ${shown.display} (called ${callText(shown)}, probability ${shown.probability.toFixed(3)}, threshold ${shown.threshold.toFixed(3)}) over the chest radiograph; ${ASSISTIVE_TEXT}`
       : `Chest radiograph with the AI findings; no finding was called, so no heatmap; ${ASSISTIVE_TEXT}`
     ).slice(0, 1024),
     ImageComments: lines.join('\n').slice(0, 10240),

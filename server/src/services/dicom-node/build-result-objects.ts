@@ -8,6 +8,9 @@ export type { TSourceInstance } from './result-object-base.js';
 
 export interface TResultObjects {
   studyUid: string;
+  /** The secondary capture; null for a film that was not analysed. */
+  secondaryCapture: TDataset | null;
+  report: TDataset;
   /** In the order they are sent: the secondary capture (when there is one), then the SR. */
   datasets: TDataset[];
 }
@@ -21,20 +24,20 @@ export async function buildResultObjects(opts: {
   source: TSourceInstance;
   image: Buffer;
   result: TStoredResult;
-  /** The finding whose heatmap `image` shows; null when `image` is the film itself. */
-  heatmapLabel: string | null;
+  /** The finding whose heatmap `image` shows; null or absent when `image` is the film itself. */
+  heatmapLabel?: string | null;
   now?: Date;
 }): Promise<TResultObjects> {
   const { result } = opts;
   const ctx = resultContext(opts.source, opts.now ?? new Date());
-  const sc = await buildHeatmapSc({ ctx, result, image: opts.image, heatmapLabel: opts.heatmapLabel });
+  const sc = await buildHeatmapSc({ ctx, result, image: opts.image, heatmapLabel: opts.heatmapLabel ?? null });
   const sr = buildReportSr({
     ctx,
     model: result,
     content: airReportContent(result, ctx.film),
     seriesDescription: 'AI findings (assistive)',
   });
-  return { studyUid: ctx.studyUid, datasets: [sc, sr] };
+  return { studyUid: ctx.studyUid, secondaryCapture: sc, report: sr, datasets: [sc, sr] };
 }
 
 /**
@@ -54,5 +57,5 @@ export function buildNotAnalysedObjects(opts: {
     content: notAnalysedContent(opts.result, ctx.film, opts.reason),
     seriesDescription: 'AI: not analysed',
   });
-  return { studyUid: ctx.studyUid, datasets: [sr] };
+  return { studyUid: ctx.studyUid, secondaryCapture: null, report: sr, datasets: [sr] };
 }

@@ -60,6 +60,8 @@ export const CODE_TABLE = {
   processingAlgorithm: code('Newcode1', IHE_SCHEME, 'Processing Algorithm', 'IHE RAD TF-3 AIR'),
   // No standard code for these: the private scheme, declared in CodingSchemeIdentificationSequence.
   threshold: code('THRESH', PRIVATE_SCHEME, 'Operating threshold', 'private'),
+  // Flagged at a high-sensitivity operating point below 50 % (contracts/finding-call.ts): not a positive call.
+  possible: code('POSSIBLE', PRIVATE_SCHEME, 'Possible — flagged for review', 'private'),
   ctr: code('CTR', PRIVATE_SCHEME, 'Cardiothoracic ratio', 'private'),
   heartWidth: code('HEARTW', PRIVATE_SCHEME, 'Maximal heart width', 'private'),
   thoraxWidth: code('THORAXW', PRIVATE_SCHEME, 'Maximal inner thoracic width', 'private'),
