@@ -87,4 +87,9 @@ export const dicomConfigShape = {
   DICOM_SEND_ATTEMPTS: z.coerce.number().int().min(1).default(6),
   /** The first retry waits this long; each next one twice as long. */
   DICOM_SEND_BACKOFF_MS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * STOW-RS requests read at once by one server process; one more is answered 503 at once, before
+   * its body is read (issue 36 S7). Each holds at most one part (DICOM_MAX_INSTANCE_BYTES).
+   */
+  DICOM_STOW_MAX_CONCURRENT: z.coerce.number().int().min(1).default(4),
 };
