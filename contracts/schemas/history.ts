@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZAnalysisStatus } from './analysis.js';
+import { ZTeamId } from './team.js';
 
 /**
  * Chat history: the tRPC procedures' inputs and outputs (camelCase, documented here as the
@@ -46,6 +47,8 @@ export const ZHistoryListInput = z
   .object({
     cursor: z.string().max(200).nullish(),
     limit: z.number().int().min(1).max(100).default(30),
+    /** The team whose chats to list; absent: the personal space. */
+    team: ZTeamId.nullish(),
   })
   .default({ limit: 30 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTeamId } from './team.js';
 
 /**
  * Patient profiles: one source of truth for the profile form (client), the tRPC procedures and
@@ -89,6 +90,8 @@ export const ZProfileInput = z.object({
   additionalFields: z.array(ZProfileFieldRow).max(PROFILE_LIMITS.fields, PROFILE_MESSAGES.tooManyFields).default([]),
 });
 export type TProfileInput = z.input<typeof ZProfileInput>;
+/** profile.create: the form, and the team the profile goes to (absent: the personal space). */
+export const ZProfileCreateInput = ZProfileInput.extend({ team: ZTeamId.nullish() });
 export type TProfileValues = z.output<typeof ZProfileInput>;
 
 /**
@@ -134,6 +137,8 @@ export const ZProfileListInput = z
   .object({
     cursor: z.string().max(200).nullish(),
     limit: z.number().int().min(1).max(200).default(100),
+    /** The team whose profiles to list; absent: the personal space. */
+    team: ZTeamId.nullish(),
   })
   .default({ limit: 100 });
 

@@ -88,12 +88,19 @@ export function bearer(token: string): { authorization: string } {
 export async function createProfile(
   deps: Pick<AppDeps, 'db'>,
   userId: string,
-  opts: { fullName?: string; age?: number; customFields?: Record<string, string>; createdAt?: Date } = {},
+  opts: {
+    fullName?: string;
+    age?: number;
+    customFields?: Record<string, string>;
+    createdAt?: Date;
+    teamId?: string | null;
+  } = {},
 ) {
   const [row] = await deps.db
     .insert(patientProfiles)
     .values({
       userId,
+      teamId: opts.teamId ?? null,
       fullName: opts.fullName ?? `Patient ${uniqueSuffix()}`,
       age: opts.age ?? 40 + randomInt(40),
       customFields: opts.customFields ?? { Symptoms: 'cough' },
@@ -117,7 +124,7 @@ export async function pngBytes(seed?: number): Promise<Buffer> {
 export async function storeImage(
   deps: TDeps,
   userId: string,
-  opts: { data?: Buffer; mediaType?: string; kind?: 'upload' | 'heatmap' } = {},
+  opts: { data?: Buffer; mediaType?: string; kind?: 'upload' | 'heatmap'; teamId?: string | null } = {},
 ) {
   const data = opts.data ?? (await pngBytes());
   const sha256 = sha256Hex(data);
@@ -128,6 +135,7 @@ export async function storeImage(
     .insert(storedImages)
     .values({
       userId,
+      teamId: opts.teamId ?? null,
       kind: opts.kind ?? 'upload',
       storageKey,
       sha256,
@@ -152,6 +160,8 @@ export interface TCreateChatOptions {
   /** Adds an analysis row with this status. */
   analysisStatus?: 'queued' | 'processing' | 'completed' | 'refused' | 'failed';
   createdAt?: Date;
+  /** The team the chat and its rows belong to (issue 32); absent: the author's personal space. */
+  teamId?: string | null;
 }
 
 /** A chat (with optional image, messages and analysis), as the analysis flow would leave it. */
@@ -162,16 +172,22 @@ export async function createChat(deps: TDeps, userId: string, opts: TCreateChatO
     medical_history: formatMedicalHistory(opts.profile?.customFields),
   };
   const withImage = opts.withImage ?? false;
-  const image = withImage ? await storeImage(deps, userId, typeof withImage === 'object' ? withImage : {}) : null;
+  const teamId = opts.teamId ?? null;
+  const image = withImage
+    ? await storeImage(deps, userId, { ...(typeof withImage === 'object' ? withImage : {}), teamId })
+    : null;
   const count = opts.withMessages === true ? 2 : typeof opts.withMessages === 'number' ? opts.withMessages : 0;
   // The heatmap only exists where something points at it (the report message or the analysis).
   const heatmap =
-    withImage && (count >= 2 || opts.analysisStatus) ? await storeImage(deps, userId, { kind: 'heatmap' }) : null;
+    withImage && (count >= 2 || opts.analysisStatus)
+      ? await storeImage(deps, userId, { kind: 'heatmap', teamId })
+      : null;
   const createdAt = opts.createdAt ?? new Date();
   const [chat] = await deps.db
     .insert(chats)
     .values({
       userId,
+      teamId,
       profileId: opts.profile?.id ?? null,
       title: opts.title ?? `${patient.full_name} - X-Ray Analysis`,
       patient,
@@ -188,6 +204,7 @@ export async function createChat(deps: TDeps, userId: string, opts: TCreateChatO
           .insert(analyses)
           .values({
             userId,
+            teamId,
             chatId: chat.id,
             imageId: image?.id ?? null,
             status: opts.analysisStatus,

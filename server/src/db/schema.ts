@@ -2,6 +2,7 @@ import type { TFindingCall } from '@contracts/finding-call.js';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  primaryKey,
   doublePrecision,
   index,
   integer,
@@ -12,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { TTeamRole } from '@contracts/schemas/team.js';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -40,6 +42,60 @@ const ownerColumn = () =>
   uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
+
+/**
+ * A department that shares its patients, studies and worklist (issue 32). Rows of the shared
+ * tables carry `team_id`: null means the author's personal space, exactly as before teams.
+ */
+export const teams = pgTable(
+  'teams',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** The called AE title the DICOM node routes to this team (stored upper-case); null: none. */
+    aeTitle: text('ae_title'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('teams_ae_title_uq').on(t.aeTitle)],
+);
+
+/** The team a row belongs to; null for the author's personal space. */
+const teamColumn = () => uuid('team_id').references(() => teams.id, { onDelete: 'cascade' });
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: ownerColumn(),
+    role: text('role').$type<TTeamRole>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+);
+
+/** An e-mailed invitation: the link's token is only hashed; used once, within its expiry. */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: id(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<TTeamRole>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_hash_uq').on(t.tokenHash),
+    index('team_invitations_team_idx').on(t.teamId),
+  ],
+);
 
 export const sessions = pgTable(
   'sessions',
@@ -79,6 +135,7 @@ export const apiKeys = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     name: text('name').notNull(),
     // The first characters, kept so the user can tell keys apart; the key itself is only hashed.
     prefix: text('prefix').notNull(),
@@ -95,6 +152,7 @@ export const patientProfiles = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     fullName: text('full_name').notNull(),
     age: integer('age').notNull(),
     // Free-form clinician fields ("Allergies": "penicillin"), text keys to text values.
@@ -102,7 +160,10 @@ export const patientProfiles = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('patient_profiles_user_created_idx').on(t.userId, t.createdAt.desc(), t.id)],
+  (t) => [
+    index('patient_profiles_user_created_idx').on(t.userId, t.createdAt.desc(), t.id),
+    index('patient_profiles_team_created_idx').on(t.teamId, t.createdAt.desc(), t.id),
+  ],
 );
 
 export const storedImages = pgTable(
@@ -110,6 +171,7 @@ export const storedImages = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
     storageKey: text('storage_key').notNull(),
     sha256: text('sha256').notNull(),
@@ -129,6 +191,7 @@ export const chats = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     // Nullable: deleting a profile keeps its chats, which carry their own patient snapshot.
     profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
     title: text('title').notNull(),
@@ -140,6 +203,7 @@ export const chats = pgTable(
   (t) => [
     index('chats_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('chats_profile_idx').on(t.profileId),
+    index('chats_team_created_idx').on(t.teamId, t.createdAt.desc(), t.id.desc()),
   ],
 );
 
@@ -148,6 +212,7 @@ export const analyses = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
@@ -230,6 +295,7 @@ export const findingFeedback = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
@@ -302,13 +368,22 @@ export const dicomPatients = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     dicomPatientId: text('dicom_patient_id').notNull(),
     profileId: uuid('profile_id')
       .notNull()
       .references(() => patientProfiles.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('dicom_patients_user_pid_uq').on(t.userId, t.dicomPatientId)],
+  // One mapping per space: a personal space is its account, a team's is the team.
+  (t) => [
+    uniqueIndex('dicom_patients_user_pid_uq')
+      .on(t.userId, t.dicomPatientId)
+      .where(sql`${t.teamId} is null`),
+    uniqueIndex('dicom_patients_team_pid_uq')
+      .on(t.teamId, t.dicomPatientId)
+      .where(sql`${t.teamId} is not null`),
+  ],
 );
 
 export type TDicomInstanceStatus = 'received' | 'queued' | 'analysed' | 'sent' | 'failed' | 'skipped';
@@ -324,6 +399,7 @@ export const dicomInstances = pgTable(
   {
     id: id(),
     userId: ownerColumn(),
+    teamId: teamColumn(),
     sopInstanceUid: text('sop_instance_uid').notNull(),
     sopClassUid: text('sop_class_uid'),
     studyInstanceUid: text('study_instance_uid'),
@@ -341,13 +417,24 @@ export const dicomInstances = pgTable(
     /** Why it was skipped or failed (no patient data: fixed texts and network error codes). */
     reason: text('reason'),
     sendAttempts: integer('send_attempts').notNull().default(0),
+    /** The team radiologist reading it now (issue 32); a claim older than the timeout is free again. */
+    claimedBy: uuid('claimed_by').references(() => users.id, { onDelete: 'set null' }),
+    claimedAt: ts('claimed_at'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: ts('reviewed_at'),
     sentAt: ts('sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('dicom_instances_user_sop_uq').on(t.userId, t.sopInstanceUid),
+    uniqueIndex('dicom_instances_user_sop_uq')
+      .on(t.userId, t.sopInstanceUid)
+      .where(sql`${t.teamId} is null`),
+    uniqueIndex('dicom_instances_team_sop_uq')
+      .on(t.teamId, t.sopInstanceUid)
+      .where(sql`${t.teamId} is not null`),
     index('dicom_instances_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('dicom_instances_team_created_idx').on(t.teamId, t.createdAt.desc()),
     index('dicom_instances_analysis_idx').on(t.analysisId),
     index('dicom_instances_status_idx').on(t.status),
   ],

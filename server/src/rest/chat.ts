@@ -35,13 +35,17 @@ const ZUpload = multipartBody(
         `JSON text of the patient: ${JSON.stringify(z.toJSONSchema(ZAnalysisPatient, { io: 'input', unrepresentable: 'any' }).properties)}`,
       ),
     profile_id: z.uuid().optional().describe('The saved patient profile the chat starts from'),
+    team_id: z
+      .uuid()
+      .optional()
+      .describe('The team the study belongs to (you must be a member); absent: your personal space'),
   }),
 );
 const ZUploadData = z.object({ chat_id: z.uuid(), analysis_id: z.uuid(), status: ZAnalysisStatus });
 const uploadResponses = {
   413: errorResponse(ANALYSIS_MESSAGES.tooLarge),
   415: errorResponse('Not a JPEG, PNG, WebP or supported DICOM'),
-  404: errorResponse('The profile_id names no profile of yours'),
+  404: errorResponse('The profile_id names no profile of yours, or team_id no team of yours'),
 };
 // Unexpected failures of these calls answer the spec's message for the call (handle-error.ts).
 const analysisConfig = { auth: 'user', failMessage: ANALYSIS_MESSAGES.failed } as const;
@@ -49,7 +53,8 @@ const analysisConfig = { auth: 'user', failMessage: ANALYSIS_MESSAGES.failed } a
 async function upload(req: FastifyRequest) {
   if (!req.isMultipart()) throw new AppError('BAD_REQUEST', ANALYSIS_MESSAGES.imageRequired);
   const raw = await readUploadParts(req.parts());
-  return createAnalysis({ ...req.server.deps, meta: req.meta(), userId: req.signedIn().userId, raw });
+  const userId = req.signedIn().userId;
+  return createAnalysis({ ...req.server.deps, meta: req.meta(), userId, teamId: raw.teamId, raw });
 }
 
 /**

@@ -4,6 +4,7 @@ import { HISTORY_MESSAGES, ZLegacyChatIdBody, ZLegacyEditTitleBody } from '@cont
 import { deleteChat } from '../services/history/delete-chat.js';
 import { editChatTitle } from '../services/history/edit-chat-title.js';
 import { getInitInfo } from '../services/history/get-init-info.js';
+import { ZSpaceInput } from '@contracts/schemas/team.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['history'];
@@ -42,11 +43,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'The newest chats, with their messages',
+        querystring: ZSpaceInput,
         response: { 200: envelope(z.object({ chats: z.array(ZLegacyChat) })) },
       },
     },
     async (req) => {
-      const data = await getInitInfo({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
+      const data = await getInitInfo({
+        ...deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        teamId: req.query.team,
+      });
       return { success: true as const, data };
     },
   );

@@ -11,6 +11,7 @@ import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
 import siteRoutes from './site.js';
+import teamRoutes from './teams.js';
 import timelineRoutes from './timeline.js';
 import { serializerCompiler, validatorCompiler } from './zod-compilers.js';
 
@@ -46,6 +47,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(feedbackRoutes, { prefix: '/feedback' });
   await app.register(siteRoutes, { prefix: '/site' });
+  await app.register(teamRoutes, { prefix: '/teams' });
 };
 
 export default rest;

@@ -10,6 +10,7 @@ import { listProfiles } from '../services/profile/list-profiles.js';
 import { toLegacyProfile } from '../services/profile/profile-view.js';
 import { updateProfile } from '../services/profile/update-profile.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
+import { ZSpaceInput, ZTeamId } from '@contracts/schemas/team.js';
 
 /**
  * GET /profile/{userId} has no paging in the spec: it answers the newest PROFILE_LIST_CAP
@@ -22,7 +23,11 @@ const tags = ['profiles'];
 const config = { auth: 'user' } as const;
 // `user_id` is only checked against the session: ownership never comes from a body. The update
 // takes no `user_id` (the path names the user), so none is accepted there.
-const ZCreateBody = z.object({ user_id: z.string().max(100).optional(), profile: ZLegacyProfilePayload });
+const ZCreateBody = z.object({
+  user_id: z.string().max(100).optional(),
+  profile: ZLegacyProfilePayload,
+  team_id: ZTeamId.nullish().describe('The team the profile belongs to; absent: your personal space'),
+});
 const ZUpdateBody = z.object({ profile: ZLegacyProfilePayload });
 const ZUserParams = z.object({ userId: z.string().describe('Your own user id') });
 const ZProfileParams = ZUserParams.extend({ profileId: z.string().describe('Profile id') });
@@ -60,7 +65,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const auth = req.signedIn();
       requireSelf(auth, req.body.user_id, USER_NOT_FOUND);
-      const row = await createProfile({ db, meta: req.meta(), userId: auth.userId, values: req.body.profile });
+      const row = await createProfile({
+        db,
+        meta: req.meta(),
+        userId: auth.userId,
+        teamId: req.body.team_id,
+        values: req.body.profile,
+      });
       return reply.status(201).send({
         success: true,
         message: 'Profile created successfully',
@@ -77,13 +88,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List the user's patient profiles",
         params: ZUserParams,
+        querystring: ZSpaceInput,
         response: { 200: envelope(z.object({ profiles: z.array(ZLegacyProfile) })), ...notFound(USER_NOT_FOUND) },
       },
     },
     async (req) => {
       const auth = req.signedIn();
       requireSelf(auth, req.params.userId, USER_NOT_FOUND);
-      const page = await listProfiles({ db, meta: req.meta(), userId: auth.userId, limit: PROFILE_LIST_CAP });
+      const page = await listProfiles({
+        db,
+        meta: req.meta(),
+        userId: auth.userId,
+        teamId: req.query.team,
+        limit: PROFILE_LIST_CAP,
+      });
       return { success: true as const, data: { profiles: page.rows.map(toLegacyProfile) } };
     },
   );

@@ -9,6 +9,7 @@ import { historyRouter } from './routers/history/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { siteRouter } from './routers/site/router.js';
+import { teamRouter } from './routers/team/router.js';
 import { worklistRouter } from './routers/worklist/router.js';
 
 /** One router per domain; procedures are thin and call services. */
@@ -24,6 +25,7 @@ export const appRouter = router({
   feedback: feedbackRouter,
   site: siteRouter,
   worklist: worklistRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ import { ANALYSIS_MESSAGES, ZAnalysisPatient, type TUploadOutput } from '@contra
 import { contentKey } from '@contracts/image-store.js';
 import { auditOutcomeOf } from '../audit/audit-outcome.js';
 import { findOwned } from '../data-access/find-owned.js';
+import { resolveSpace } from '../data-access/team-role.js';
 import { deleteUnreferencedImages } from '../images/delete-unreferenced-images.js';
 import { withStorageKeyLock } from '../images/storage-key-lock.js';
 import { prefillFromDicom } from '../dicom/prefill-patient.js';
@@ -22,13 +23,16 @@ export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
 /**
  * Accepts an upload: checks it, stores the cleaned image (content-addressed), and creates the
  * chat, the user's first message and a `queued` analysis in one transaction; then enqueues the
- * job (ids, the storage key and a DICOM film's AP/PA ViewPosition only). If Redis is unavailable nothing is left behind and the
- * caller gets 503 within about a second.
+ * job (ids, the storage key and a DICOM film's AP/PA ViewPosition only). If Redis is unavailable
+ * nothing is left behind and the caller gets 503 within about a second. With `teamId` the rows
+ * belong to that team (the caller must be a member, any role); a profile named must be in the
+ * same space.
  */
 export async function createAnalysis(
   opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & {
     meta: RequestMeta;
     userId: string;
+    teamId?: string | null;
     raw: TRawUpload;
   },
 ): Promise<TUploadOutput> {
@@ -37,6 +41,7 @@ export async function createAnalysis(
   let patient = parsePatient(raw.profileJson);
   // Refuse early, before any work, when the queue cannot take the job.
   if (!queueReady({ redis })) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
+  const teamId = await resolveSpace({ db, userId, teamId: opts.teamId });
   const decoded = await decodeUpload(raw.image);
   patient = prefillFromDicom(patient, decoded.dicomPatient);
   const sha256 = createHash('sha256').update(decoded.data).digest('hex');
@@ -53,9 +58,11 @@ export async function createAnalysis(
           table: patientProfiles,
           id: raw.profileId,
           userId,
-          columns: { id: patientProfiles.id },
+          columns: { id: patientProfiles.id, teamId: patientProfiles.teamId },
           notFound: PROFILE_NOT_FOUND,
         });
+        // A chat lives in its profile's space: a team's study is never filed under a personal profile.
+        if (p.teamId !== teamId) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
         profileId = p.id;
       }
       // Under the key's lock: a concurrent delete of the last row naming this key cannot remove
@@ -65,6 +72,7 @@ export async function createAnalysis(
         .insert(storedImages)
         .values({
           userId,
+          teamId,
           kind: 'upload',
           storageKey,
           sha256,
@@ -79,6 +87,7 @@ export async function createAnalysis(
         .insert(chats)
         .values({
           userId,
+          teamId,
           profileId,
           title: `${patient.full_name}${REPORT_TITLE_SUFFIX}`,
           patient,
@@ -89,7 +98,7 @@ export async function createAnalysis(
       await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
       const [analysis] = await tx
         .insert(analyses)
-        .values({ userId, chatId, imageId, status: 'queued', stage: 'queued' })
+        .values({ userId, teamId, chatId, imageId, status: 'queued', stage: 'queued' })
         .returning({ id: analyses.id });
       return { chatId, analysisId: analysis!.id, imageId };
     },

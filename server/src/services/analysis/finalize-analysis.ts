@@ -38,6 +38,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     .select({
       id: analyses.id,
       userId: analyses.userId,
+      teamId: analyses.teamId,
       chatId: analyses.chatId,
       status: analyses.status,
       createdAt: analyses.createdAt,
@@ -88,6 +89,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
         .insert(storedImages)
         .values({
           userId: row.userId,
+          teamId: row.teamId,
           kind: 'heatmap',
           storageKey: heatmapJob.storageKey,
           sha256: heatmapJob.sha256,

@@ -11,7 +11,7 @@ import {
   type TAnalysisView,
   type TStoredResult,
 } from '@contracts/schemas/analysis.js';
-import { findOwned } from '../data-access/find-owned.js';
+import { findOwned, rowAccess } from '../data-access/find-owned.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { imageUrlOf } from '../images/image-url.js';
 
@@ -80,7 +80,7 @@ export async function getChatAnalysis(opts: { db: TDb; userId: string; chatId: s
   const [row] = await db
     .select(columns)
     .from(analyses)
-    .where(and(eq(analyses.chatId, chatId), eq(analyses.userId, userId)))
+    .where(and(eq(analyses.chatId, chatId), rowAccess(analyses, userId, 'read')))
     .orderBy(desc(analyses.createdAt))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', ANALYSIS_MESSAGES.analysisNotFound);

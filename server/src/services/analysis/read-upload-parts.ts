@@ -12,6 +12,8 @@ export interface TRawUpload {
   profileJson: string | null;
   /** Optional: the saved patient profile the chat was started from. */
   profileId: string | null;
+  /** Optional: the team the study belongs to (issue 32); absent: the personal space. */
+  teamId?: string | null;
 }
 
 const FIELD_MAX = 64 * 1024;
@@ -22,7 +24,7 @@ const FIELD_MAX = 64 * 1024;
  * (the bytes only ever lived in this function's memory).
  */
 export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<TRawUpload> {
-  const out: TRawUpload = { image: null, profileJson: null, profileId: null };
+  const out: TRawUpload = { image: null, profileJson: null, profileId: null, teamId: null };
   try {
     for await (const part of parts) {
       if (part.type === 'file') {
@@ -56,6 +58,7 @@ export async function readUploadParts(parts: AsyncIterable<Multipart>): Promise<
       if (part.fieldname === 'profile') assertStorableText(parseOrNull(value));
       if (part.fieldname === 'profile') out.profileJson = value;
       else if (part.fieldname === 'profile_id' || part.fieldname === 'profileId') out.profileId = value.trim() || null;
+      else if (part.fieldname === 'team_id' || part.fieldname === 'teamId') out.teamId = value.trim() || null;
     }
   } catch (err) {
     if (err instanceof AppError) throw err;

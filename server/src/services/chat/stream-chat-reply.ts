@@ -11,6 +11,7 @@ import { getOwnedChat } from '../history/get-owned-chat.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import type { Responder, TResponderContext } from './responders/responder.js';
 import { selectResponder } from './responders/select-responder.js';
+import { rowAccess } from '../data-access/find-owned.js';
 
 /** How many stored messages ground a reply (the newest ones, the report always included). */
 const HISTORY_LIMIT = 50;
@@ -109,7 +110,7 @@ export async function* replyToChat(
     await tx
       .update(chats)
       .set({ updatedAt: new Date() })
-      .where(and(eq(chats.id, ctx.chatId), eq(chats.userId, userId)));
+      .where(and(eq(chats.id, ctx.chatId), rowAccess(chats, userId, 'read')));
     return [q!, a!];
   });
   await audit('success', { responder: responder.name, messageId: answered.id });

@@ -13,7 +13,7 @@ import {
   ZExportFinding,
   type TExportReport,
 } from '@contracts/schemas/export.js';
-import { ownedRow } from '../data-access/find-owned.js';
+import { ownedRow, rowAccess } from '../data-access/find-owned.js';
 import { IMAGE_NOT_FOUND } from '../images/get-owned-image.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
@@ -82,7 +82,7 @@ export async function loadExportReport(
     .where(
       and(
         eq(analyses.chatId, chat.id),
-        eq(analyses.userId, userId),
+        rowAccess(analyses, userId, 'read'),
         inArray(analyses.status, ['completed', 'refused']),
       ),
     )
@@ -151,7 +151,7 @@ async function loadHeatmap(
   const [row] = await db
     .select({ storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })
     .from(storedImages)
-    .where(ownedRow(storedImages, imageId, userId, IMAGE_NOT_FOUND))
+    .where(ownedRow(storedImages, imageId, userId, IMAGE_NOT_FOUND, 'read'))
     .limit(1);
   if (!row) return null;
   try {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { TDb } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
 import { ZFinding, type TFinding } from '@contracts/schemas/analysis.js';
+import { rowAccess } from '../data-access/find-owned.js';
 
 /** Only what feedback needs from the stored result; the rest of the JSONB is not read. */
 const ZFindingsOnly = z.object({ modelVersion: z.string(), findings: z.array(ZFinding) });
@@ -27,7 +28,7 @@ export async function findFeedbackAnalysis(opts: {
 
     .select({ id: analyses.id, result: analyses.result })
     .from(analyses)
-    .where(and(eq(analyses.chatId, chatId), eq(analyses.userId, userId), eq(analyses.status, 'completed')))
+    .where(and(eq(analyses.chatId, chatId), rowAccess(analyses, userId, 'read'), eq(analyses.status, 'completed')))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
     .limit(1);
   const parsed = ZFindingsOnly.safeParse(row?.result);

@@ -1,9 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { patientProfiles } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { keysetPage } from '../data-access/keyset-page.js';
+import { spaceRows } from '../data-access/find-owned.js';
+import { resolveSpace } from '../data-access/team-role.js';
 import { profileColumns, type TProfileRow } from './profile-view.js';
 
 export interface TProfilePage {
@@ -12,13 +14,14 @@ export interface TProfilePage {
 }
 
 /**
- * userId's profiles, newest first, one keyset page at a time. The order (created_at desc, id asc)
+ * A space's profiles (userId's personal ones, or a team's), newest first, one keyset page at a time. The order (created_at desc, id asc)
  * is the one patient_profiles_user_created_idx stores, so a page is an index range scan.
  */
 export async function listProfiles(opts: {
   db: TDb;
   meta: RequestMeta | null;
   userId: string;
+  teamId?: string | null;
   cursor?: string | null;
   limit: number;
 }): Promise<TProfilePage> {
@@ -30,13 +33,14 @@ export async function listProfiles(opts: {
     action: 'profile.list',
     objectType: 'patient_profile',
     work: async () => {
+      const teamId = await resolveSpace({ db, userId, teamId: opts.teamId });
       const page = await keysetPage(opts.cursor, limit, (after, take) =>
         db
           .select({ ...profileColumns, cursorTs: sql<string>`${patientProfiles.createdAt}::text` })
           .from(patientProfiles)
           .where(
             and(
-              eq(patientProfiles.userId, userId),
+              spaceRows(patientProfiles, userId, teamId),
               after
                 ? sql`(${patientProfiles.createdAt} < ${after.createdAt}::timestamptz or (${patientProfiles.createdAt} = ${after.createdAt}::timestamptz and ${patientProfiles.id} > ${after.id}::uuid))`
                 : undefined,

@@ -1,23 +1,27 @@
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, inArray, isNotNull, or } from 'drizzle-orm';
 import { analyses, chats, messages, storedImages } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
+import { spaceRows } from '../data-access/find-owned.js';
 
 /**
- * Deletes every chat of the user with its messages and analyses (foreign keys cascade), and the
+ * Deletes every chat of the user's personal space (a team's chats are the team's) with its messages and analyses (foreign keys cascade), and the
  * images those chats used: rows inside one transaction, then the files once it has committed.
  */
 export async function clearChats(
   opts: Pick<AppDeps, 'db' | 'images' | 'log'> & { meta: RequestMeta; userId: string },
 ): Promise<{ chats: number; images: number }> {
   const { db, meta, userId } = opts;
-  const userChats = db.select({ id: chats.id }).from(chats).where(eq(chats.userId, userId));
+  const userChats = db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(spaceRows(chats, userId, null));
   const imageIds = [
     db
       .select({ id: chats.imageId })
       .from(chats)
-      .where(and(eq(chats.userId, userId), isNotNull(chats.imageId))),
+      .where(and(spaceRows(chats, userId, null), isNotNull(chats.imageId))),
     db
       .select({ id: messages.imageId })
       .from(messages)
@@ -35,9 +39,12 @@ export async function clearChats(
     // Images first, while the chats that point at them still exist to be found.
     const images = await tx
       .delete(storedImages)
-      .where(and(eq(storedImages.userId, userId), or(...imageIds.map((q) => inArray(storedImages.id, q)))))
+      .where(and(spaceRows(storedImages, userId, null), or(...imageIds.map((q) => inArray(storedImages.id, q)))))
       .returning({ key: storedImages.storageKey });
-    const deleted = await tx.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
+    const deleted = await tx
+      .delete(chats)
+      .where(spaceRows(chats, userId, null))
+      .returning({ id: chats.id });
     await recordAudit({
       db: tx,
       meta,

@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { patientProfiles } from '../../db/schema.js';
 import type { TDb } from '../../db/client.js';
 import type { RequestMeta } from '../../deps.js';
 
 import { recordAudit } from '../audit/record-audit.js';
+import { spaceRows } from '../data-access/find-owned.js';
 
 /**
  * Deletes every patient profile of the user. Chats made from a profile stay (they carry their
@@ -19,7 +19,7 @@ export async function clearProfiles(opts: {
   return opts.db.transaction(async (tx) => {
     const deleted = await tx
       .delete(patientProfiles)
-      .where(eq(patientProfiles.userId, userId))
+      .where(spaceRows(patientProfiles, userId, null))
       .returning({ id: patientProfiles.id });
     await recordAudit({
       db: tx,

@@ -3,6 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { analyses, chats } from '../../db/schema.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import type { TAnalysisSnapshot } from './compare-results.js';
+import { rowAccess } from '../data-access/find-owned.js';
 
 /**
  * The newest completed analysis of the same patient profile (and account) started before
@@ -26,7 +27,7 @@ export async function findPriorAnalysis(opts: {
     .where(
       and(
         eq(chats.profileId, current.profileId),
-        eq(chats.userId, current.userId),
+        rowAccess(chats, current.userId, 'read'),
         eq(analyses.status, 'completed'),
         lt(analyses.createdAt, current.createdAt),
         ne(analyses.id, current.analysisId),

@@ -7,6 +7,7 @@ import type { TTimeline, TTimelineEntry } from '@contracts/schemas/timeline.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { imageUrlOf } from '../images/image-url.js';
 import { getOwnedProfile } from '../profile/get-owned-profile.js';
+import { rowAccess } from '../data-access/find-owned.js';
 
 /**
  * Every completed analysis of one of userId's patient profiles, oldest first: per finding the
@@ -41,7 +42,7 @@ export function loadTimeline(opts: {
         })
         .from(analyses)
         .innerJoin(chats, eq(chats.id, analyses.chatId))
-        .where(and(eq(chats.profileId, profile.id), eq(chats.userId, userId), eq(analyses.status, 'completed')))
+        .where(and(eq(chats.profileId, profile.id), rowAccess(chats, userId, 'read'), eq(analyses.status, 'completed')))
         .orderBy(asc(analyses.createdAt), asc(analyses.id));
       const labels = new Map<string, string>();
       const entries: TTimelineEntry[] = [];

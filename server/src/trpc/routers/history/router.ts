@@ -20,11 +20,16 @@ export const historyRouter = router({
   // of the server's CPU in bench:rps. The answer's type is still ZHistoryListOutput's (listChats
   // returns THistoryListOutput), and toChatSummary builds each item field by field from typed
   // columns, so there is nothing for the schema to strip or catch.
-  list: protectedProcedure
-    .input(ZHistoryListInput)
-    .query(({ ctx, input }): Promise<THistoryListOutput> =>
-      listChats({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, cursor: input.cursor, limit: input.limit }),
-    ),
+  list: protectedProcedure.input(ZHistoryListInput).query(({ ctx, input }): Promise<THistoryListOutput> =>
+    listChats({
+      ...ctx.deps,
+      meta: ctx.meta,
+      userId: ctx.auth.userId,
+      teamId: input.team,
+      cursor: input.cursor,
+      limit: input.limit,
+    }),
+  ),
 
   get: protectedProcedure
     .input(ZHistoryGetInput)

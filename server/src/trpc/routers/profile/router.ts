@@ -2,7 +2,7 @@ import {
   ZProfile,
   ZProfileDeleteOutput,
   ZProfileIdInput,
-  ZProfileInput,
+  ZProfileCreateInput,
   ZProfileListInput,
   ZProfileListOutput,
   ZProfileUpdateInput,
@@ -27,6 +27,7 @@ export const profileRouter = router({
         ...ctx.deps,
         meta: ctx.meta,
         userId: ctx.auth.userId,
+        teamId: input.team,
         cursor: input.cursor,
         limit: input.limit,
       });
@@ -51,10 +52,18 @@ export const profileRouter = router({
     ),
 
   create: protectedProcedure
-    .input(ZProfileInput)
+    .input(ZProfileCreateInput)
     .output(ZProfile)
     .mutation(async ({ ctx, input }) =>
-      toProfileView(await createProfile({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, values: input })),
+      toProfileView(
+        await createProfile({
+          ...ctx.deps,
+          meta: ctx.meta,
+          userId: ctx.auth.userId,
+          teamId: input.team,
+          values: input,
+        }),
+      ),
     ),
 
   update: protectedProcedure

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/** Teams (issue 32): the team page, the tRPC procedures and the REST shims share these. */
+export const TEAM_MESSAGES = {
+  nameRequired: 'Team name is required',
+  nameLength: 'Team name must be 3-80 characters',
+  notFound: 'Team not found',
+  memberNotFound: 'Member not found',
+  adminOnly: 'Only a team admin can do this',
+  roleInvalid: 'Role must be admin, radiologist or clinician',
+  emailInvalid: 'Enter a valid email address',
+  alreadyMember: 'That address already belongs to a member of this team',
+  tooManyMembers: 'This team has reached its limit of 200 members',
+  tooManyInvitations: 'This team has 50 pending invitations; wait for some to be accepted or expire',
+  invitationInvalid: 'This invitation link is invalid, expired or already used',
+  invitationOtherAddress: 'This invitation was sent to another address: sign in with that account to accept it',
+  lastAdmin: 'A team needs an admin: make another member admin first',
+  invited: 'Invitation sent',
+  joined: 'You joined the team',
+  roleChanged: 'Role changed',
+  removed: 'Member removed',
+  left: 'You left the team',
+  aeTitleInvalid: 'AE title must be 1-16 characters: letters, digits, spaces, - or _',
+  aeTitleTaken: 'Another team already uses this AE title',
+} as const;
+
+export const TEAM_ROLES = ['admin', 'radiologist', 'clinician'] as const;
+export const ZTeamRole = z.enum(TEAM_ROLES, { error: TEAM_MESSAGES.roleInvalid });
+export type TTeamRole = z.infer<typeof ZTeamRole>;
+
+export const MAX_TEAM_MEMBERS = 200;
+export const MAX_PENDING_INVITATIONS = 50;
+export const INVITATION_VALID_DAYS = 7;
+
+/** A team id as input: anything (too long is refused); a non-UUID answers like a missing team. */
+export const ZTeamId = z.string({ error: TEAM_MESSAGES.notFound }).max(100, TEAM_MESSAGES.notFound);
+
+export const ZTeamName = z
+  .string({ error: TEAM_MESSAGES.nameRequired })
+  .trim()
+  .min(3, TEAM_MESSAGES.nameLength)
+  .max(80, TEAM_MESSAGES.nameLength);
+
+export const ZCreateTeamInput = z.object({ name: ZTeamName });
+export const ZTeamIdInput = z.object({ teamId: ZTeamId });
+export const ZInviteInput = z.object({
+  teamId: ZTeamId,
+  email: z.email({ error: TEAM_MESSAGES.emailInvalid }).max(254, TEAM_MESSAGES.emailInvalid),
+  role: ZTeamRole,
+});
+export type TInviteInput = z.infer<typeof ZInviteInput>;
+export const ZJoinTeamInput = z.object({
+  token: z.string({ error: TEAM_MESSAGES.invitationInvalid }).min(1, TEAM_MESSAGES.invitationInvalid).max(200),
+});
+export const ZMemberInput = z.object({ teamId: ZTeamId, userId: ZTeamId });
+export const ZChangeRoleInput = ZMemberInput.extend({ role: ZTeamRole });
+export const ZAeTitleInput = z.object({
+  teamId: ZTeamId,
+  aeTitle: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9 _-]{1,16}$/, TEAM_MESSAGES.aeTitleInvalid)
+    .nullable(),
+});
+
+/** The space a list or a new row belongs to: a team's id, or absent/null for the personal space. */
+export const ZSpaceInput = z.object({ team: ZTeamId.nullish() });
+
+export const ZTeam = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  role: ZTeamRole,
+  aeTitle: z.string().nullable(),
+});
+export type TTeam = z.infer<typeof ZTeam>;
+export const ZTeamList = z.object({ teams: z.array(ZTeam) });
+
+export const ZTeamMember = z.object({
+  userId: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: ZTeamRole,
+  joinedAt: z.string(),
+});
+export type TTeamMember = z.infer<typeof ZTeamMember>;
+export const ZTeamInvitation = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: ZTeamRole,
+  expiresAt: z.string(),
+});
+export const ZTeamMembers = z.object({ members: z.array(ZTeamMember), invitations: z.array(ZTeamInvitation) });
+export type TTeamMembers = z.infer<typeof ZTeamMembers>;
