@@ -20,7 +20,7 @@ import { createPostgresDatabase, testBackends } from '../helpers/test-config.js'
 
 const MIGRATIONS = fileURLToPath(new URL('../../server/src/db/migrations', import.meta.url));
 /** The last migration before teams: the schema every install had before issue 32. */
-const BEFORE_TEAMS = '0005_site_admin_role';
+const BEFORE_TEAMS = '0006_stow_forwarding';
 
 /** A copy of the migrations folder that stops at BEFORE_TEAMS. */
 async function migrationsBeforeTeams(): Promise<string> {
@@ -30,7 +30,7 @@ async function migrationsBeforeTeams(): Promise<string> {
     entries: { tag: string }[];
   };
   const last = journal.entries.findIndex((e) => e.tag === BEFORE_TEAMS);
-  assert.ok(last >= 0 && last < journal.entries.length - 1, 'the teams migration comes after 0005');
+  assert.ok(last >= 0 && last < journal.entries.length - 1, 'the teams migration comes after it');
   journal.entries = journal.entries.slice(0, last + 1);
   await writeFile(join(dir, 'meta/_journal.json'), JSON.stringify(journal));
   return dir;
