@@ -91,10 +91,7 @@ export const teamInvitations = pgTable(
     usedAt: ts('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('team_invitations_hash_uq').on(t.tokenHash),
-    index('team_invitations_team_idx').on(t.teamId),
-  ],
+  (t) => [uniqueIndex('team_invitations_hash_uq').on(t.tokenHash), index('team_invitations_team_idx').on(t.teamId)],
 );
 
 export const sessions = pgTable(
