@@ -20,7 +20,7 @@ import { createPostgresDatabase, testBackends } from '../helpers/test-config.js'
 
 const MIGRATIONS = fileURLToPath(new URL('../../server/src/db/migrations', import.meta.url));
 /** The last migration before teams: the schema every install had before issue 32. */
-const BEFORE_TEAMS = '0006_stow_forwarding';
+const BEFORE_TEAMS = '0007_site_settings';
 
 /** A copy of the migrations folder that stops at BEFORE_TEAMS. */
 async function migrationsBeforeTeams(): Promise<string> {
