@@ -18,13 +18,11 @@ const health: FastifyPluginAsync = async (app) => {
     // The DICOM node waiting for its owner (issue 36, S11) is said here but keeps the web app in
     // rotation: the owner needs the web app to confirm the address.
     const dicomNode = dicomNodeStatus(app.deps.config);
-    return reply
-      .status(ready ? 200 : 503)
-      .send({
-        status: ready ? 'ready' : 'not ready',
-        checks: { database, redis },
-        ...(dicomNode ? { dicomNode } : {}),
-      });
+    return reply.status(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'not ready',
+      checks: { database, redis },
+      ...(dicomNode ? { dicomNode } : {}),
+    });
   });
 
   async function pingDb(): Promise<boolean> {
