@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTeamId } from './team.js';
 
 /** Where a study from the DICOM network stands (issue 24). */
 export const ZWorklistStatus = z.enum(['received', 'queued', 'analysed', 'sent', 'failed', 'skipped']);
@@ -17,6 +18,8 @@ export const ZWorklistInput = z.object({
   statuses: z.array(ZWorklistStatus).max(6).optional(),
   urgencies: z.array(ZUrgency).max(5).optional(),
   limit: z.number().int().min(1).max(500).default(200),
+  /** The team whose worklist to read (issue 32); absent: the personal space. */
+  team: ZTeamId.nullish(),
 });
 export type TWorklistInput = z.input<typeof ZWorklistInput>;
 

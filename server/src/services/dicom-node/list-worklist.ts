@@ -7,6 +7,8 @@ import { readUrgentLabels } from '../site/get-urgent-findings.js';
 import { isCalled } from '@contracts/finding-call.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { ZWorklistInput, type TUrgency, type TWorklistInput, type TWorklistItem } from '@contracts/schemas/worklist.js';
+import { spaceRows } from '../data-access/find-owned.js';
+import { resolveSpace } from '../data-access/team-role.js';
 
 const RANK: Record<TUrgency, number> = { urgent: 0, review: 1, routine: 2, pending: 3, none: 4 };
 
@@ -68,6 +70,7 @@ export async function listWorklist(
 async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input: TWorklistInput }) {
   const { db, userId } = opts;
   const input = ZWorklistInput.parse(opts.input);
+  const teamId = await resolveSpace({ db, userId, teamId: input.team });
   const { labels: urgentLabels } = await readUrgentLabels({ db });
   const rows = await db
     .select({
@@ -87,7 +90,7 @@ async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input:
     .from(dicomInstances)
     .leftJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
     .leftJoin(patientProfiles, eq(patientProfiles.id, dicomInstances.profileId))
-    .where(eq(dicomInstances.userId, userId))
+    .where(spaceRows(dicomInstances, userId, teamId))
     .orderBy(desc(dicomInstances.createdAt))
     .limit(1000);
   const items: TWorklistItem[] = rows.map((r) => ({
