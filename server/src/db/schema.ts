@@ -455,3 +455,42 @@ export const stowForwarding = pgTable(
   },
   (t) => [uniqueIndex('stow_forwarding_user_uq').on(t.userId)],
 );
+
+/**
+ * An account's identities at OpenID Providers (docs/sso.md), keyed on (issuer, sub) and never on
+ * the e-mail, which an IdP may let its users change.
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: id(),
+    userId: ownerColumn(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: createdAt(),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [
+    uniqueIndex('user_identities_issuer_subject_uq').on(t.issuer, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The IdP session behind an app session: back-channel logout finds sessions by the IdP's `sid`
+ * or by the identity, and RP-initiated logout sends the ID token back as `id_token_hint`.
+ */
+export const oidcSessions = pgTable(
+  'oidc_sessions',
+  {
+    sessionId: uuid('session_id')
+      .primaryKey()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    identityId: uuid('identity_id')
+      .notNull()
+      .references(() => userIdentities.id, { onDelete: 'cascade' }),
+    sid: text('sid'),
+    idToken: text('id_token').notNull(),
+  },
+  (t) => [index('oidc_sessions_identity_idx').on(t.identityId), index('oidc_sessions_sid_idx').on(t.sid)],
+);
