@@ -11,6 +11,7 @@ import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
 import settingsRoutes from './settings.js';
 import siteRoutes from './site.js';
+import ssoRoutes from './sso.js';
 import teamRoutes from './teams.js';
 import timelineRoutes from './timeline.js';
 import { serializerCompiler, validatorCompiler } from './zod-compilers.js';
@@ -37,6 +38,7 @@ const rest: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(ssoRoutes, { prefix: '/auth/oidc' });
   await app.register(settingsRoutes, { prefix: '/settings' });
   await app.register(profileRoutes, { prefix: '/profile' });
   await app.register(timelineRoutes, { prefix: '/profile' });

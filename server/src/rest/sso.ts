@@ -1,0 +1,145 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
+import { ZSsoLinkInput, ZSsoOptions } from '@contracts/schemas/sso.js';
+import { isAppError } from '../lib/app-error.js';
+import { clearSessionCookie, setSessionCookie } from '../services/auth/session-cookie.js';
+import { backChannelLogout } from '../services/sso/back-channel-logout.js';
+import { confirmSsoLink } from '../services/sso/confirm-sso-link.js';
+import { endSsoSession } from '../services/sso/end-sso-session.js';
+import { finishSsoLogin } from '../services/sso/finish-sso-login.js';
+import { startSsoLogin } from '../services/sso/start-sso-login.js';
+import { SSO_STEP_TTL_S } from '../services/sso/sso-store.js';
+import { ZOk } from './openapi/responses.js';
+
+const tags = ['sso'];
+const TX_COOKIE = 'sso_tx';
+const LINK_COOKIE = 'sso_link';
+const publicRoute = { auth: 'public' } as const;
+
+/** Short-lived, http-only cookies scoped to these routes: they tie a login to the browser that began it. */
+function stepCookie(req: FastifyRequest) {
+  const secure = req.protocol === 'https' || req.server.deps.config.PUBLIC_URL.startsWith('https:');
+  return { path: '/api/auth/oidc', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: SSO_STEP_TTL_S };
+}
+
+/** OpenID Connect single sign-on (docs/sso.md). Routes other than /options answer 404 while SSO is off. */
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+  const { config } = deps;
+  const enabled = Boolean(config.OIDC_ISSUER);
+  // The IdP posts the logout token as a form (Back-Channel Logout 1.0, 2.5); scoped to these routes.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  const toLogin = (reply: FastifyReply, query: string) => reply.redirect(`/login?${query}`, 302);
+
+  app.get(
+    '/options',
+    { config: publicRoute, schema: { tags, summary: 'What the login page offers', response: { 200: ZSsoOptions } } },
+    async () => ({ sso: enabled, buttonText: config.OIDC_BUTTON_TEXT, passwordLogin: config.PASSWORD_LOGIN === 'on' }),
+  );
+  if (!enabled) return;
+
+  app.get(
+    '/login',
+    { config: publicRoute, schema: { tags, summary: 'Start an SSO login (302 to the IdP)' } },
+    async (req, reply) => {
+      try {
+        const { url, transactionId } = await startSsoLogin(deps);
+        reply.setCookie(TX_COOKIE, transactionId, stepCookie(req));
+        return await reply.redirect(url, 302);
+      } catch (err) {
+        if (isAppError(err) && err.code === 'UNAVAILABLE') return toLogin(reply, 'sso_error=idp_unreachable');
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/callback',
+    { config: publicRoute, schema: { tags, summary: 'The IdP returns here' } },
+    async (req, reply) => {
+      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+      const outcome = await finishSsoLogin({
+        ...deps,
+        meta: req.meta(),
+        transactionId: req.cookies[TX_COOKIE],
+        callbackQuery: query,
+      });
+      reply.clearCookie(TX_COOKIE, { path: '/api/auth/oidc' });
+      switch (outcome.kind) {
+        case 'signed-in':
+          setSessionCookie(reply, outcome.token);
+          return reply.redirect('/', 302);
+        case 'confirm-link':
+          reply.setCookie(LINK_COOKIE, outcome.linkId, stepCookie(req));
+          return toLogin(reply, 'sso_link=1');
+        case 'refused':
+          return toLogin(reply, `sso_error=${outcome.reason}`);
+      }
+    },
+  );
+
+  app.post(
+    '/link',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'Confirm linking the IdP identity with the account password (once)',
+        body: ZSsoLinkInput,
+        response: { 200: z.object({ success: z.literal(true), message: z.string(), token: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const { token } = await confirmSsoLink({
+        ...deps,
+        meta: req.meta(),
+        linkId: req.cookies[LINK_COOKIE],
+        password: req.body.password,
+      });
+      reply.clearCookie(LINK_COOKIE, { path: '/api/auth/oidc' });
+      setSessionCookie(reply, token);
+      return { success: true as const, message: AUTH_MESSAGES.loggedIn, token };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'End this session, and the IdP session when it came from SSO',
+        response: { 200: ZOk.extend({ redirectUrl: z.string().nullable() }) },
+      },
+    },
+    async (req, reply) => {
+      const redirectUrl = await endSsoSession({ ...deps, meta: req.meta(), auth: await req.resolveAuth() });
+      clearSessionCookie(reply);
+      return { success: true as const, message: AUTH_MESSAGES.loggedOut, redirectUrl };
+    },
+  );
+
+  app.post(
+    '/backchannel-logout',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'OpenID Connect Back-Channel Logout: the IdP ends sessions',
+        body: z.object({ logout_token: z.string().min(1).max(16_384) }),
+        response: { 200: ZOk.extend({ ended: z.number().int() }) },
+      },
+    },
+    async (req, reply) => {
+      const ended = await backChannelLogout({ ...deps, meta: req.meta(), logoutToken: req.body.logout_token });
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, message: 'Sessions ended', ended };
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,94 @@
+import { and, eq } from 'drizzle-orm';
+import { userIdentities } from '../../db/schema.js';
+import type { AppDeps, RequestMeta } from '../../deps.js';
+import { isAppError } from '../../lib/app-error.js';
+import { newToken } from '../../lib/tokens.js';
+import type { TSsoRefusal } from '@contracts/schemas/sso.js';
+import { auditAccount } from '../auth/audit-auth.js';
+import { findUserByEmail } from '../auth/find-user.js';
+import { exchangeSsoCode, type TSsoClaims } from './exchange-sso-code.js';
+import { mapGroupsToTeams } from './map-groups-to-teams.js';
+import { openSsoSession } from './open-sso-session.js';
+import { registerSsoUser } from './register-sso-user.js';
+import { readSsoStep, saveSsoStep, type TSsoTransaction } from './sso-store.js';
+
+export type TSsoOutcome =
+  | { kind: 'signed-in'; token: string }
+  | { kind: 'confirm-link'; linkId: string }
+  | { kind: 'refused'; reason: TSsoRefusal };
+
+type TFinishDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
+
+/**
+ * The callback: checks the IdP's answer, then finds the account by (issuer, sub) only. An
+ * identity seen for the first time is linked to an account with the same e-mail only after the
+ * IdP vouches for the address (email_verified: true) AND its owner types the local password once
+ * (confirmSsoLink); otherwise a new account is made only with OIDC_AUTO_REGISTER and an allowed
+ * domain. Refusals come back as codes for the login page and are audited.
+ */
+export async function finishSsoLogin(
+  opts: TFinishDeps & { meta: RequestMeta; transactionId: string | undefined; callbackQuery: string },
+): Promise<TSsoOutcome> {
+  const { db, config, meta } = opts;
+  const deps: TFinishDeps = opts;
+  const refuse = async (reason: TSsoRefusal, userId: string | null = null): Promise<TSsoOutcome> => {
+    await auditAccount({ db, meta, userId, action: 'auth.sso_login', outcome: 'failure', details: { reason } });
+    return { kind: 'refused', reason };
+  };
+  const transaction = opts.transactionId
+    ? await readSsoStep<TSsoTransaction>({ ...deps, kind: 'tx', id: opts.transactionId, take: true })
+    : null;
+  if (!transaction) return refuse('bad_response');
+
+  let found: TSsoClaims;
+  try {
+    found = await exchangeSsoCode({ ...deps, callbackQuery: opts.callbackQuery, transaction });
+  } catch (err) {
+    if (isAppError(err) && err.code === 'UNAVAILABLE') return refuse('idp_unreachable');
+    if (isAppError(err) && err.code === 'BAD_REQUEST') return refuse('bad_response');
+    throw err;
+  }
+  const { claims } = found;
+  const teams = mapGroupsToTeams(claims, { groupsClaim: config.OIDC_GROUPS_CLAIM, teamMap: config.OIDC_TEAM_MAP });
+  if (config.OIDC_ROLE_STRICT && teams.length === 0) return refuse('no_role');
+
+  const [identity] = await db
+    .select({ id: userIdentities.id, userId: userIdentities.userId })
+    .from(userIdentities)
+    .where(and(eq(userIdentities.issuer, found.issuer), eq(userIdentities.subject, found.subject)))
+    .limit(1);
+  if (identity) {
+    const token = await openSsoSession({ db, meta, userId: identity.userId, identityId: identity.id, ...found });
+    return { kind: 'signed-in', token };
+  }
+
+  const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+  const verified = claims.email_verified === true;
+  const existing = email ? await findUserByEmail({ db, email }) : null;
+  if (existing) {
+    // Linking on an unverified address is the account take-over of Grafana's CVE-2022-31107.
+    if (!verified) return refuse('email_unverified', existing.id);
+    const linkId = newToken();
+    await saveSsoStep({
+      ...deps,
+      kind: 'link',
+      id: linkId,
+      value: {
+        userId: existing.id,
+        email,
+        issuer: found.issuer,
+        subject: found.subject,
+        sid: found.sid,
+        idToken: found.idToken,
+      },
+    });
+    return { kind: 'confirm-link', linkId };
+  }
+  if (!config.OIDC_AUTO_REGISTER) return refuse('no_account');
+  if (!email || !verified) return refuse('email_unverified');
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  if (!config.OIDC_ALLOWED_DOMAINS.includes(domain)) return refuse('domain_not_allowed');
+  const created = await registerSsoUser({ db, meta, email, claims, issuer: found.issuer, subject: found.subject });
+  const token = await openSsoSession({ db, meta, ...created, ...found });
+  return { kind: 'signed-in', token };
+}
