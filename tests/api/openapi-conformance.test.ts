@@ -46,6 +46,8 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     payload: { token: 'x'.repeat(43), password: 'a long password' },
   }),
   'GET /api/auth/me': async () => ({ url: '/api/auth/me' }),
+  // The other /api/auth/oidc routes exist only with OIDC_ISSUER set (tests/sso/).
+  'GET /api/auth/oidc/options': async () => ({ url: '/api/auth/oidc/options' }),
   'POST /api/settings/logout': async () => ({ url: '/api/settings/logout' }),
   'PUT /api/settings/change-name': async () => ({
     url: '/api/settings/change-name',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, userIdentities } from '../../server/src/db/schema.js';
 import { FAST_HASH_ENV, PASSWORD, rest, signUpUser, uniqueEmail } from '../auth/auth-helpers.js';
+import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
 import { startOidcProvider, type TTestIdp } from '../helpers/start-oidc-provider.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
@@ -269,5 +270,33 @@ describe('the IdP down at boot', () => {
     const start = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
     assert.equal(start.statusCode, 302);
     assert.equal(start.headers.location, '/login?sso_error=idp_unreachable');
+  });
+});
+
+describe('PASSWORD_LOGIN=off', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const idp = await idpFor();
+    await idp.stop();
+    t = await createTestApp({ env: ssoEnv(idp, { PASSWORD_LOGIN: 'off' }) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('the password routes answer 403 with a message, and the login page is told to hide the form', async () => {
+    assert.equal((await rest(t.app, 'GET', '/api/auth/oidc/options')).body.passwordLogin, false);
+    const refused = { success: false, message: SSO_MESSAGES.passwordLoginOff, code: 'FORBIDDEN' };
+    const email = uniqueEmail();
+    const calls: [string, unknown][] = [
+      ['/api/auth/signup', { name: 'Dr Nobody', email, password: PASSWORD }],
+      ['/api/auth/login', { email, password: PASSWORD }],
+      ['/api/auth/forgot-password', { email }],
+    ];
+    for (const [url, body] of calls) {
+      const r = await rest(t.app, 'POST', url, body);
+      assert.equal(r.status, 403, url);
+      assert.deepEqual(r.body, refused, url);
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { passwordHasherFor } from '../../lib/password.js';
 import { AUTH_MESSAGES, type TAuthUser, type TLoginInput } from '@contracts/schemas/auth.js';
+import { assertPasswordLogin } from './assert-password-login.js';
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { createSession } from './create-session.js';
@@ -19,11 +20,17 @@ type TLoginDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * A 429 from the full argon2 queue is not a failure: nothing was checked.
  */
 export async function logIn(
-  opts: TLoginDeps & { meta: RequestMeta; input: TLoginInput },
+  opts: TLoginDeps & {
+    meta: RequestMeta;
+    input: TLoginInput;
+    /** The one-time password check that links an SSO identity (confirmSsoLink): allowed with PASSWORD_LOGIN=off. */
+    linkingSso?: boolean;
+  },
 ): Promise<{ token: string; user: TAuthUser }> {
   const { meta, input } = opts;
   const deps: TLoginDeps = opts;
   const { db, config } = deps;
+  if (!opts.linkingSso) assertPasswordLogin(config);
   const limits = authLimits(deps);
   const hasher = passwordHasherFor(config);
   try {

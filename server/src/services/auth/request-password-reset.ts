@@ -7,6 +7,7 @@ import { sendMail } from '../mail/send-mail.js';
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { findUserByEmail } from './find-user.js';
+import { assertPasswordLogin } from './assert-password-login.js';
 
 export const RESET_TOKEN_TTL_MINUTES = 60;
 
@@ -23,6 +24,7 @@ export async function requestPasswordReset(
   const { meta, input } = opts;
   const deps: TResetDeps = opts;
   const { db, config, log } = deps;
+  assertPasswordLogin(config);
   const limits = authLimits(deps);
   await limits.countAuthAttempt(meta.ip);
   await limits.countResetRequest(input.email, meta.ip);

@@ -12,6 +12,7 @@ import { findUserById } from './find-user.js';
 import { revokeUserApiKeys } from '../api-key/revoke-user-api-keys.js';
 import { revokeUserSessions } from './revoke-sessions.js';
 import { announceSessionsEnded } from './session-cache.js';
+import { assertPasswordLogin } from './assert-password-login.js';
 
 /** The spec's success message, then what happened to the account's API keys when there were any. */
 export function resetDoneMessage(done: { apiKeysRevoked: number }): string {
@@ -34,6 +35,7 @@ export async function resetPassword(
   const { meta, input } = opts;
   const deps: TResetDeps = opts;
   const { db, config } = deps;
+  assertPasswordLogin(config);
   await authLimits(deps).countAuthAttempt(meta.ip);
   // Hash first: the slow step must not sit inside the transaction holding row locks.
   const passwordHash = await passwordHasherFor(config).hash(input.password);

@@ -6,6 +6,7 @@ import { AUTH_MESSAGES, type TAuthUser, type TSignupInput } from '@contracts/sch
 import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { createSession } from './create-session.js';
+import { assertPasswordLogin } from './assert-password-login.js';
 
 type TSignupDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
@@ -24,6 +25,7 @@ export async function signUp(
   const { meta, input } = opts;
   const deps: TSignupDeps = opts;
   const { db, config } = deps;
+  assertPasswordLogin(config);
   const limits = authLimits(deps);
   await limits.countAuthAttempt(meta.ip);
   await limits.countSignup(input.email, meta.ip);

@@ -24,7 +24,12 @@ export async function confirmSsoLink(
     opts.linkId ? readSsoStep<TPendingLink>({ ...deps, kind: 'link', id: opts.linkId, take }) : null;
   const pending = await read(false);
   if (!pending) throw new AppError('BAD_REQUEST', SSO_MESSAGES.link_expired);
-  const passwordSession = await logIn({ ...deps, meta, input: { email: pending.email, password: opts.password } });
+  const passwordSession = await logIn({
+    ...deps,
+    meta,
+    input: { email: pending.email, password: opts.password },
+    linkingSso: true,
+  });
   // logIn opened a password session; the SSO one below replaces it, so end this one at once.
   await db
     .update(sessions)
