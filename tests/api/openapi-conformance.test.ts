@@ -10,6 +10,10 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
 import { multipart } from '../helpers/post-multipart.js';
 import { testPatientName } from '../helpers/test-patients.js';
+import { invitationTokenFor } from '../helpers/team-factories.js';
+import { createTeam } from '../../server/src/services/teams/create-team.js';
+import { inviteMember } from '../../server/src/services/teams/invite-member.js';
+import { joinTeam } from '../../server/src/services/teams/join-team.js';
 
 type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
@@ -137,6 +141,52 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   'GET /api/feedback/{chat_id}': async (t, u) => {
     const { chat } = await createChat(t.deps, u.user.id);
     return { url: `/api/feedback/${chat.id}` };
+  },
+  // Teams (issue 32): the caller is a team's admin, with a second member to change or remove.
+  'POST /api/teams': async () => ({ url: '/api/teams', payload: { name: 'Radiology conformance' } }),
+  'GET /api/teams': async (t, u) => {
+    await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology list' });
+    return { url: '/api/teams' };
+  },
+  'POST /api/teams/join': async (t, u) => {
+    const other = await createUser(t.deps);
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: other.user.id, name: 'Radiology join' });
+    await inviteMember({
+      ...t.deps,
+      meta: null,
+      userId: other.user.id,
+      input: { teamId: team.id, email: u.user.email, role: 'clinician' },
+    });
+    return { url: '/api/teams/join', payload: { token: await invitationTokenFor(t.deps, u.user.email) } };
+  },
+  'POST /api/teams/{teamId}/invitations': async (t, u) => {
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology invite' });
+    return {
+      url: `/api/teams/${team.id}/invitations`,
+      payload: { email: `invitee-${Date.now()}@example.org`, role: 'radiologist' },
+    };
+  },
+  'GET /api/teams/{teamId}/members': async (t, u) => {
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology members' });
+    return { url: `/api/teams/${team.id}/members` };
+  },
+  'PATCH /api/teams/{teamId}/members/{userId}': async (t, u) => {
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology roles' });
+    return { url: `/api/teams/${team.id}/members/${u.user.id}`, payload: { role: 'admin' } };
+  },
+  'DELETE /api/teams/{teamId}/members/{userId}': async (t, u) => {
+    // The admin removes a member who joined through an invitation (the last admin may not leave: 409).
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology remove' });
+    const member = await createUser(t.deps);
+    await inviteMember({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      input: { teamId: team.id, email: member.user.email, role: 'clinician' },
+    });
+    const token = await invitationTokenFor(t.deps, member.user.email);
+    await joinTeam({ ...t.deps, meta: null, userId: member.user.id, email: member.user.email, token });
+    return { url: `/api/teams/${team.id}/members/${member.user.id}` };
   },
   // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.
   'GET /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
