@@ -8,7 +8,7 @@ import { TOO_MANY_REQUESTS_BODY } from './rate-limit-body.js';
  * A tRPC batch runs several procedures in one HTTP request (`/trpc/a,b,c?batch=1`); the global
  * limiter counts requests, so without this one request could carry many logins (argon2 hashes)
  * for the price of one. Each call after the first is counted against the same per-IP budget,
- * before any procedure runs. Registered after @fastify/rate-limit (its createRateLimit()
+ * before any procedure runs. Registered after the global limiter (its createRateLimit()
  * without options shares the global store, key and allow-list).
  */
 export default fp(async (app) => {
@@ -23,6 +23,8 @@ export default fp(async (app) => {
     for (let i = 1; i < calls; i++) {
       const r = await countOne(req);
       if (!r.isAllowed && r.isExceeded) return reply.status(429).send(TOO_MANY_REQUESTS_BODY);
+      // The global limiter's hook ran first and wrote its header: the budget left is after these calls.
+      if ('remaining' in r) reply.header('x-ratelimit-remaining', r.remaining);
     }
   });
 });
