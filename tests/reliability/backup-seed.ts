@@ -26,12 +26,41 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
       })
       .returning();
     if (!user) throw new Error('no user');
-    await db.insert(s.sessions).values({
-      userId: user.id,
+    const [session] = await db
+      .insert(s.sessions)
+      .values({
+        userId: user.id,
+        tokenHash: hashToken(newToken()),
+        expiresAt: new Date(Date.now() + 3600_000),
+        ip: '127.0.0.1',
+      })
+      .returning();
+    if (!session) throw new Error('no session');
+    // Single sign-on (issue 34): the identity at an IdP and the IdP session behind the app session.
+    const [identity] = await db
+      .insert(s.userIdentities)
+      .values({ userId: user.id, issuer: 'https://idp.example.test', subject: `sub-${u}-ünï` })
+      .returning();
+    if (!identity) throw new Error('no identity');
+    await db
+      .insert(s.oidcSessions)
+      .values({ sessionId: session.id, identityId: identity.id, sid: `sid-${u}`, idToken: 'eyJ.fake.token' });
+    // Teams (issue 32): a team, its admin, an invitation; STOW forwarding (issue 36 S2) for the account.
+    const [team] = await db
+      .insert(s.teams)
+      .values({ name: `Radiology — St Mary's ${u}`, aeTitle: `CXRTEAM${u}` })
+      .returning();
+    if (!team) throw new Error('no team');
+    await db.insert(s.teamMembers).values({ teamId: team.id, userId: user.id, role: 'admin' });
+    await db.insert(s.teamInvitations).values({
+      teamId: team.id,
+      email: `invitee-${u}@example.test`,
+      role: 'clinician',
       tokenHash: hashToken(newToken()),
-      expiresAt: new Date(Date.now() + 3600_000),
-      ip: '127.0.0.1',
+      invitedBy: user.id,
+      expiresAt: new Date(Date.now() + 7 * 86_400_000),
     });
+    await db.insert(s.stowForwarding).values({ userId: user.id, grantedBy: user.id });
     await db
       .insert(s.passwordResetTokens)
       .values({ userId: user.id, tokenHash: hashToken(newToken()), expiresAt: new Date() });
