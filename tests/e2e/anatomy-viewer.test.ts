@@ -29,7 +29,9 @@ import {
  */
 const FIXTURE = readFileSync(new URL('../fixtures/cxr/normal-covid-normal-6288.jpg', import.meta.url));
 const MODEL_DIR = process.env.MODEL_DIR ?? 'models/cxr';
-const CTR_LINE = /Cardiothoracic ratio (\d\.\d\d) \(usual upper reference (\d\.\d\d) on an adult PA film\)/;
+// Model 4 names the projection ('on a PA film') and, on an AP film, says the heart is magnified.
+const CTR_LINE =
+  /Cardiothoracic ratio (\d\.\d\d)(?: on an? (?:AP|PA) film)? \(usual upper reference (\d\.\d\d) on an adult PA film(?:;[^)]*)?\)/;
 
 interface TManifest {
   anatomy?: unknown;
