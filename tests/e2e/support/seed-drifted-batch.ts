@@ -89,20 +89,23 @@ export async function seedDriftedBatch(
   };
   const rand = prng(17);
   for (const w of weeks) {
-    const byFinding = manifest.findings.map((f) => {
-      const counts = ref.findings[f.label]?.counts ?? [];
-      const scores = referenceScores(ref.binEdges, counts, w.analyses, rand).map((p) =>
-        shifted(p, w.shift[f.label] ?? 0),
-      );
-      // Shuffled so that one film's findings are not all from the same end of their ranges.
-      return {
-        f,
-        scores: scores
-          .map((s) => [rand(), s] as const)
-          .sort((a, b) => a[0] - b[0])
-          .map(([, s]) => s),
-      };
-    });
+    // Only findings the reference has bins for (a finding new in this model version has none yet).
+    const byFinding = manifest.findings
+      .filter((f) => (ref.findings[f.label]?.counts ?? []).length > 0)
+      .map((f) => {
+        const counts = ref.findings[f.label]?.counts ?? [];
+        const scores = referenceScores(ref.binEdges, counts, w.analyses, rand).map((p) =>
+          shifted(p, w.shift[f.label] ?? 0),
+        );
+        // Shuffled so that one film's findings are not all from the same end of their ranges.
+        return {
+          f,
+          scores: scores
+            .map((s) => [rand(), s] as const)
+            .sort((a, b) => a[0] - b[0])
+            .map(([, s]) => s),
+        };
+      });
     const total = w.analyses + w.refused;
     const chatRows = await db
       .insert(chats)
