@@ -45,9 +45,14 @@ export default fp(async (app) => {
   app.addHook('preValidation', async (req, reply) => {
     const problem = req.url.startsWith('/trpc/')
       ? (inspectText(req.params) ?? trpcProblem(req))
-      : (inspectText(req.params) ?? inspectText(req.query) ?? inspectText(req.body));
+      : (inspectText(req.params) ?? inspectText(req.query) ?? inspectText(isStream(req.body) ? null : req.body));
     if (!problem) return;
     const message = problem === 'invalid' ? TEXT_MESSAGES.invalid : TEXT_MESSAGES.tooDeep;
     return reply.status(400).send({ success: false, message, code: 'BAD_REQUEST' });
   });
 });
+
+/** A body the route reads itself as a stream (STOW-RS, part by part): no parsed text to inspect. */
+function isStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function';
+}
