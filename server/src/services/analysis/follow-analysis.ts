@@ -9,7 +9,7 @@ import {
   type TProgressEvent,
 } from '@contracts/schemas/analysis.js';
 import { analysisEventHub } from './analysis-event-hub.js';
-import { getOwnedAnalysis } from './get-analysis.js';
+import { getOwnedAnalysis, getOwnedAnalysisInSpace } from './get-analysis.js';
 
 type TFollowDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
 
@@ -35,6 +35,9 @@ const fromView = (v: TAnalysisView): TProgressEvent => ({
  * is read once, after subscribing so nothing in between is missed, and again only if the
  * subscriber connection dropped (events published meanwhile are lost); nothing polls.
  * Ownership is checked before anything is yielded; the iterator ends when `signal` aborts.
+ * A team's analysis re-checks access before each event it passes on (one read per stage), so a
+ * member removed from the team stops receiving at once, whichever process served the removal:
+ * the iterator then throws the same NOT_FOUND as for a foreign id.
  */
 export async function* followAnalysis(
   opts: TFollowDeps & { userId: string; analysisId: string; signal?: AbortSignal },
@@ -59,7 +62,8 @@ export async function* followAnalysis(
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
   try {
-    let last = fromView(await getOwnedAnalysis({ db, userId, analysisId }));
+    const first = await getOwnedAnalysisInSpace({ db, userId, analysisId });
+    let last = fromView(first.view);
     yield last;
     while (!TERMINAL_STATUSES.includes(last.status) && !signal?.aborted) {
       if (pending.length === 0) {
@@ -72,6 +76,7 @@ export async function* followAnalysis(
       // A re-read can repeat the stage already sent or lag behind an event, and a retried job
       // starts over: the clinician only sees the stages move forward.
       if (!next || rank(next.stage) <= rank(last.stage)) continue;
+      if (first.teamId) await getOwnedAnalysis({ db, userId, analysisId });
       last = next;
       yield last;
     }

@@ -61,16 +61,24 @@ function toView(row: TRow): TAnalysisView {
 
 /** One analysis of userId's; missing, malformed and foreign ids answer the same NOT_FOUND. */
 export async function getOwnedAnalysis(opts: { db: TDb; userId: string; analysisId: string }): Promise<TAnalysisView> {
-  return toView(
-    await findOwned({
-      db: opts.db,
-      table: analyses,
-      id: opts.analysisId,
-      userId: opts.userId,
-      columns,
-      notFound: ANALYSIS_MESSAGES.analysisNotFound,
-    }),
-  );
+  return (await getOwnedAnalysisInSpace(opts)).view;
+}
+
+/** getOwnedAnalysis, with the team the analysis belongs to (null: its author's personal space). */
+export async function getOwnedAnalysisInSpace(opts: {
+  db: TDb;
+  userId: string;
+  analysisId: string;
+}): Promise<{ view: TAnalysisView; teamId: string | null }> {
+  const row = await findOwned({
+    db: opts.db,
+    table: analyses,
+    id: opts.analysisId,
+    userId: opts.userId,
+    columns: { ...columns, teamId: analyses.teamId },
+    notFound: ANALYSIS_MESSAGES.analysisNotFound,
+  });
+  return { view: toView(row), teamId: row.teamId };
 }
 
 /** The newest analysis of one of userId's chats, or NOT_FOUND (also for a foreign chat). */

@@ -4,6 +4,7 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
 import type { Responder } from './responders/responder.js';
+import { membershipHub } from '../teams/membership-signal.js';
 import { loadChatContext, replyToChat } from './stream-chat-reply.js';
 
 /** A finished stream is kept this long for a subscriber that connects late. */
@@ -19,6 +20,8 @@ interface TStream {
   chunks: TReplyChunk[];
   error: AppError | null;
   finished: boolean;
+  /** The author left the chat's team: nothing more is delivered, to any tab. */
+  cutOff: boolean;
   events: EventEmitter;
   /** Subscribers following the stream right now. */
   followers: number;
@@ -35,7 +38,7 @@ const streams = new Map<string, TStream>();
  * for /trpc (documented in ARCHITECTURE.md).
  */
 export async function startReplyStream(
-  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & {
+  opts: Pick<AppDeps, 'db' | 'config' | 'log' | 'redis'> & {
     meta: RequestMeta | null;
     userId: string;
     chatId: string;
@@ -52,12 +55,23 @@ export async function startReplyStream(
     chunks: [],
     error: null,
     finished: false,
+    cutOff: false,
     events: new EventEmitter(),
     followers: 0,
     abort: new AbortController(),
     abandonTimer: null,
   };
   streams.set(streamId, s);
+  // A team chat's reply stops the moment its author leaves the team (whichever process served it).
+  const teamId = context.teamId;
+  const stopWatching = teamId
+    ? await membershipHub({ redis: opts.redis, prefix: opts.config.QUEUE_PREFIX }).onRemoved(userId, (left) => {
+        if (left !== teamId) return;
+        s.cutOff = true;
+        s.abort.abort();
+        s.events.emit('change');
+      })
+    : () => undefined;
   void (async () => {
     try {
       for await (const chunk of replyToChat({ ...opts, context, signal: s.abort.signal })) {
@@ -70,7 +84,11 @@ export async function startReplyStream(
       s.finished = true;
       if (s.abandonTimer) clearTimeout(s.abandonTimer);
       s.events.emit('change');
-      setTimeout(() => streams.delete(streamId), KEEP_MS).unref();
+      // Watched while kept: a late subscriber after a removal must not read the finished reply either.
+      setTimeout(() => {
+        stopWatching();
+        streams.delete(streamId);
+      }, KEEP_MS).unref();
     }
   })();
   return { streamId };
@@ -90,7 +108,10 @@ export async function* followReplyStream(
   try {
     let sent = 0;
     for (;;) {
-      while (sent < s.chunks.length) yield s.chunks[sent++]!;
+      // Answers like a stream that never was: the chat is no longer theirs to read.
+      if (s.cutOff) throw new AppError('NOT_FOUND', CHAT_MESSAGES.failed);
+      while (sent < s.chunks.length && !s.cutOff) yield s.chunks[sent++]!;
+      if (s.cutOff) continue;
       if (s.finished) {
         if (s.error) throw s.error;
         return;

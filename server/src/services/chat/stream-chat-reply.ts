@@ -26,7 +26,7 @@ type TReplyOpts = TChatDeps & { meta: RequestMeta | null; userId: string; respon
  */
 export async function loadChatContext(
   opts: TChatDeps & { userId: string; chatId: string; query: string },
-): Promise<TResponderContext & { chatId: string }> {
+): Promise<TResponderContext & { chatId: string; teamId: string | null }> {
   const { db, config, userId, query } = opts;
   const chat = await getOwnedChat({ db, userId, chatId: opts.chatId });
   const [analysis] = await db
@@ -56,6 +56,7 @@ export async function loadChatContext(
   });
   return {
     chatId: chat.id,
+    teamId: chat.teamId,
     result: parsed.data,
     patient: patientOf(chat),
     history: rows.reverse(),

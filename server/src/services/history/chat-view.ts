@@ -16,6 +16,8 @@ export const chatColumns = {
   updatedAt: chats.updatedAt,
   /** created_at at full precision, for keyset cursors. */
   cursorTs: sql<string>`${chats.createdAt}::text`,
+  // Last: list-chats.ts reads these columns by position.
+  teamId: chats.teamId,
 };
 
 export interface TChatRow {
@@ -28,6 +30,8 @@ export interface TChatRow {
   createdAt: Date;
   updatedAt: Date;
   cursorTs: string;
+  /** The team the chat belongs to; null in its author's personal space. */
+  teamId: string | null;
 }
 
 export const messageColumns = {

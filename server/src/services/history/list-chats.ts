@@ -87,6 +87,7 @@ function chatRowOf(r: unknown[]): TChatRow {
     createdAt: r[6] as Date,
     updatedAt: r[7] as Date,
     cursorTs: r[8] as string,
+    teamId: r[9] as string | null,
   };
 }
 
