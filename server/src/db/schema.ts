@@ -2,6 +2,7 @@ import type { TFindingCall } from '@contracts/finding-call.js';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  check,
   primaryKey,
   doublePrecision,
   index,
@@ -433,27 +434,34 @@ export const dicomInstances = pgTable(
     index('dicom_instances_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('dicom_instances_team_created_idx').on(t.teamId, t.createdAt.desc()),
     index('dicom_instances_analysis_idx').on(t.analysisId),
+    // The one-space rule looks a study up by its UID across spaces (receive-instance.ts).
+    index('dicom_instances_study_idx').on(t.studyInstanceUid),
     index('dicom_instances_status_idx').on(t.status),
   ],
 );
 
 /**
- * Accounts whose STOW-RS results a site administrator lets go back to DICOM_DESTINATION (issue
- * 36 S2). Results of instances the node received over DIMSE (for its owner) always go; STOW is
- * open to any account holding an API key, so its results go only for an account listed here.
- * One row per account now; a team gets its own nullable column (and a check that exactly one is
- * set) beside `user_id` when teams land.
+ * Accounts and teams whose STOW-RS results a site administrator lets go back to
+ * DICOM_DESTINATION (issue 36 S2). Results of instances the node received over DIMSE (for its
+ * owner or a team routed by AE title) always go; STOW is open to any account holding an API key,
+ * so its results go only for an account (its personal space) or a team (its team keys) listed
+ * here. Each row names exactly one of the two.
  */
 export const stowForwarding = pgTable(
   'stow_forwarding',
   {
     id: id(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
     /** The site administrator who turned it on (kept as null if that account is deleted). */
     grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('stow_forwarding_user_uq').on(t.userId)],
+  (t) => [
+    uniqueIndex('stow_forwarding_user_uq').on(t.userId),
+    uniqueIndex('stow_forwarding_team_uq').on(t.teamId),
+    check('stow_forwarding_one_space', sql`(${t.userId} is null) <> (${t.teamId} is null)`),
+  ],
 );
 
 /**
