@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTeamId } from './team.js';
 
 /** Personal API keys: the Settings panel, the tRPC procedures and the REST shim share these. */
 export const API_KEY_MESSAGES = {
@@ -9,6 +10,7 @@ export const API_KEY_MESSAGES = {
   sessionOnly: 'Sign in with your password to manage API keys',
   created: 'API key created. Copy it now: it will not be shown again.',
   revoked: 'API key revoked',
+  teamCreatorGone: "This team key's creator is no longer a member of its team: a team admin must create a new key",
 } as const;
 
 /** What a password change or reset did to the account's keys (they all stop working). */
@@ -27,6 +29,8 @@ export const ZCreateApiKeyInput = z.object({
     .trim()
     .min(1, API_KEY_MESSAGES.nameRequired)
     .max(100, API_KEY_MESSAGES.nameTooLong),
+  /** A team key (issue 32; team admins only): STOW-RS with it files instances into the team. */
+  team_id: ZTeamId.nullish(),
 });
 export type TCreateApiKeyInput = z.infer<typeof ZCreateApiKeyInput>;
 
@@ -42,6 +46,8 @@ export const ZApiKey = z.object({
   prefix: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  /** The team a team key belongs to; null for a personal key. */
+  teamId: z.uuid().nullable(),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 

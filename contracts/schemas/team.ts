@@ -22,6 +22,7 @@ export const TEAM_MESSAGES = {
   left: 'You left the team',
   aeTitleInvalid: 'AE title must be 1-16 characters: letters, digits, spaces, - or _',
   aeTitleTaken: 'Another team already uses this AE title',
+  aeTitleNode: "This is the DICOM node's own AE title (its owner's personal space): choose another",
 } as const;
 
 export const TEAM_ROLES = ['admin', 'radiologist', 'clinician'] as const;

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import { requireKeyTeam } from '../services/api-key/require-key-team.js';
 import { boundaryOf, readMultipartRelated } from '../services/dicom-node/read-multipart-related.js';
 import { storeInstances } from '../services/dicom-node/store-instances.js';
 
@@ -13,7 +14,8 @@ export const STOW_BUSY = 'The server is busy storing other studies. Please try a
 /**
  * DICOMweb STOW-RS (PS3.18 10.5) at /dicomweb/studies, for routers, modern PACS and scripts.
  * Only a personal API key is accepted: a browser's session cookie is not (this path has no
- * CSRF check, and no page posts here). The instances land in the key holder's account.
+ * CSRF check, and no page posts here). The instances land in the key holder's personal space, or
+ * with a team key in its team (issue 32; requireKeyTeam).
  *
  * The body is read as a stream, one part at a time (issue 36 S7), by at most
  * DICOM_STOW_MAX_CONCURRENT requests at once in this process; each part after the first spends
@@ -30,6 +32,7 @@ const stowRoutes: FastifyPluginAsync = async (app) => {
     reply.header('connection', 'close');
     const auth = req.signedIn();
     if (auth.via !== 'api-key') throw new AppError('UNAUTHORIZED', STOW_KEY_REQUIRED);
+    const teamId = await requireKeyTeam({ db: app.deps.db, auth });
     const boundary = boundaryOf(req.headers['content-type']);
     if (Number(req.headers['content-length'] ?? 0) > STOW_BODY_LIMIT)
       throw new AppError('PAYLOAD_TOO_LARGE', `A STOW-RS request may carry at most ${STOW_BODY_LIMIT >> 20} MiB`);
@@ -51,7 +54,14 @@ const stowRoutes: FastifyPluginAsync = async (app) => {
         const rate = await countPart(req);
         return rate.isAllowed || !rate.isExceeded;
       };
-      const out = await storeInstances({ ...app.deps, meta: req.meta(), userId: auth.userId, parts, admitPart });
+      const out = await storeInstances({
+        ...app.deps,
+        meta: req.meta(),
+        userId: auth.userId,
+        teamId,
+        parts,
+        admitPart,
+      });
       reply.removeHeader('connection');
       return await reply.status(out.status).type('application/dicom+json').send(JSON.stringify(out.body));
     } finally {

@@ -6,6 +6,7 @@ import {
   ZCreateApiKeyInput,
   ZCreatedApiKey,
 } from '@contracts/schemas/api-key.js';
+import { TEAM_MESSAGES } from '@contracts/schemas/team.js';
 import { createApiKey } from '../services/api-key/create-api-key.js';
 import { listApiKeys } from '../services/api-key/list-api-keys.js';
 import { revokeApiKey } from '../services/api-key/revoke-api-key.js';
@@ -42,13 +43,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Create an API key; the key is in this response only',
+        summary: 'Create an API key (with team_id, a team key: team admins only); the key is in this response only',
         body: ZCreateApiKeyInput,
-        response: { 201: envelope(ZCreatedApiKey), 409: errorResponse(API_KEY_MESSAGES.tooMany) },
+        response: {
+          201: envelope(ZCreatedApiKey),
+          403: errorResponse(TEAM_MESSAGES.adminOnly),
+          404: errorResponse(TEAM_MESSAGES.notFound),
+          409: errorResponse(API_KEY_MESSAGES.tooMany),
+        },
       },
     },
     async (req, reply) => {
-      const data = await createApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, name: req.body.name });
+      const { name, team_id: teamId } = req.body;
+      const data = await createApiKey({ db, meta: req.meta(), userId: req.signedIn().userId, name, teamId });
       return reply
         .status(201)
         .header('cache-control', 'private, no-store')

@@ -26,13 +26,15 @@ export const UPLOAD_MESSAGE = 'Chest X-ray submitted for analysis.';
  * job (ids, the storage key and a DICOM film's AP/PA ViewPosition only). If Redis is unavailable
  * nothing is left behind and the caller gets 503 within about a second. With `teamId` the rows
  * belong to that team (the caller must be a member, any role); a profile named must be in the
- * same space.
+ * same space. `routedTeam`: the DICOM network filed it (the node by the called AE title, STOW-RS
+ * by a team key), which decided the space; its author (the node's owner) need not be a member.
  */
 export async function createAnalysis(
   opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & {
     meta: RequestMeta;
     userId: string;
     teamId?: string | null;
+    routedTeam?: boolean;
     raw: TRawUpload;
   },
 ): Promise<TUploadOutput> {
@@ -41,7 +43,7 @@ export async function createAnalysis(
   let patient = parsePatient(raw.profileJson);
   // Refuse early, before any work, when the queue cannot take the job.
   if (!queueReady({ redis })) throw new AppError('UNAVAILABLE', ANALYSIS_MESSAGES.queueDown);
-  const teamId = await resolveSpace({ db, userId, teamId: opts.teamId });
+  const teamId = opts.routedTeam ? (opts.teamId ?? null) : await resolveSpace({ db, userId, teamId: opts.teamId });
   const decoded = await decodeUpload(raw.image);
   patient = prefillFromDicom(patient, decoded.dicomPatient);
   const sha256 = createHash('sha256').update(decoded.data).digest('hex');
@@ -53,14 +55,19 @@ export async function createAnalysis(
     work: async (tx) => {
       let profileId: string | null = null;
       if (raw.profileId) {
-        const p = await findOwned({
-          db: tx,
-          table: patientProfiles,
-          id: raw.profileId,
-          userId,
-          columns: { id: patientProfiles.id, teamId: patientProfiles.teamId },
-          notFound: PROFILE_NOT_FOUND,
-        });
+        const columns = { id: patientProfiles.id, teamId: patientProfiles.teamId };
+        // A routed instance's profile was matched in its space (matchPatientProfile), whoever the author is.
+        const p = opts.routedTeam
+          ? (await tx.select(columns).from(patientProfiles).where(eq(patientProfiles.id, raw.profileId)).limit(1))[0]
+          : await findOwned({
+              db: tx,
+              table: patientProfiles,
+              id: raw.profileId,
+              userId,
+              columns,
+              notFound: PROFILE_NOT_FOUND,
+            });
+        if (!p) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
         // A chat lives in its profile's space: a team's study is never filed under a personal profile.
         if (p.teamId !== teamId) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
         profileId = p.id;

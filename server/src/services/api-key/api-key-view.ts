@@ -8,6 +8,7 @@ export const apiKeyColumns = {
   prefix: apiKeys.prefix,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
+  teamId: apiKeys.teamId,
 };
 
 export function apiKeyView(row: {
@@ -16,6 +17,7 @@ export function apiKeyView(row: {
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  teamId: string | null;
 }): TApiKey {
   return {
     id: row.id,
@@ -23,5 +25,6 @@ export function apiKeyView(row: {
     prefix: row.prefix,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    teamId: row.teamId,
   };
 }

@@ -13,6 +13,7 @@ export async function resolveApiKey(opts: { db: TDb; key: string }): Promise<TAu
   const [row] = await db
     .select({
       keyId: apiKeys.id,
+      keyTeamId: apiKeys.teamId,
       userId: users.id,
       name: users.name,
       email: users.email,
@@ -31,5 +32,6 @@ export async function resolveApiKey(opts: { db: TDb; key: string }): Promise<TAu
     sessionId: null,
     via: 'api-key',
     siteAdmin: row.siteAdminSince !== null,
+    keyTeamId: row.keyTeamId,
   };
 }

@@ -13,6 +13,8 @@ export interface TAuth {
   via: 'session' | 'api-key';
   /** The account holds the site-admin role (users.site_admin_since); absent means no. */
   siteAdmin?: boolean;
+  /** The team of the API key used (a team key, issue 32); absent or null otherwise. */
+  keyTeamId?: string | null;
 }
 
 // Writing last_used_at on every request would turn reads into writes; a minute is precise enough

@@ -13,23 +13,26 @@ const settings = workerData as TNodeSettings;
 const post = (m: TFromNodeThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 let ownerReady = false;
+let teamAeTitles = new Set<string>();
 let nextId = 0;
 const answers = new Map<number, (status: number) => void>();
 
 const node = serveConnections({
   settings,
   ownerReady: () => ownerReady,
+  teamAeTitle: (ae) => teamAeTitles.has(ae.toUpperCase()),
   log: (level, fields, msg) => post({ type: 'log', level, fields, msg }),
-  handOn: (bytes, callingAe, address) =>
+  handOn: (bytes, callingAe, calledAe, address) =>
     new Promise<number>((resolve) => {
       const id = ++nextId;
       answers.set(id, resolve);
-      post({ type: 'instance', id, bytes, callingAe, address }, [bytes.buffer as ArrayBuffer]);
+      post({ type: 'instance', id, bytes, callingAe, calledAe, address }, [bytes.buffer as ArrayBuffer]);
     }),
 });
 
 port.on('message', (m: TToNodeThread) => {
   if (m.type === 'owner') ownerReady = m.ready;
+  else if (m.type === 'routes') teamAeTitles = new Set(m.aeTitles);
   else if (m.type === 'answer') {
     answers.get(m.id)?.(m.status);
     answers.delete(m.id);

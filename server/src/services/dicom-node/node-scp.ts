@@ -30,8 +30,10 @@ export interface TScpContext {
   guard: PduGuard;
   address: string;
   ownerReady(): boolean;
+  /** Whether a called AE title other than the node's own is a team's (routed by the main thread). */
+  teamAeTitle(ae: string): boolean;
   /** Hands a whole instance (one copy, transferred) to the main thread; resolves to its status. */
-  handOn(bytes: Uint8Array, callingAe: string): Promise<number>;
+  handOn(bytes: Uint8Array, callingAe: string, calledAe: string): Promise<number>;
   log(level: TLogLevel, fields: Record<string, unknown>, msg: string): void;
   /** The association was answered with a rejection or a release: close once it is written. */
   finish(): void;
@@ -66,12 +68,14 @@ function part10Of(sink: BudgetedSink, request: TStoreRequest, transferSyntax: st
 
 /**
  * The Storage SCP and Verification SCP for one connection (dcmjs-dimse does the DIMSE protocol;
- * it runs in the node's own thread). Associations are checked against the called AE title, the
+ * it runs in the node's own thread). Associations are checked against the called AE title (the
+ * node's own, or a team's: issue 32; any other is rejected as not recognised), the
  * allow-list of calling AE titles and hosts, and a proven owner account; each instance is handed
  * to the main thread, and its answer is the status receiveInstance's outcome maps to.
  */
 export class NodeScp extends Scp {
   private callingAe = '';
+  private calledAe = '';
   private stores = 0;
   private readonly sinks = new Set<BudgetedSink>();
 
@@ -98,7 +102,8 @@ export class NodeScp extends Scp {
       this.sendAssociationReject(result, RejectSource.ServiceUser, reason);
       this.ctx.finish();
     };
-    if (called !== settings.aeTitle)
+    this.calledAe = called;
+    if (called !== settings.aeTitle && !this.ctx.teamAeTitle(called))
       return reject(RejectResult.Permanent, RejectReason.CalledAeNotRecognized, 'called AE title', {
         callingAe: this.callingAe,
         calledAe: called,
@@ -187,7 +192,7 @@ export class NodeScp extends Scp {
     const size = bytes.length;
     budget.used += size;
     this.ctx.pending.count += 1;
-    void this.ctx.handOn(bytes, this.callingAe).then((status) => {
+    void this.ctx.handOn(bytes, this.callingAe, this.calledAe).then((status) => {
       budget.give(size);
       this.ctx.pending.count -= 1;
       answer(status);

@@ -17,16 +17,22 @@ export interface TNodeSettings {
 
 export type TLogLevel = 'info' | 'warn' | 'error';
 
-/** Main thread → node thread. */
+/**
+ * Main thread → node thread. `routes` lists the teams' AE titles (upper-case) the node accepts
+ * besides its own; the thread never learns which team a title means.
+ */
 export type TToNodeThread =
-  { type: 'owner'; ready: boolean } | { type: 'answer'; id: number; status: number } | { type: 'close' };
+  | { type: 'owner'; ready: boolean }
+  | { type: 'routes'; aeTitles: string[] }
+  | { type: 'answer'; id: number; status: number }
+  | { type: 'close' };
 
 /** Node thread → main thread. An instance's bytes are transferred, not copied. */
 export type TFromNodeThread =
   | { type: 'listening'; port: number }
   | { type: 'listen-failed'; message: string }
   | { type: 'log'; level: TLogLevel; fields: Record<string, unknown>; msg: string }
-  | { type: 'instance'; id: number; bytes: Uint8Array; callingAe: string; address: string }
+  | { type: 'instance'; id: number; bytes: Uint8Array; callingAe: string; calledAe: string; address: string }
   | { type: 'closed' };
 
 /** C-STORE statuses the node answers (PS3.4 Annex B.2.3; PS3.7 C). */

@@ -23,7 +23,9 @@ interface Connection {
 export interface TServeOptions {
   settings: TNodeSettings;
   ownerReady(): boolean;
-  handOn(bytes: Uint8Array, callingAe: string, address: string): Promise<number>;
+  /** Whether a called AE title other than the node's own is a team's (issue 32). */
+  teamAeTitle(ae: string): boolean;
+  handOn(bytes: Uint8Array, callingAe: string, calledAe: string, address: string): Promise<number>;
   log(level: TLogLevel, fields: Record<string, unknown>, msg: string): void;
 }
 
@@ -77,7 +79,8 @@ export function serveConnections(opts: TServeOptions): { server: Server; close()
         address,
         pending,
         ownerReady: opts.ownerReady,
-        handOn: (bytes, callingAe) => opts.handOn(bytes, callingAe, address),
+        teamAeTitle: opts.teamAeTitle,
+        handOn: (bytes, callingAe, calledAe) => opts.handOn(bytes, callingAe, calledAe, address),
         log,
         finish: () => finish(c, false),
       }),

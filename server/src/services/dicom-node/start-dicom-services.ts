@@ -10,6 +10,7 @@ import { sendResults } from './send-results.js';
 import { startDicomNode, type DicomNode } from './start-dicom-node.js';
 import { StoreFailedError } from './store-to-peer.js';
 import { watchDicomOwner } from './watch-dicom-owner.js';
+import { watchTeamAeTitles } from './watch-team-ae-titles.js';
 
 export const DICOM_SEND_QUEUE = 'dicom-send';
 const ZSendJob = z.object({ instanceId: z.uuid() });
@@ -98,6 +99,7 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
 
   let node: DicomNode | null = null;
   let owner: ReturnType<typeof watchDicomOwner> | null = null;
+  let routes: ReturnType<typeof watchTeamAeTitles> | null = null;
   if (config.DICOM_PORT !== undefined) {
     if (!config.DICOM_OWNER_EMAIL) throw new Error('DICOM_PORT is set but DICOM_OWNER_EMAIL is not');
     const started = await startDicomNode(deps);
@@ -105,6 +107,9 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
     // The node listens at once but refuses associations until its owner is proven (issue 36, S11).
     owner = watchDicomOwner({ ...deps, onChange: (userId) => started.setOwner(userId) });
     await owner.check();
+    // The teams' AE titles (issue 32), read again every few seconds.
+    routes = watchTeamAeTitles({ ...deps, onChange: (table) => started.setRoutes(table) });
+    await routes.check();
   }
 
   return {
@@ -114,6 +119,7 @@ export async function startDicomServices(deps: AppDeps): Promise<DicomServices> 
     close: async () => {
       clearInterval(timer);
       owner?.stop();
+      routes?.stop();
       stopListening();
       await node?.close();
       await Promise.all([worker?.close(), sendQueue.close()].map((p) => p?.catch(() => undefined)));

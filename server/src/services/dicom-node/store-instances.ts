@@ -21,7 +21,7 @@ const TAG = {
 const ui = (v: string | null) => ({ vr: 'UI', ...(v ? { Value: [v] } : {}) });
 
 /**
- * STOW-RS for the caller's own account: each part, as it arrives, goes through the same
+ * STOW-RS for the caller's own account (or the team of its team key): each part, as it arrives, goes through the same
  * receiveInstance as a C-STORE; a part over DICOM_MAX_INSTANCE_BYTES is listed as failed (A700). Answers the DICOM JSON response and the HTTP status PS3.18 10.5.3 asks for: 200 when
  * every instance was taken, 202 when some failed, 409 when all did.
  */
@@ -29,6 +29,8 @@ export async function storeInstances(
   opts: Pick<AppDeps, 'db' | 'redis' | 'analysisQueue' | 'images' | 'log'> & {
     meta: RequestMeta;
     userId: string;
+    /** The team key's team (checked by the route); null: the key holder's personal space. */
+    teamId: string | null;
     parts: AsyncIterable<TStowPart>;
     /** Spends one request of the caller's rate budget for each part after the first; false once it is spent. */
     admitPart: () => Promise<boolean>;

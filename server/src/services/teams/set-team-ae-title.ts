@@ -9,14 +9,23 @@ import { requireTeamRole } from '../data-access/team-role.js';
 /**
  * A team admin sets the called AE title the DICOM node routes to the team (null: none). Titles
  * are compared upper-case, as PACS consoles show them; the unique index keeps one team a title,
- * so a study never lands in two teams.
+ * so a study never lands in two teams. The node's own title (DICOM_AE_TITLE, its owner's
+ * personal space) is refused. The node reads the new table within a few seconds
+ * (watch-team-ae-titles.ts).
  */
 export async function setTeamAeTitle(
-  opts: Pick<AppDeps, 'db'> & { meta: RequestMeta | null; userId: string; teamId: string; aeTitle: string | null },
+  opts: Pick<AppDeps, 'db' | 'config'> & {
+    meta: RequestMeta | null;
+    userId: string;
+    teamId: string;
+    aeTitle: string | null;
+  },
 ): Promise<{ aeTitle: string | null }> {
   const { db, userId, teamId } = opts;
   await requireTeamRole({ db, userId, teamId, roles: ['admin'] });
   const aeTitle = opts.aeTitle?.trim().toUpperCase() || null;
+  if (aeTitle && aeTitle === opts.config.DICOM_AE_TITLE.trim().toUpperCase())
+    throw new AppError('CONFLICT', TEAM_MESSAGES.aeTitleNode);
   try {
     await db.update(teams).set({ aeTitle }).where(eq(teams.id, teamId));
   } catch (err) {

@@ -20,7 +20,7 @@ export const apiKeyRouter = router({
     .input(ZCreateApiKeyInput)
     .output(ZCreatedApiKey)
     .mutation(({ ctx, input }) =>
-      createApiKey({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, name: input.name }),
+      createApiKey({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, name: input.name, teamId: input.team_id }),
     ),
 
   revoke: keyManagerProcedure
