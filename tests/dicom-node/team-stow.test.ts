@@ -44,9 +44,14 @@ describe('STOW-RS with a team API key (issue 32)', () => {
       backend: 'postgres',
       env: { ...TEST_ENV, DICOM_DESTINATION: 'PACS@127.0.0.1:9', SITE_ADMIN_EMAILS: SITE_ADMIN },
     });
-    [admin, secondAdmin, radiologist, clinician, stranger] = await Promise.all(
-      [0, 1, 2, 3, 4].map(() => createUser(t.deps)),
-    );
+    const make = () => createUser(t.deps);
+    [admin, secondAdmin, radiologist, clinician, stranger] = [
+      await make(),
+      await make(),
+      await make(),
+      await make(),
+      await make(),
+    ];
     siteAdmin = await createUser(t.deps, { email: SITE_ADMIN });
     teamId = (
       await createTeam(t.deps, {
