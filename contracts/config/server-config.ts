@@ -22,6 +22,8 @@ export const ZConfig = z
     PGLITE_DIR: z.string().optional(),
     TRUST_PROXY: zBool.default(false),
     SESSION_IDLE_HOURS: z.coerce.number().positive().default(12),
+    /** A worklist claim older than this is free again (issue 32): a reader who walked away holds nothing for long. */
+    WORKLIST_CLAIM_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     SMTP_URL: z.string().optional(),
     SMTP_FROM: z.string().default('Chest Doctor AI <no-reply@localhost>'),
     EMAIL_OUTBOX_DIR: z.string().optional(),

@@ -14,14 +14,30 @@ export type TWorklistStatus = z.infer<typeof ZWorklistStatus>;
 export const ZUrgency = z.enum(['urgent', 'review', 'routine', 'pending', 'none']);
 export type TUrgency = z.infer<typeof ZUrgency>;
 
+/**
+ * Whose reading to list (issue 32): 'mine', the studies the caller has claimed; 'unclaimed', those
+ * nobody is reading (a claim older than the timeout counts as free); 'anyone', all.
+ */
+export const ZWorklistReader = z.enum(['mine', 'unclaimed', 'anyone']);
+export type TWorklistReader = z.infer<typeof ZWorklistReader>;
+
 export const ZWorklistInput = z.object({
   statuses: z.array(ZWorklistStatus).max(6).optional(),
   urgencies: z.array(ZUrgency).max(5).optional(),
+  reader: ZWorklistReader.default('anyone'),
+  /** true: only studies marked reviewed; false: only those not yet reviewed; absent: both. */
+  reviewed: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).default(200),
+  /** The previous page's nextCursor; absent: the first page. */
+  cursor: z.string().max(500).nullish(),
   /** The team whose worklist to read (issue 32); absent: the personal space. */
   team: ZTeamId.nullish(),
 });
 export type TWorklistInput = z.input<typeof ZWorklistInput>;
+
+/** A reader's mark on a study: who (their account's name) and when. */
+export const ZWorklistMark = z.object({ userId: z.uuid(), name: z.string(), at: z.string() });
+export type TWorklistMark = z.infer<typeof ZWorklistMark>;
 
 export const ZWorklistItem = z.object({
   id: z.uuid(),
@@ -38,8 +54,46 @@ export const ZWorklistItem = z.object({
   source: z.enum(['dimse', 'stow']),
   callingAe: z.string().nullable(),
   chatId: z.uuid().nullable(),
+  /** Who is reading it now ("being read by Dr X"); null when nobody is, or the claim timed out. */
+  claim: ZWorklistMark.nullable(),
+  /** Who marked it reviewed, and when; null while it is not. */
+  review: ZWorklistMark.nullable(),
   receivedAt: z.string(),
   updatedAt: z.string(),
 });
 export type TWorklistItem = z.infer<typeof ZWorklistItem>;
-export const ZWorklist = z.object({ items: z.array(ZWorklistItem) });
+export const ZWorklist = z.object({
+  items: z.array(ZWorklistItem),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type TWorklist = z.infer<typeof ZWorklist>;
+
+/** One study of the worklist, by its id (claim, release, review). */
+export const ZWorklistStudyInput = z.object({ id: z.string().max(100) });
+export const ZReviewStudyInput = ZWorklistStudyInput.extend({
+  /** false takes the mark back. */
+  reviewed: z.boolean().default(true),
+});
+export type TReviewStudyInput = z.input<typeof ZReviewStudyInput>;
+
+/** The claim and review answers: the study's reader and review after the change. */
+export const ZWorklistStudyState = z.object({
+  id: z.uuid(),
+  claim: ZWorklistMark.nullable(),
+  review: ZWorklistMark.nullable(),
+});
+export type TWorklistStudyState = z.infer<typeof ZWorklistStudyState>;
+
+export const WORKLIST_MESSAGES = {
+  notFound: 'Study not found',
+  readersOnly: 'Only a radiologist or an admin of the team can claim or review a study',
+  releaseNotYours: 'Only the reader who claimed this study or a team admin can release it',
+  personalClaim: 'Claims are for team studies: a study in your personal space is read by you alone',
+  claimed: 'Study claimed',
+  released: 'Study released',
+  reviewed: 'Study marked reviewed',
+  unreviewed: 'Review mark removed',
+  /** 409: someone else holds the claim. */
+  heldBy: (name: string) => `Being read by ${name}`,
+} as const;

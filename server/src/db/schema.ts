@@ -2,6 +2,7 @@ import type { TFindingCall } from '@contracts/finding-call.js';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   primaryKey,
   doublePrecision,
@@ -226,12 +227,35 @@ export const analyses = pgTable(
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     timings: jsonb('timings').$type<Record<string, number>>(),
+    /**
+     * What the worklist's urgency is worked out from (issue 36 S5), written with the result
+     * (worklist-triage.ts triageOf) so the worklist filters and ranks in SQL. The urgency itself is
+     * not stored: it depends on the site's urgent findings, which an admin may change. Null
+     * `triage_assessed`: not worked out yet (a result stored before these columns; the worklist
+     * fills it in before reading); false: no finding assessed (refused), the study reads pending.
+     */
+    triageAssessed: boolean('triage_assessed'),
+    /** Labels of the findings called positive or possible. */
+    calledLabels: text('called_labels').array(),
+    anyPositive: boolean('any_positive'),
+    anyUncertain: boolean('any_uncertain'),
+    /** The lead finding (the most probable called one, the summary score left out); null when none is called. */
+    leadDisplay: text('lead_display'),
+    leadProbability: doublePrecision('lead_probability'),
+    leadCall: text('lead_call'),
     createdAt: createdAt(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
     updatedAt: updatedAt(),
   },
-  (t) => [index('analyses_chat_idx').on(t.chatId), index('analyses_status_created_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('analyses_chat_idx').on(t.chatId),
+    index('analyses_status_created_idx').on(t.status, t.createdAt),
+    // The results whose triage is still to be worked out: empty once the worklist has filled them in.
+    index('analyses_triage_missing_idx')
+      .on(t.id)
+      .where(sql`${t.result} is not null and ${t.triageAssessed} is null`),
+  ],
 );
 
 export const messages = pgTable(
@@ -437,6 +461,7 @@ export const dicomInstances = pgTable(
     // The one-space rule looks a study up by its UID across spaces (receive-instance.ts).
     index('dicom_instances_study_idx').on(t.studyInstanceUid),
     index('dicom_instances_status_idx').on(t.status),
+    index('dicom_instances_claimed_by_idx').on(t.claimedBy),
   ],
 );
 

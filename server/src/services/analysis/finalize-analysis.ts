@@ -13,6 +13,7 @@ import { wordWorkerResult } from './word-worker-result.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
 import { withholdByAge } from './withhold-by-age.js';
+import { triageColumns } from '../dicom-node/worklist-triage.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -75,6 +76,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
         stage: status === 'completed' ? 'done' : 'refused',
         modelVersion: result.modelVersion,
         result: result as unknown as Record<string, unknown>,
+        ...triageColumns(result),
         timings: result.timingsMs,
         error: null,
         completedAt: new Date(),

@@ -15,9 +15,14 @@ export type TOwnedTable = PgTable & { id: PgColumn; userId: PgColumn; teamId: Pg
 /**
  * What the caller wants to do with a row. `read`: see it, and add to it what is theirs (a
  * question, their own feedback). `write`: change or delete it, which in a team only an admin or a
- * radiologist may do to anyone's row, and a clinician only to a row they made.
+ * radiologist may do to anyone's row, and a clinician only to a row they made. `review`: claim a
+ * worklist study or mark it reviewed, which in a team only an admin or a radiologist may do,
+ * whoever made the row (issue 32).
  */
-export type TRowAccess = 'read' | 'write';
+export type TRowAccess = 'read' | 'write' | 'review';
+
+/** The team roles that read and review a team's studies (claims and review marks). */
+export const READER_ROLES = ['admin', 'radiologist'] as const;
 
 /** The teams userId belongs to with one of `roles` (all roles when omitted), as a subquery. */
 function teamsOf(userId: string | Placeholder, roles?: readonly string[]): SQL {
@@ -33,9 +38,10 @@ function teamsOf(userId: string | Placeholder, roles?: readonly string[]): SQL {
 export function rowAccess(table: TOwnedTable, userId: string, access: TRowAccess): SQL {
   const personal = and(isNull(table.teamId), eq(table.userId, userId));
   if (access === 'read') return or(personal, sql`${table.teamId} in ${teamsOf(userId)}`)!;
+  if (access === 'review') return or(personal, sql`${table.teamId} in ${teamsOf(userId, READER_ROLES)}`)!;
   return or(
     personal,
-    sql`${table.teamId} in ${teamsOf(userId, ['admin', 'radiologist'])}`,
+    sql`${table.teamId} in ${teamsOf(userId, READER_ROLES)}`,
     and(eq(table.userId, userId), sql`${table.teamId} in ${teamsOf(userId)}`),
   )!;
 }

@@ -15,6 +15,8 @@ export async function requireTeamRole(opts: {
   userId: string;
   teamId: string;
   roles?: readonly TTeamRole[];
+  /** The 403's message for a member without one of `roles` (default: admins only). */
+  forbidden?: string;
 }): Promise<TTeamRole> {
   const { db, userId, teamId, roles } = opts;
   if (!isUuid(teamId)) throw new AppError('NOT_FOUND', TEAM_MESSAGES.notFound);
@@ -24,7 +26,7 @@ export async function requireTeamRole(opts: {
     .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', TEAM_MESSAGES.notFound);
-  if (roles && !roles.includes(row.role)) throw new AppError('FORBIDDEN', TEAM_MESSAGES.adminOnly);
+  if (roles && !roles.includes(row.role)) throw new AppError('FORBIDDEN', opts.forbidden ?? TEAM_MESSAGES.adminOnly);
   return row.role;
 }
 

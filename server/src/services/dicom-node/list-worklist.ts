@@ -1,60 +1,36 @@
-import { desc, eq } from 'drizzle-orm';
-import { analyses, dicomInstances, patientProfiles } from '../../db/schema.js';
+import { and, desc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { analyses, dicomInstances, patientProfiles, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../audit/audited-access.js';
-import { SUMMARY_LABEL } from '../analysis/anatomy-text.js';
 import { readUrgentLabels } from '../site/get-urgent-findings.js';
-import { isCalled } from '@contracts/finding-call.js';
-import { ZStoredResult } from '@contracts/schemas/analysis.js';
-import { ZWorklistInput, type TUrgency, type TWorklistInput, type TWorklistItem } from '@contracts/schemas/worklist.js';
+import {
+  ZWorklistInput,
+  type TWorklist,
+  type TWorklistInput,
+  type TWorklistMark,
+} from '@contracts/schemas/worklist.js';
 import { spaceRows } from '../data-access/find-owned.js';
 import { resolveSpace } from '../data-access/team-role.js';
+import { fillWorklistTriage } from './fill-worklist-triage.js';
+import { decodeWorklistCursor, encodeWorklistCursor, type TWorklistPosition } from './worklist-cursor.js';
+import { scoreOf } from './worklist-triage.js';
+import { activeClaimSql, rankOf, sortScoreSql, URGENCIES_BY_RANK, urgencyRankSql } from './worklist-urgency-sql.js';
 
-const RANK: Record<TUrgency, number> = { urgent: 0, review: 1, routine: 2, pending: 3, none: 4 };
+export { urgencyOf } from './worklist-triage.js';
 
-/**
- * Urgency of one analysed study from its shipped findings (whatever the manifest ships; a
- * withdrawn output is none of them). Urgent: a positive call, or a called finding (positive or
- * possible) the site made urgent; review: any other called or uncertain finding; routine: none.
- * The lead is the called finding a radiologist would name first: the most probable one, the
- * summary score left out (null: "No finding called"); the score (sort key) is its probability.
- */
-export function urgencyOf(
-  result: unknown,
-  status: TWorklistItem['status'],
-  urgentLabels: ReadonlySet<string> = new Set(),
-): Pick<TWorklistItem, 'urgency' | 'score' | 'lead'> {
-  if (status === 'skipped' || status === 'failed') return { urgency: 'none', score: null, lead: null };
-  const parsed = result ? ZStoredResult.safeParse(result) : null;
-  if (!parsed?.success || !parsed.data.gate.accepted || parsed.data.findings.length === 0)
-    return { urgency: 'pending', score: null, lead: null };
-  const findings = parsed.data.findings;
-  const called = findings.filter((f) => isCalled(f.call));
-  const urgency = called.some((f) => f.call === 'positive' || urgentLabels.has(f.label))
-    ? 'urgent'
-    : called.length > 0 || findings.some((f) => f.call === 'uncertain')
-      ? 'review'
-      : 'routine';
-  const named = called.filter((f) => f.label !== SUMMARY_LABEL);
-  const lead = (named.length ? named : called).reduce<(typeof called)[number] | null>(
-    (a, b) => (!a || b.probability > a.probability ? b : a),
-    null,
-  );
-  return {
-    urgency,
-    score: lead ? Number(lead.probability.toFixed(4)) : null,
-    lead: lead && { display: lead.display, probability: lead.probability, call: lead.call },
-  };
-}
+type TWorklistDeps = Pick<AppDeps, 'db' | 'config'>;
 
 /**
- * The reading-room worklist: the caller's studies from the DICOM network (only theirs), most
- * urgent first (urgency, then the lead finding's probability, then newest),
- * optionally filtered by status and urgency.
+ * The reading-room worklist: a space's studies from the DICOM network (the caller's personal ones,
+ * or a team's for its members), most urgent first (urgency, then the lead finding's probability,
+ * then newest), filtered by status, urgency, reader and review, one keyset page at a time. The
+ * urgency is worked out in SQL from each analysis's stored triage and the site's urgent findings
+ * as they are now (issue 36 S5), so a filter sees every study, not the newest thousand.
  */
 export async function listWorklist(
-  opts: Pick<AppDeps, 'db'> & { meta: RequestMeta | null; userId: string; input: TWorklistInput },
-): Promise<{ items: TWorklistItem[] }> {
+  opts: TWorklistDeps & { meta: RequestMeta | null; userId: string; input: TWorklistInput },
+): Promise<TWorklist> {
   const { db, meta, userId } = opts;
   // Patient names are shown: every read is in the audit log (behind the answer, as history reads).
   return auditedAccess({
@@ -63,15 +39,23 @@ export async function listWorklist(
     userId,
     action: 'worklist.list',
     objectType: 'dicom_instance',
-    work: () => readWorklist({ db, userId, input: opts.input }),
+    work: () => readWorklist({ ...opts, input: opts.input }),
   });
 }
 
-async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input: TWorklistInput }) {
-  const { db, userId } = opts;
+const claimer = alias(users, 'claimer');
+const reviewer = alias(users, 'reviewer');
+
+async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWorklistInput }): Promise<TWorklist> {
+  const { db, config, userId } = opts;
   const input = ZWorklistInput.parse(opts.input);
+  const after = decodeWorklistCursor(input.cursor);
   const teamId = await resolveSpace({ db, userId, teamId: input.team });
-  const { labels: urgentLabels } = await readUrgentLabels({ db });
+  await fillWorklistTriage({ db, userId, teamId });
+  const { labels } = await readUrgentLabels({ db });
+  const rank = urgencyRankSql([...labels]);
+  const sortScore = sortScoreSql();
+  const active = activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES);
   const rows = await db
     .select({
       id: dicomInstances.id,
@@ -83,40 +67,92 @@ async function readWorklist(opts: Pick<AppDeps, 'db'> & { userId: string; input:
       callingAe: dicomInstances.callingAe,
       createdAt: dicomInstances.createdAt,
       updatedAt: dicomInstances.updatedAt,
+      cursorTs: sql<string>`${dicomInstances.createdAt}::text`,
+      rank,
+      sortScore,
       chatId: analyses.chatId,
-      result: analyses.result,
+      leadDisplay: analyses.leadDisplay,
+      leadProbability: analyses.leadProbability,
+      leadCall: analyses.leadCall,
       patientName: patientProfiles.fullName,
+      claimerId: claimer.id,
+      claimerName: claimer.name,
+      claimedAt: dicomInstances.claimedAt,
+      reviewerId: dicomInstances.reviewedBy,
+      reviewerName: reviewer.name,
+      reviewedAt: dicomInstances.reviewedAt,
     })
     .from(dicomInstances)
     .leftJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
     .leftJoin(patientProfiles, eq(patientProfiles.id, dicomInstances.profileId))
-    .where(spaceRows(dicomInstances, userId, teamId))
-    .orderBy(desc(dicomInstances.createdAt))
-    .limit(1000);
-  const items: TWorklistItem[] = rows.map((r) => ({
-    id: r.id,
-    status: r.status,
-    reason: r.reason,
-    ...urgencyOf(r.result, r.status, urgentLabels),
-    patientName: r.patientName,
-    modality: r.modality,
-    viewPosition: r.viewPosition,
-    source: r.source,
-    callingAe: r.callingAe,
-    chatId: r.chatId,
-    receivedAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
-  const kept = items.filter(
-    (i) =>
-      (!input.statuses?.length || input.statuses.includes(i.status)) &&
-      (!input.urgencies?.length || input.urgencies.includes(i.urgency)),
-  );
-  kept.sort(
-    (a, b) =>
-      RANK[a.urgency] - RANK[b.urgency] ||
-      (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
-      b.receivedAt.localeCompare(a.receivedAt),
-  );
-  return { items: kept.slice(0, input.limit) };
+    .leftJoin(claimer, and(eq(claimer.id, dicomInstances.claimedBy), active))
+    .leftJoin(reviewer, eq(reviewer.id, dicomInstances.reviewedBy))
+    .where(
+      and(
+        spaceRows(dicomInstances, userId, teamId),
+        input.statuses?.length ? inArray(dicomInstances.status, input.statuses) : undefined,
+        input.urgencies?.length ? sql`${rank} in ${input.urgencies.map(rankOf)}` : undefined,
+        readerFilter(input.reader, userId, active),
+        input.reviewed === undefined
+          ? undefined
+          : input.reviewed
+            ? isNotNull(dicomInstances.reviewedAt)
+            : isNull(dicomInstances.reviewedAt),
+        after ? afterPosition(after, rank, sortScore) : undefined,
+      ),
+    )
+    .orderBy(sql`${rank} asc`, sql`${sortScore} desc`, desc(dicomInstances.createdAt), desc(dicomInstances.id))
+    .limit(input.limit + 1);
+
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => {
+      const urgency = URGENCIES_BY_RANK[r.rank] ?? 'pending';
+      const scored = urgency === 'urgent' || urgency === 'review' || urgency === 'routine';
+      const lead =
+        scored && r.leadDisplay !== null && r.leadProbability !== null
+          ? { display: r.leadDisplay, probability: r.leadProbability, call: r.leadCall ?? '' }
+          : null;
+      return {
+        id: r.id,
+        status: r.status,
+        reason: r.reason,
+        urgency,
+        score: scoreOf(lead?.probability ?? null),
+        lead,
+        patientName: r.patientName,
+        modality: r.modality,
+        viewPosition: r.viewPosition,
+        source: r.source,
+        callingAe: r.callingAe,
+        chatId: r.chatId,
+        claim: markOf(r.claimerId, r.claimerName, r.claimedAt),
+        review: markOf(r.reviewerId, r.reviewerName, r.reviewedAt),
+        receivedAt: r.createdAt.toISOString(),
+        updatedAt: r.updatedAt.toISOString(),
+      };
+    }),
+    nextCursor:
+      rows.length > input.limit && last
+        ? encodeWorklistCursor({ rank: last.rank, score: last.sortScore, createdAt: last.cursorTs, id: last.id })
+        : null,
+  };
+}
+
+/** 'mine': claimed by the caller and not timed out; 'unclaimed': no claim held (a timed-out one is none). */
+function readerFilter(reader: 'mine' | 'unclaimed' | 'anyone', userId: string, active: SQL<boolean>): SQL | undefined {
+  if (reader === 'mine') return and(eq(dicomInstances.claimedBy, userId), active);
+  if (reader === 'unclaimed') return not(active);
+  return undefined;
+}
+
+/** The rows after `p` along (rank asc, score desc, received desc, id desc). */
+function afterPosition(p: TWorklistPosition, rank: SQL<number>, sortScore: SQL<number>): SQL {
+  return sql`(${rank} > ${p.rank}::int or (${rank} = ${p.rank}::int and (${sortScore} < ${p.score}::float8 or (${sortScore} = ${p.score}::float8 and (${dicomInstances.createdAt}, ${dicomInstances.id}) < (${p.createdAt}::timestamptz, ${p.id}::uuid)))))`;
+}
+
+/** A claim or review mark; a reader whose account is gone leaves no mark (the column was set null). */
+function markOf(userId: string | null, name: string | null, at: Date | null): TWorklistMark | null {
+  return userId && name !== null && at ? { userId, name, at: at.toISOString() } : null;
 }

@@ -1,0 +1,43 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { analyses, dicomInstances } from '../../db/schema.js';
+import type { TUrgency } from '@contracts/schemas/worklist.js';
+
+/** The worklist's order of urgency: the rank SQL computes, most urgent first. */
+export const URGENCIES_BY_RANK = ['urgent', 'review', 'routine', 'pending', 'none'] as const satisfies TUrgency[];
+export const rankOf = (u: TUrgency): number => URGENCIES_BY_RANK.indexOf(u);
+
+/**
+ * worklist-triage.ts urgencyOfTriage as SQL over a dicom_instances row and its analysis (left
+ * joined): the site's urgent labels are a parameter, so a change an admin makes applies to the
+ * next read, stored studies included. An instance without a worked-out triage reads pending.
+ */
+export function urgencyRankSql(urgentLabels: readonly string[]): SQL<number> {
+  const urgentLabel = urgentLabels.length
+    ? sql` or ${analyses.calledLabels} && array[${sql.join(
+        urgentLabels.map((l) => sql`${l}`),
+        sql`, `,
+      )}]::text[]`
+    : sql``;
+  return sql<number>`(case
+    when ${dicomInstances.status} in ('skipped', 'failed') then ${rankOf('none')}
+    when ${analyses.triageAssessed} is not true then ${rankOf('pending')}
+    when coalesce(${analyses.anyPositive}, false)${urgentLabel} then ${rankOf('urgent')}
+    when coalesce(cardinality(${analyses.calledLabels}), 0) > 0 or coalesce(${analyses.anyUncertain}, false) then ${rankOf('review')}
+    else ${rankOf('routine')} end)::int`;
+}
+
+/**
+ * The second sort key: the lead finding's probability where the item shows a score (urgent,
+ * review, routine), else -1 (probabilities are never below 0), so ties and nulls order alike in
+ * the ORDER BY and in the keyset predicate.
+ */
+export function sortScoreSql(): SQL<number> {
+  return sql<number>`(case
+    when ${dicomInstances.status} in ('skipped', 'failed') or ${analyses.triageAssessed} is not true then -1
+    else coalesce(${analyses.leadProbability}, -1) end)::float8`;
+}
+
+/** A claim still held: made, and younger than the timeout (an older one is free; no timer clears it). */
+export function activeClaimSql(timeoutMinutes: number): SQL<boolean> {
+  return sql<boolean>`coalesce(${dicomInstances.claimedBy} is not null and ${dicomInstances.claimedAt} > now() - make_interval(mins => ${timeoutMinutes}::int), false)`;
+}
