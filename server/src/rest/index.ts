@@ -14,6 +14,7 @@ import siteRoutes from './site.js';
 import ssoRoutes from './sso.js';
 import teamRoutes from './teams.js';
 import timelineRoutes from './timeline.js';
+import worklistRoutes from './worklist.js';
 import { serializerCompiler, validatorCompiler } from './zod-compilers.js';
 
 /**
@@ -50,6 +51,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(feedbackRoutes, { prefix: '/feedback' });
   await app.register(siteRoutes, { prefix: '/site' });
   await app.register(teamRoutes, { prefix: '/teams' });
+  await app.register(worklistRoutes, { prefix: '/worklist' });
 };
 
 export default rest;

@@ -4,17 +4,13 @@ import { analyses, dicomInstances, patientProfiles, users } from '../../db/schem
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { readUrgentLabels } from '../site/get-urgent-findings.js';
-import {
-  ZWorklistInput,
-  type TWorklist,
-  type TWorklistInput,
-  type TWorklistMark,
-} from '@contracts/schemas/worklist.js';
+import { ZWorklistInput, type TWorklist, type TWorklistInput } from '@contracts/schemas/worklist.js';
 import { spaceRows } from '../data-access/find-owned.js';
 import { resolveSpace } from '../data-access/team-role.js';
 import { fillWorklistTriage } from './fill-worklist-triage.js';
 import { decodeWorklistCursor, encodeWorklistCursor, type TWorklistPosition } from './worklist-cursor.js';
 import { scoreOf } from './worklist-triage.js';
+import { markOf } from '../worklist/read-study-state.js';
 import { activeClaimSql, rankOf, sortScoreSql, URGENCIES_BY_RANK, urgencyRankSql } from './worklist-urgency-sql.js';
 
 export { urgencyOf } from './worklist-triage.js';
@@ -150,9 +146,4 @@ function readerFilter(reader: 'mine' | 'unclaimed' | 'anyone', userId: string, a
 /** The rows after `p` along (rank asc, score desc, received desc, id desc). */
 function afterPosition(p: TWorklistPosition, rank: SQL<number>, sortScore: SQL<number>): SQL {
   return sql`(${rank} > ${p.rank}::int or (${rank} = ${p.rank}::int and (${sortScore} < ${p.score}::float8 or (${sortScore} = ${p.score}::float8 and (${dicomInstances.createdAt}, ${dicomInstances.id}) < (${p.createdAt}::timestamptz, ${p.id}::uuid)))))`;
-}
-
-/** A claim or review mark; a reader whose account is gone leaves no mark (the column was set null). */
-function markOf(userId: string | null, name: string | null, at: Date | null): TWorklistMark | null {
-  return userId && name !== null && at ? { userId, name, at: at.toISOString() } : null;
 }

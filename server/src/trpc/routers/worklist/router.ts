@@ -1,11 +1,32 @@
-import { ZWorklist, ZWorklistInput } from '@contracts/schemas/worklist.js';
+import {
+  ZReviewStudyInput,
+  ZWorklist,
+  ZWorklistInput,
+  ZWorklistStudyInput,
+  ZWorklistStudyState,
+} from '@contracts/schemas/worklist.js';
 import { listWorklist } from '../../../services/dicom-node/list-worklist.js';
+import { claimStudy } from '../../../services/worklist/claim-study.js';
+import { releaseStudy } from '../../../services/worklist/release-study.js';
+import { reviewStudy } from '../../../services/worklist/review-study.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
-/** Studies from the DICOM network, most urgent first (issue 24). */
+/** Studies from the DICOM network, most urgent first (issue 24), and who reads them (issue 32). */
 export const worklistRouter = router({
   list: protectedProcedure
     .input(ZWorklistInput)
     .output(ZWorklist)
     .query(({ ctx, input }) => listWorklist({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+  claim: protectedProcedure
+    .input(ZWorklistStudyInput)
+    .output(ZWorklistStudyState)
+    .mutation(({ ctx, input }) => claimStudy({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, id: input.id })),
+  release: protectedProcedure
+    .input(ZWorklistStudyInput)
+    .output(ZWorklistStudyState)
+    .mutation(({ ctx, input }) => releaseStudy({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, id: input.id })),
+  review: protectedProcedure
+    .input(ZReviewStudyInput)
+    .output(ZWorklistStudyState)
+    .mutation(({ ctx, input }) => reviewStudy({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 });
