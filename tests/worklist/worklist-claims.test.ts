@@ -32,9 +32,8 @@ for (const backend of testBackends()) {
     beforeAll(async () => {
       t = await createTestApp({ backend, env: { ...TEST_ENV, WORKLIST_CLAIM_TIMEOUT_MINUTES: '30' } });
       const named = (name: string) => createUser(t.deps, { name: `${name} ${uniqueSuffix()}` });
-      [admin, ada, bo, clinician, stranger] = await Promise.all(
-        ['Dr Admin', 'Dr Ada', 'Dr Bo', 'Cli', 'Str'].map(named),
-      );
+      const made = await Promise.all(['Dr Admin', 'Dr Ada', 'Dr Bo', 'Cli', 'Str'].map(named));
+      [admin, ada, bo, clinician, stranger] = made as [TTestUser, TTestUser, TTestUser, TTestUser, TTestUser];
       teamId = (
         await createTeam(t.deps, {
           [admin.user.id]: 'admin',
@@ -56,9 +55,9 @@ for (const backend of testBackends()) {
           createdAt: new Date(now - i * 1000),
         })),
       );
-      [personal] = await seedStudies(t.deps, { userId: ada.user.id }, [
+      [personal] = (await seedStudies(t.deps, { userId: ada.user.id }, [
         { status: 'analysed', createdAt: new Date(now) },
-      ]);
+      ])) as [string];
     });
     afterAll(async () => {
       await t?.close();
