@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { Queue } from 'bullmq';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dicomInstances, patientProfiles, teamMembers } from '../../server/src/db/schema.js';
 import { finalizeAnalysis } from '../../server/src/services/analysis/finalize-analysis.js';
 import { advanceInstances } from '../../server/src/services/dicom-node/advance-instances.js';
+import { receiveInstance } from '../../server/src/services/dicom-node/receive-instance.js';
 import { DICOM_SEND_QUEUE } from '../../server/src/services/dicom-node/start-dicom-services.js';
 import { newUid } from '../../server/src/services/dicom-node/write-part10.js';
 import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
@@ -173,6 +175,37 @@ describe('STOW-RS with a team API key (issue 32)', () => {
     const failed = (res.json() as Record<string, { Value: Record<string, { Value: number[] }>[] }>)[FAILED_SOP];
     assert.deepEqual(failed?.Value[0]?.[FAILURE_REASON]?.Value, [0xc000]);
     assert.equal(await rowOf(second.sopInstanceUid), undefined);
+  });
+
+  test('two instances of one study filed into two teams at the same moment: one is taken, the log names no patient', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const studyUid = newUid();
+    const [one, two] = [
+      await buildDxInstance({ patientId: 'RACE-PID-7', studyUid }),
+      await buildDxInstance({ patientId: 'RACE-PID-7', studyUid, index: 1 }),
+    ];
+    const file = (bytes: Buffer, team: string) =>
+      receiveInstance({
+        ...t.deps,
+        log,
+        meta: { ip: '127.0.0.1', requestId: 'race' },
+        userId: admin.user.id,
+        teamId: team,
+        bytes,
+        source: 'dimse',
+        callingAe: 'PACS',
+      });
+    const outcomes = await Promise.all([file(one.bytes, teamId), file(two.bytes, otherTeamId)]);
+    assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['failed', 'queued']);
+    const refused = outcomes.find((o) => o.outcome === 'failed');
+    assert.equal(refused?.outcome === 'failed' && refused.failure, 'elsewhere');
+    const rows = await t.deps.db.select().from(dicomInstances).where(eq(dicomInstances.studyInstanceUid, studyUid));
+    assert.equal(rows.length, 1, 'one space holds the study');
+    const text = lines.join('');
+    assert.match(text, /its study belongs to another space/);
+    for (const secret of ['RACE-PID-7', studyUid, one.sopInstanceUid, two.sopInstanceUid, 'TESTCASE'])
+      assert.ok(!text.includes(secret), 'no patient data or UID in the log');
   });
 
   test('a team key whose creator left the team is refused with 403 and files nothing', async () => {
