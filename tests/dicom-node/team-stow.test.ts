@@ -177,7 +177,7 @@ describe('STOW-RS with a team API key (issue 32)', () => {
     assert.equal(await rowOf(second.sopInstanceUid), undefined);
   });
 
-  test('two instances of one study filed into two teams at the same moment: one is taken, the log names no patient', async () => {
+  test('two instances of one study filed into two teams at the same moment: one is taken (its results go to the PACS), the log names no patient', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const studyUid = newUid();
@@ -202,6 +202,8 @@ describe('STOW-RS with a team API key (issue 32)', () => {
     assert.equal(refused?.outcome === 'failed' && refused.failure, 'elsewhere');
     const rows = await t.deps.db.select().from(dicomInstances).where(eq(dicomInstances.studyInstanceUid, studyUid));
     assert.equal(rows.length, 1, 'one space holds the study');
+    // A team's instance from the node goes back to the PACS as the owner's do (issue 36 S2).
+    assert.equal(await queuedForPacs(rows[0]!.sopInstanceUid), true);
     const text = lines.join('');
     assert.match(text, /its study belongs to another space/);
     for (const secret of ['RACE-PID-7', studyUid, one.sopInstanceUid, two.sopInstanceUid, 'TESTCASE'])
