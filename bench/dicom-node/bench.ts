@@ -14,6 +14,7 @@ import { startE2eApp } from '../../tests/helpers/e2e-app.js';
 import { buildDxInstance } from '../../tests/helpers/build-dx-instance.js';
 import { freePort, startOrthanc } from '../../tests/helpers/start-orthanc.js';
 import { signUpViaApi } from '../../tests/e2e/support/client-ui.js';
+import { confirmDicomOwner } from '../../tests/e2e/support/confirm-dicom-owner.js';
 import { testRadiographs } from '../../tests/analysis/support/fixtures.js';
 
 const run = promisify(execFile);
@@ -43,6 +44,8 @@ async function main() {
   );
   try {
     await signUpViaApi(app.url, { email });
+    // The node takes studies only once its owner has followed the mailed link (issue 36, S11).
+    await confirmDicomOwner(app);
     const files: string[] = [];
     for (let i = 0; i < COUNT; i++) {
       const dx = await buildDxInstance({ index: i % testRadiographs().length, side: 512, patientId: `BENCH-${i}` });

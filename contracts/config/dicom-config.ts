@@ -52,7 +52,8 @@ const zPeer = z.string().transform((v, ctx): TDicomPeer => {
 
 /**
  * The DICOM node's settings (docs/dicom-network.md). The node is off unless DICOM_PORT is set;
- * when it is, DICOM_OWNER_EMAIL must name an existing account (checked at boot).
+ * when it is, DICOM_OWNER_EMAIL must be set, and the node takes associations only once that
+ * address's account has confirmed it from the mailed link (looked up at boot and every few seconds).
  */
 export const dicomConfigShape = {
   DICOM_PORT: z.coerce.number().int().min(0).max(65535).optional(),

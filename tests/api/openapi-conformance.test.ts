@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/src/db/schema.js';
 import { issueAdminVerificationToken } from '../../server/src/services/site/verify-admin-email.js';
+import { issueDicomOwnerToken } from '../../server/src/services/dicom-node/confirm-dicom-owner.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { createChat, createProfile, createUser, pngBytes, type TTestUser } from '../helpers/factories.js';
@@ -209,6 +210,13 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     const token = await issueAdminVerificationToken({ ...t.deps, auth });
     return { url: `/api/site/verify-admin?token=${token}` };
   },
+  // The DICOM node owner's link (issue 36, S11): this account is made the owner of a node that
+  // is configured (no node listens in this app: the route only records the proof).
+  'GET /api/dicom-owner/confirm': async (t, u) => {
+    Object.assign(t.deps.config, { DICOM_PORT: 0, DICOM_OWNER_EMAIL: u.user.email });
+    const token = await issueDicomOwnerToken({ ...t.deps, account: { userId: u.user.id, email: u.user.email } });
+    return { url: `/api/dicom-owner/confirm?token=${token}` };
+  },
   'GET /api/api-keys': async () => ({ url: '/api/api-keys' }),
   'POST /api/api-keys': async () => ({ url: '/api/api-keys', payload: { name: 'conformance script' } }),
   'DELETE /api/api-keys/{id}': async () => ({ url: `/api/api-keys/${crypto.randomUUID()}` }),
@@ -330,11 +338,12 @@ describe('every /api route answers what /api/docs/json documents', () => {
     }
     // Anonymous calls to the routes that need an account are refused, with the one message.
     for (const [route, [anonymous]] of Object.entries(statuses)) {
-      // The admin confirmation link is public: the mailed token is the proof (issue 23 N3).
+      // The confirmation links are public: the mailed token is the proof (issue 23 N3, issue 36 S11).
       const isPublic =
         (route.includes('/api/auth/') && !route.endsWith('/me')) ||
         route.endsWith('/logout') ||
-        route.endsWith('/verify-admin');
+        route.endsWith('/verify-admin') ||
+        route.endsWith('/dicom-owner/confirm');
       if (!isPublic) assert.equal(anonymous, 401, route);
     }
   });

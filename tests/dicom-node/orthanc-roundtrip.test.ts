@@ -13,6 +13,7 @@ import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildDxInstance } from '../helpers/build-dx-instance.js';
 import { freePort, startOrthanc, type TOrthanc } from '../helpers/start-orthanc.js';
+import { confirmOwnerForTest } from './support/node-owner.js';
 import {
   startAnalysisWorker,
   testModelDir,
@@ -77,6 +78,7 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
       },
     });
     owner = await createUser(t.deps, { email: ownerEmail });
+    await confirmOwnerForTest(t, owner.user.id);
     w = startAnalysisWorker(t.deps);
     // The node listens once the background services are up.
     await until(

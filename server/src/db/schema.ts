@@ -33,6 +33,9 @@ export const users = pgTable(
     // Site administrator since (issue 23 N3): set by the operator command or by verifying a listed
     // address, never by signing up with one. Null for everyone else.
     siteAdminSince: ts('site_admin_since'),
+    // When this account's owner followed the confirmation link mailed to its address as the DICOM
+    // node's owner (issue 36, S11). The node sends studies only to a confirmed DICOM_OWNER_EMAIL.
+    dicomOwnerConfirmedAt: ts('dicom_owner_confirmed_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import apiKeyRoutes from './api-key.js';
 import authRoutes from './auth.js';
 import chatRoutes from './chat.js';
+import dicomOwnerRoutes from './dicom-owner.js';
 import exportRoutes from './export.js';
 import feedbackRoutes from './feedback.js';
 import historyRoutes from './history.js';
@@ -52,6 +53,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(siteRoutes, { prefix: '/site' });
   await app.register(teamRoutes, { prefix: '/teams' });
   await app.register(worklistRoutes, { prefix: '/worklist' });
+  await app.register(dicomOwnerRoutes, { prefix: '/dicom-owner' });
 };
 
 export default rest;

@@ -3,6 +3,7 @@ import { analysisRouter } from './routers/analysis/router.js';
 import { apiKeyRouter } from './routers/api-key/router.js';
 import { authRouter } from './routers/auth/router.js';
 import { chatRouter } from './routers/chat/router.js';
+import { dicomOwnerRouter } from './routers/dicom-owner/router.js';
 import { exportRouter } from './routers/export/router.js';
 import { feedbackRouter } from './routers/feedback/router.js';
 import { historyRouter } from './routers/history/router.js';
@@ -26,6 +27,7 @@ export const appRouter = router({
   site: siteRouter,
   worklist: worklistRouter,
   team: teamRouter,
+  dicomOwner: dicomOwnerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,8 +7,9 @@ import { auditAccount } from './audit-auth.js';
 import { authLimits } from './auth-limits.js';
 import { createSession } from './create-session.js';
 import { assertPasswordLogin } from './assert-password-login.js';
+import { offerDicomOwnerConfirmation } from '../dicom-node/confirm-dicom-owner.js';
 
-type TSignupDeps = Pick<AppDeps, 'db' | 'redis' | 'config'>;
+type TSignupDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 
 /**
  * Creates the account and signs it in (the spec returns a token at signup).
@@ -49,5 +50,8 @@ export async function signUp(
   }
   const token = await createSession({ db, userId: created.id, meta });
   await auditAccount({ db, meta, userId: created.id, action: 'auth.signup', outcome: 'success' });
+  // The DICOM node's owner address proves its mailbox before any study comes (issue 36, S11). Not
+  // awaited: the answer must not wait on (or tell about) the mail relay.
+  void offerDicomOwnerConfirmation({ ...deps, account: { userId: created.id, email: created.email } });
   return { token, user: created };
 }

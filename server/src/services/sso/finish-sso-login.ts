@@ -88,7 +88,7 @@ export async function finishSsoLogin(
   if (!email || !verified) return refuse('email_unverified');
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (!config.OIDC_ALLOWED_DOMAINS.includes(domain)) return refuse('domain_not_allowed');
-  const created = await registerSsoUser({ db, meta, email, claims, issuer: found.issuer, subject: found.subject });
+  const created = await registerSsoUser({ ...deps, meta, email, claims, issuer: found.issuer, subject: found.subject });
   const token = await openSsoSession({ db, meta, ...created, ...found });
   return { kind: 'signed-in', token };
 }

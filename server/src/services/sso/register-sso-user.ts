@@ -1,6 +1,7 @@
 import { userIdentities, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditAccount } from '../auth/audit-auth.js';
+import { offerDicomOwnerConfirmation } from '../dicom-node/confirm-dicom-owner.js';
 
 /**
  * Stored as the password hash of an account made by SSO: argon2 cannot parse it, so no password
@@ -15,7 +16,7 @@ function displayName(claims: Record<string, unknown>, email: string): string {
 
 /** A new account with its IdP identity (auto-register), in one transaction, audited. */
 export async function registerSsoUser(
-  opts: Pick<AppDeps, 'db'> & {
+  opts: Pick<AppDeps, 'db' | 'config' | 'redis' | 'log'> & {
     meta: RequestMeta;
     email: string;
     claims: Record<string, unknown>;
@@ -45,5 +46,7 @@ export async function registerSsoUser(
     outcome: 'success',
     details: { identityId: created.identityId },
   });
+  // A verified IdP address is not proof for the DICOM node: its owner confirms the mailbox (issue 36, S11).
+  void offerDicomOwnerConfirmation({ ...opts, account: { userId: created.userId, email } });
   return created;
 }

@@ -4,6 +4,7 @@ import { Tabs, type TTabItem } from '../../../components/tabs';
 import { trpc } from '../../../lib/trpc';
 import { ApiKeysPanel } from '../components/api-keys-panel';
 import { ClaimSiteAdmin } from '../components/claim-site-admin';
+import { ConfirmDicomOwner } from '../components/confirm-dicom-owner';
 import { DangerZoneTab } from '../components/danger-zone-tab';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
@@ -23,6 +24,8 @@ export function SettingsPage() {
   // Issue 17: site administrators also get the Site tab; a listed address may claim the role (issue 23 N3).
   const access = trpc.site.access.useQuery(undefined, { staleTime: 5 * 60_000 }).data;
   const siteAdmin = access?.siteAdmin === true;
+  // Issue 36, S11: the DICOM node's owner confirms the address before the node takes studies.
+  const dicomOwner = trpc.dicomOwner.state.useQuery(undefined, { staleTime: 60_000 }).data;
   const tabs = siteAdmin ? [...TABS, { key: 'site' as const, label: 'Site' }] : TABS;
 
   if (!me.data) return <Spinner />;
@@ -48,6 +51,7 @@ export function SettingsPage() {
             <ProfileTab user={me.data.user} />
             <ApiKeysPanel />
             {access?.canClaim && <ClaimSiteAdmin />}
+            {dicomOwner?.owner && !dicomOwner.confirmed && <ConfirmDicomOwner />}
           </>
         ) : tab === 'password' ? (
           <PasswordTab />

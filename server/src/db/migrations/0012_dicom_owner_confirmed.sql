@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "dicom_owner_confirmed_at" timestamp with time zone;
