@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { auditLog, dicomInstances } from '../../server/src/db/schema.js';
+import { auditLog, dicomInstances, teamMembers } from '../../server/src/db/schema.js';
 import { WORKLIST_MESSAGES, type TWorklist, type TWorklistStudyState } from '@contracts/schemas/worklist.js';
 import { loadConfig } from '@contracts/config/server-config.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
@@ -141,6 +141,20 @@ for (const backend of testBackends()) {
       const taken = await call(bo, 'claim', { id: s });
       assert.equal(taken.status, 200);
       assert.equal(taken.data.claim?.userId, bo.user.id);
+      assert.equal((await call(bo, 'release', { id: s })).status, 200);
+    });
+
+    test('a claim by a member who left the team is free at once', async () => {
+      const [, , , s] = studies as [string, string, string, string];
+      const cy = await createUser(t.deps, { name: `Dr Cy ${uniqueSuffix()}` });
+      await t.deps.db.insert(teamMembers).values({ teamId, userId: cy.user.id, role: 'radiologist' });
+      assert.equal((await call(cy, 'claim', { id: s })).status, 200);
+      assert.equal((await itemOf(bo, s)).claim?.userId, cy.user.id);
+      await t.deps.db
+        .delete(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, cy.user.id)));
+      assert.equal((await itemOf(bo, s)).claim, null);
+      assert.equal((await call(bo, 'claim', { id: s })).data.claim?.userId, bo.user.id);
       assert.equal((await call(bo, 'release', { id: s })).status, 200);
     });
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { analyses, dicomInstances } from '../../db/schema.js';
+import { analyses, dicomInstances, teamMembers } from '../../db/schema.js';
 import type { TUrgency } from '@contracts/schemas/worklist.js';
 
 /** The worklist's order of urgency: the rank SQL computes, most urgent first. */
@@ -37,7 +37,12 @@ export function sortScoreSql(): SQL<number> {
     else coalesce(${analyses.leadProbability}, -1) end)::float8`;
 }
 
-/** A claim still held: made, and younger than the timeout (an older one is free; no timer clears it). */
+/**
+ * A claim still held: made, younger than the timeout, and by someone still in the study's team. An
+ * older claim, or one by a member who has left or been removed, is free: no timer or clean-up
+ * clears it, every read and every claim reads it as none.
+ */
 export function activeClaimSql(timeoutMinutes: number): SQL<boolean> {
-  return sql<boolean>`coalesce(${dicomInstances.claimedBy} is not null and ${dicomInstances.claimedAt} > now() - make_interval(mins => ${timeoutMinutes}::int), false)`;
+  const d = dicomInstances;
+  return sql<boolean>`coalesce(${d.claimedBy} is not null and ${d.claimedAt} > now() - make_interval(mins => ${timeoutMinutes}::int) and ${d.claimedBy} in (select ${teamMembers.userId} from ${teamMembers} where ${teamMembers.teamId} = ${d.teamId}), false)`;
 }
