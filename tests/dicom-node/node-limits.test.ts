@@ -71,7 +71,7 @@ describe('the DICOM node holds its limits (issue 36: S1, S3, S6, S9, S10, Info)'
   test('S1: a PDU header claiming 4 GB is aborted at once, and the node keeps answering', async () => {
     // The node may still count the previous test's connections for a moment (it runs in its own
     // thread): a connection refused over the cap is closed with nothing sent, so that one is retried.
-    let got = Buffer.alloc(0);
+    let got: Buffer = Buffer.alloc(0);
     for (let attempt = 0; attempt < 20 && got.length === 0; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 250));
       const peer = await rawPeer(port);
