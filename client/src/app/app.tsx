@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
+import { useSearch } from 'wouter/use-browser-location';
 import { ErrorBoundary, RenderErrorProbe } from '../components/error-boundary';
 import { FullPageSpinner } from '../components/spinner';
 import { Toaster } from '../components/toast/toaster';
@@ -34,6 +35,20 @@ const WorklistPage = lazy(() =>
   import('../features/worklist/pages/worklist-page').then((m) => ({ default: m.WorklistPage })),
 );
 
+const TeamsPage = lazy(() => import('../features/teams/pages/teams-page').then((m) => ({ default: m.TeamsPage })));
+const JoinTeamPage = lazy(() =>
+  import('../features/teams/pages/join-team-page').then((m) => ({ default: m.JoinTeamPage })),
+);
+
+/**
+ * The e-mailed invitation link is /teams/join?token=… (team-invitation-mail.ts); the page lives
+ * inside /chat so that signing in comes back to it (lib/session.ts follows only /chat paths).
+ */
+function ForwardInvitation() {
+  const search = useSearch().replace(/^\?/, '');
+  return <Redirect to={`/chat/teams/join${search ? `?${search}` : ''}`} replace />;
+}
+
 /** Section 2's routes. `/` and unknown paths are replaced by /chat/profiles. */
 export function App() {
   return (
@@ -48,6 +63,7 @@ export function App() {
             <Route path="/signup" component={SignupPage} />
             <Route path="/forgot-password" component={ForgotPasswordPage} />
             <Route path="/reset-password" component={ResetPasswordPage} />
+            <Route path="/teams/join" component={ForwardInvitation} />
             <Route path="/chat" nest>
               <ChatLayout>
                 <Switch>
@@ -55,6 +71,8 @@ export function App() {
                   <Route path="/profiles" component={ProfilesPage} />
                   <Route path="/settings" component={SettingsPage} />
                   <Route path="/worklist" component={WorklistPage} />
+                  <Route path="/teams/join" component={JoinTeamPage} />
+                  <Route path="/teams" component={TeamsPage} />
                   <Route>
                     <Redirect to="~/chat/profiles" replace />
                   </Route>

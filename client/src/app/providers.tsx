@@ -3,16 +3,23 @@ import { httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { TRPC_MAX_BATCH_SIZE } from '@contracts/trpc-limits';
 import { useState, type ReactNode } from 'react';
 import { onErrorLink } from '../lib/on-error-link';
+import { makeRecheckSpace } from '../lib/recheck-space';
 import { makeSignOutOn401 } from '../lib/sign-out-on-401';
 import { trpc } from '../lib/trpc';
 
 function makeClients() {
   const queryClient: QueryClient = new QueryClient({
-    queryCache: new QueryCache({ onError: (err) => signOutOn401(err) }),
+    queryCache: new QueryCache({
+      onError: (err, query) => {
+        signOutOn401(err);
+        recheckSpace(err, query);
+      },
+    }),
     mutationCache: new MutationCache({ onError: (err) => signOutOn401(err) }),
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
   });
   const signOutOn401 = makeSignOutOn401(queryClient);
+  const recheckSpace = makeRecheckSpace(queryClient);
   const trpcClient = trpc.createClient({
     links: [
       onErrorLink(signOutOn401),

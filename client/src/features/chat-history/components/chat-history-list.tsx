@@ -6,6 +6,7 @@ import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { closeChat, useCurrentChatId, useIsNewChat } from '../../../lib/current-chat';
 import { useLocalChat } from '../../../lib/local-chat';
+import { useSpaceTeam } from '../../../lib/current-space';
 import { ChatHistoryItem } from './chat-history-item';
 import { LocalChatItem } from './local-chat-item';
 import './chat-history-list.css';
@@ -17,8 +18,9 @@ export function ChatHistoryList() {
   const localChat = useLocalChat();
   const toast = useToast();
   const utils = trpc.useUtils();
+  const team = useSpaceTeam();
   const list = trpc.history.list.useInfiniteQuery(
-    { limit: 30 },
+    { limit: 30, team },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
   const rename = trpc.history.editTitle.useMutation();

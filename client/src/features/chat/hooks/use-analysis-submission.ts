@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, isUnauthorized } from '../../../lib/error-text';
 import { HttpError } from '../../../lib/http-error';
+import { useSpaceTeam } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import { clearLocalChat } from '../../../lib/local-chat';
@@ -27,9 +28,10 @@ export function useAnalysisSubmission() {
   const toast = useToast();
   const utils = trpc.useUtils();
   // A mutation, so that a 401 takes the app's one path (the MutationCache's sign-out).
+  const team = useSpaceTeam();
   const upload = useMutation({
     mutationFn: (v: { file: File; patient: TPatientInfo; profileId: string | null }) =>
-      uploadAnalysis(v.file, v.patient, v.profileId),
+      uploadAnalysis(v.file, v.patient, v.profileId, team),
   });
 
   const finish = useCallback(

@@ -18,10 +18,13 @@ export async function uploadAnalysis(
   file: File,
   patient: TPatientInfo,
   profileId: string | null,
+  teamId?: string,
 ): Promise<TUploadAnswer> {
   const body = new FormData();
   body.append('profile', JSON.stringify(patient));
   if (profileId) body.append('profile_id', profileId);
+  // The current space (issue 32): absent, the study stays in the personal space.
+  if (teamId) body.append('team_id', teamId);
   // The file goes last: the server reads the fields before streaming the image.
   body.append('image', file, file.name);
   let res: Response;

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, errorText } from '../../../lib/error-text';
+import { useSpaceTeam } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
@@ -32,7 +33,8 @@ function saveErrorText(err: unknown, refused: 'Failed to update profile' | 'Fail
 export function ProfilesPage() {
   const toast = useToast();
   const utils = trpc.useUtils();
-  const profiles = trpc.profile.list.useQuery({ limit: 200 });
+  const team = useSpaceTeam();
+  const profiles = trpc.profile.list.useQuery({ limit: 200, team });
   // Errors on the mutations, not on mutate(): a 401 takes the user to /login at once, and
   // mutate()'s callbacks do not run once the page has unmounted.
   const create = trpc.profile.create.useMutation({
@@ -73,7 +75,7 @@ export function ProfilesPage() {
         { onSuccess: () => done('Profile updated successfully') },
       );
     } else {
-      create.mutate(values, { onSuccess: () => done('Profile created successfully') });
+      create.mutate({ ...values, team }, { onSuccess: () => done('Profile created successfully') });
     }
   };
 

@@ -7,6 +7,7 @@ import { errorText, isUnauthorized } from '../../../lib/error-text';
 import { hasSignedOutMark } from '../../../lib/signed-out-mark';
 import { trpc } from '../../../lib/trpc';
 import { useFinishPendingLogout } from '../../settings/hooks/use-logout';
+import { SpaceNotice } from '../../teams/components/space-notice';
 import { Sidebar } from './sidebar';
 import '../../../components/error-boundary.css';
 import './chat-layout.css';
@@ -64,6 +65,7 @@ export function ChatLayout({ children }: { children: ReactNode }) {
         <Sidebar id="app-sidebar" user={me.data.user} />
         {menuOpen ? <div className="sidebar-overlay" aria-hidden="true" onClick={() => setMenuOpen(false)} /> : null}
         <main className="shell-content" id="main-content">
+          <SpaceNotice />
           <Suspense fallback={<Spinner />}>{children}</Suspense>
         </main>
       </div>

@@ -1,12 +1,14 @@
 import { navigate } from 'wouter/use-browser-location';
 import { Modal } from '../../../components/modal';
+import { useSpaceTeam } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { startNewChat } from '../../../lib/current-chat';
 import './new-chat-modal.css';
 
 /** 'Select Profile for New Chat': picking a profile opens the analysis form for it. */
 export function NewChatModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const profiles = trpc.profile.list.useQuery({ limit: 200 }, { enabled: open });
+  const team = useSpaceTeam();
+  const profiles = trpc.profile.list.useQuery({ limit: 200, team }, { enabled: open });
   const items = profiles.data?.items ?? [];
   return (
     <Modal open={open} title="Select Profile for New Chat" onClose={onClose} className="new-chat-modal">

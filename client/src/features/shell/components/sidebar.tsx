@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { navigate, usePathname } from 'wouter/use-browser-location';
 import { ChatHistoryList } from '../../chat-history/components/chat-history-list';
+import { SpaceSwitcher } from '../../teams/components/space-switcher';
 import { NewChatModal } from './new-chat-modal';
 import './sidebar.css';
 
@@ -9,7 +10,7 @@ interface TSidebarProps {
   user: { name: string; email: string };
 }
 
-/** Section 2's sidebar: Profiles, New Chat, Chat History, Settings. */
+/** Section 2's sidebar: the space (issue 32), Profiles, Worklist, Team, New Chat, Chat History, Settings. */
 export function Sidebar({ id, user }: TSidebarProps) {
   const pathname = usePathname();
   const [newChatOpen, setNewChatOpen] = useState(false);
@@ -21,6 +22,7 @@ export function Sidebar({ id, user }: TSidebarProps) {
         </span>
         <span>Chest Doctor AI</span>
       </div>
+      <SpaceSwitcher />
       <div className="sidebar-actions">
         <button
           type="button"
@@ -37,6 +39,14 @@ export function Sidebar({ id, user }: TSidebarProps) {
           onClick={() => navigate('/chat/worklist')}
         >
           Worklist
+        </button>
+        <button
+          type="button"
+          className={`sidebar-button ${pathname.startsWith('/chat/teams') ? 'active' : ''}`}
+          aria-current={pathname.startsWith('/chat/teams') ? 'page' : undefined}
+          onClick={() => navigate('/chat/teams')}
+        >
+          Team
         </button>
         <button type="button" className="sidebar-button sidebar-button-primary" onClick={() => setNewChatOpen(true)}>
           New Chat

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TUrgency, TWorklistItem, TWorklistStatus } from '@contracts/schemas/worklist';
 import { Spinner } from '../../../components/spinner';
+import { useCurrentSpace } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import './worklist-page.css';
@@ -82,8 +83,10 @@ function Row({ item }: { item: TWorklistItem }) {
 export function WorklistPage() {
   const [filter, setFilter] = useState(0);
   const chosen = FILTERS[filter]!;
+  const space = useCurrentSpace();
+  const team = space?.teamId;
   const list = trpc.worklist.list.useQuery(
-    { urgencies: chosen.urgencies, statuses: chosen.statuses },
+    { urgencies: chosen.urgencies, statuses: chosen.statuses, team },
     { refetchInterval: POLL_MS },
   );
   const items = list.data?.items ?? [];
@@ -91,7 +94,7 @@ export function WorklistPage() {
     <div className="page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Worklist</h1>
+          <h1 className="page-title">{space ? `Worklist — ${space.name}` : 'Worklist'}</h1>
           <p className="muted">
             Studies received from the DICOM network, most urgent first. Assistive — not a diagnosis.
           </p>
@@ -122,7 +125,11 @@ export function WorklistPage() {
       ) : items.length === 0 ? (
         <div className="empty-state">
           <h2>No studies</h2>
-          <p className="muted">Studies routed to this node from the PACS appear here.</p>
+          <p className="muted">
+            {space
+              ? `Studies routed to ${space.name} (by its AE title, or STOW-RS with a team key) appear here.`
+              : 'Studies routed to this node from the PACS appear here.'}
+          </p>
         </div>
       ) : (
         <table className="worklist-table">
