@@ -20,10 +20,12 @@ export interface TClientApp {
   close(): Promise<void>;
 }
 
-export async function startClientApp(opts: { seed?: boolean; worker?: boolean } = {}): Promise<TClientApp> {
+export async function startClientApp(
+  opts: { seed?: boolean; worker?: boolean; env?: Record<string, string> } = {},
+): Promise<TClientApp> {
   const pg = opts.seed ? await createPostgresDatabase() : null;
   // Cheaper argon2 parameters (NODE_ENV=test allows them): hashing is not what these tests check.
-  const env: Record<string, string> = { ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1' };
+  const env: Record<string, string> = { ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1', ...opts.env };
   if (pg) env.DATABASE_URL = pg.url;
   const app = await startE2eApp(env, { worker: opts.worker ?? false });
   const opened = pg ? await openDeps(loadConfig({ ...app.env, LOG_LEVEL: 'silent' })) : null;

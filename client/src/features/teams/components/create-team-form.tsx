@@ -18,8 +18,8 @@ export function CreateTeamForm() {
     onSuccess: (team) => {
       form.setValues({ name: '' });
       toast.success('Team created');
-      setSpace({ teamId: team.id, name: team.name });
-      void utils.team.list.invalidate();
+      // The list first: the space guard would take a team missing from it for one the user lost.
+      void utils.team.list.invalidate().then(() => setSpace({ teamId: team.id, name: team.name }));
     },
     errorToast: { fallback: 'Failed to create team' },
   });

@@ -20,13 +20,14 @@ export function useSpaceGuard(): { notice: string | null; dismiss: () => void } 
   const teams = trpc.team.list.useQuery(undefined, { refetchInterval: TEAMS_POLL_MS });
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    if (!space || !teams.data) return;
+    // Only a settled list counts: one fetched before a team was joined must not evict it.
+    if (!space || !teams.data || teams.isFetching) return;
     const team = teams.data.teams.find((t) => t.id === space.teamId);
     if (!team) {
       setSpace(null);
       setNotice(removedFromTeamText(space.name));
       navigate('/chat/profiles', { replace: true });
     } else if (team.name !== space.name) setSpace({ teamId: team.id, name: team.name });
-  }, [space, teams.data]);
+  }, [space, teams.data, teams.isFetching]);
   return { notice, dismiss: () => setNotice(null) };
 }

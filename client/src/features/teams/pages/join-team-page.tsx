@@ -25,9 +25,11 @@ export function JoinTeamPage() {
       {
         onSuccess: (team) => {
           toast.success(TEAM_MESSAGES.joined);
-          setSpace({ teamId: team.id, name: team.name });
-          void utils.team.list.invalidate();
-          navigate('/chat/worklist', { replace: true });
+          // The list first: the space guard would take a team missing from it for one the user lost.
+          void utils.team.list.invalidate().then(() => {
+            setSpace({ teamId: team.id, name: team.name });
+            navigate('/chat/worklist', { replace: true });
+          });
         },
         onError: (err) => setError(errorText(err, 'Failed to join the team')),
       },
