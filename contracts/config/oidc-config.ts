@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { TEAM_ROLES, type TTeamRole } from '../schemas/team.js';
 import { zBool } from './parse-env.js';
 
 /** One entry of OIDC_TEAM_MAP: members of `group` at the IdP belong to team `team` with `role`. */
 export interface TTeamMapEntry {
   group: string;
+  /** The team's slug: its name lower-cased, runs of other characters as `-` ("Emergency Dept" → emergency-dept). */
   team: string;
-  role: string;
+  role: TTeamRole;
 }
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -23,14 +25,15 @@ const zTeamMap = z
       const eq = entry.lastIndexOf('=');
       const [team = '', role = '', extra] = entry.slice(eq + 1).split(':');
       const group = entry.slice(0, eq).trim();
-      if (eq < 1 || !group || !SLUG_RE.test(team) || !SLUG_RE.test(role) || extra !== undefined) {
+      const isRole = (TEAM_ROLES as readonly string[]).includes(role);
+      if (eq < 1 || !group || !SLUG_RE.test(team) || !isRole || extra !== undefined) {
         ctx.addIssue({
           code: 'custom',
-          message: `"${entry}" is not group=team:role (team and role in lower-case slugs)`,
+          message: `"${entry}" is not group=team:role (team a lower-case slug, role one of ${TEAM_ROLES.join(', ')})`,
         });
         return z.NEVER;
       }
-      out.push({ group, team, role });
+      out.push({ group, team, role: role as TTeamRole });
     }
     return out;
   });

@@ -6,14 +6,14 @@ import { groupsOf, mapGroupsToTeams } from '../../server/src/services/sso/map-gr
 const config = loadConfig({
   OIDC_ISSUER: 'https://idp.example/realms/h',
   OIDC_CLIENT_ID: 'cxr',
-  OIDC_TEAM_MAP: 'cxr-rad-leads=radiology:lead, cxr-radiology=radiology:radiologist,cxr-ed=emergency:clinician',
+  OIDC_TEAM_MAP: 'cxr-rad-leads=radiology:admin, cxr-radiology=radiology:radiologist,cxr-ed=emergency:clinician',
 });
 const settings = { groupsClaim: 'groups', teamMap: config.OIDC_TEAM_MAP };
 
 describe('OIDC groups → teams', () => {
   test('OIDC_TEAM_MAP parses to entries, and a malformed entry stops the boot naming it', () => {
     assert.deepEqual(config.OIDC_TEAM_MAP[1], { group: 'cxr-radiology', team: 'radiology', role: 'radiologist' });
-    for (const bad of ['cxr-ed=emergency', '=emergency:clinician', 'g=Emergency:clinician', 'g=a:b:c'])
+    for (const bad of ['cxr-ed=emergency', '=emergency:clinician', 'g=Emergency:clinician', 'g=a:b:c', 'g=radiology:lead'])
       assert.throws(
         () => loadConfig({ OIDC_ISSUER: 'https://idp.example', OIDC_CLIENT_ID: 'c', OIDC_TEAM_MAP: bad }),
         (err: Error) => err.message.includes('OIDC_TEAM_MAP') && err.message.includes(bad),
@@ -35,7 +35,7 @@ describe('OIDC groups → teams', () => {
   });
 
   test('two roles in one team: the entry listed first wins, whatever order the IdP sends', () => {
-    const both = [{ team: 'radiology', role: 'lead' }];
+    const both = [{ team: 'radiology', role: 'admin' }];
     assert.deepEqual(mapGroupsToTeams({ groups: ['cxr-radiology', 'cxr-rad-leads'] }, settings), both);
     assert.deepEqual(mapGroupsToTeams({ groups: ['cxr-rad-leads', 'cxr-radiology'] }, settings), both);
   });
@@ -44,7 +44,7 @@ describe('OIDC groups → teams', () => {
     const before = mapGroupsToTeams({ groups: ['cxr-rad-leads', 'cxr-ed'] }, settings);
     const after = mapGroupsToTeams({ groups: ['cxr-radiology'] }, settings);
     assert.deepEqual(before, [
-      { team: 'radiology', role: 'lead' },
+      { team: 'radiology', role: 'admin' },
       { team: 'emergency', role: 'clinician' },
     ]);
     assert.deepEqual(after, [{ team: 'radiology', role: 'radiologist' }]);

@@ -75,6 +75,12 @@ export const teamMembers = pgTable(
       .references(() => teams.id, { onDelete: 'cascade' }),
     userId: ownerColumn(),
     role: text('role').$type<TTeamRole>().notNull(),
+    /**
+     * Who granted the membership: `manual` (team creation, an invitation) or `sso` (the groups
+     * claim at an SSO login, docs/sso.md). SSO logins change and remove only `sso` rows, unless
+     * OIDC_ROLE_STRICT makes the IdP the only authority.
+     */
+    source: text('source').$type<'manual' | 'sso'>().notNull().default('manual'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],

@@ -14,6 +14,8 @@ import { getCalibration } from '../services/site/get-calibration.js';
 import { getMonitoring } from '../services/site/get-monitoring.js';
 import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { confirmAdminVerification } from '../services/site/verify-admin-email.js';
+import { previewTeamMapping } from '../services/sso/preview-team-mapping.js';
+import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['site'];
@@ -50,6 +52,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         .header('location', '/settings')
         .send({ success: true as const, message: SITE_MESSAGES.verified });
     },
+  );
+
+  app.post(
+    '/sso-preview',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'What an SSO login with these claims would do to team memberships (nothing is changed)',
+        body: ZTeamMappingPreviewInput,
+        response: { 200: envelope(ZTeamMappingPreview), ...adminsOnly },
+      },
+    },
+    async (req) => ({ success: true as const, data: await previewTeamMapping({ ...deps, claims: req.body.claims }) }),
   );
 
   app.get(

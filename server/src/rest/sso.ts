@@ -2,16 +2,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTH_MESSAGES } from '@contracts/schemas/auth.js';
-import { ZSsoLinkInput, ZSsoOptions } from '@contracts/schemas/sso.js';
+import { SSO_MESSAGES, ZLinkedIdentities, ZSsoLinkInput, ZSsoOptions } from '@contracts/schemas/sso.js';
 import { isAppError } from '../lib/app-error.js';
 import { clearSessionCookie, setSessionCookie } from '../services/auth/session-cookie.js';
 import { backChannelLogout } from '../services/sso/back-channel-logout.js';
 import { confirmSsoLink } from '../services/sso/confirm-sso-link.js';
 import { endSsoSession } from '../services/sso/end-sso-session.js';
 import { finishSsoLogin } from '../services/sso/finish-sso-login.js';
+import { listLinkedIdentities, unlinkIdentity } from '../services/sso/linked-identities.js';
 import { startSsoLogin } from '../services/sso/start-sso-login.js';
 import { SSO_STEP_TTL_S } from '../services/sso/sso-store.js';
-import { ZOk } from './openapi/responses.js';
+import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['sso'];
 const TX_COOKIE = 'sso_tx';
@@ -34,24 +35,70 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   const toLogin = (reply: FastifyReply, query: string) => reply.redirect(`/login?${query}`, 302);
+  const toProfile = (reply: FastifyReply, query: string) => reply.redirect(`/settings?${query}`, 302);
 
   app.get(
     '/options',
     { config: publicRoute, schema: { tags, summary: 'What the login page offers', response: { 200: ZSsoOptions } } },
     async () => ({ sso: enabled, buttonText: config.OIDC_BUTTON_TEXT, passwordLogin: config.PASSWORD_LOGIN === 'on' }),
   );
+  // The account's linked sign-ins: listed and unlinked even after SSO is turned off.
+  app.get(
+    '/identities',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: "The account's linked hospital sign-ins", response: { 200: envelope(ZLinkedIdentities) } },
+    },
+    async (req) => ({
+      success: true as const,
+      data: await listLinkedIdentities({ ...deps, userId: req.signedIn().userId }),
+    }),
+  );
+
+  app.delete(
+    '/identities/:identityId',
+    {
+      config: { auth: 'password-session' },
+      schema: {
+        tags,
+        summary: 'Unlink a hospital sign-in while a password or another sign-in remains',
+        params: z.object({ identityId: z.string().max(100) }),
+        response: { 200: ZOk, 409: errorResponse(SSO_MESSAGES.lastSignIn) },
+      },
+    },
+    async (req) => {
+      await unlinkIdentity({ ...deps, meta: req.meta(), userId: req.signedIn().userId, identityId: req.params.identityId });
+      return { success: true as const, message: SSO_MESSAGES.unlinked };
+    },
+  );
+
   if (!enabled) return;
 
   app.get(
     '/login',
-    { config: publicRoute, schema: { tags, summary: 'Start an SSO login (302 to the IdP)' } },
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'Start an SSO login (302 to the IdP); with link=1, link a hospital sign-in to the signed-in account',
+        querystring: z.object({ link: z.literal('1').optional() }),
+      },
+    },
     async (req, reply) => {
+      let linkUserId: string | undefined;
+      if (req.query.link) {
+        const auth = await req.resolveAuth();
+        // Only a browser session links (an API key cannot follow a redirect to the IdP anyway).
+        if (!auth?.sessionId) return toLogin(reply, 'sso_error=bad_response');
+        linkUserId = auth.userId;
+      }
       try {
-        const { url, transactionId } = await startSsoLogin(deps);
+        const { url, transactionId } = await startSsoLogin({ ...deps, ...(linkUserId ? { linkUserId } : {}) });
         reply.setCookie(TX_COOKIE, transactionId, stepCookie(req));
         return await reply.redirect(url, 302);
       } catch (err) {
-        if (isAppError(err) && err.code === 'UNAVAILABLE') return toLogin(reply, 'sso_error=idp_unreachable');
+        if (isAppError(err) && err.code === 'UNAVAILABLE')
+          return linkUserId ? toProfile(reply, 'sso_error=idp_unreachable') : toLogin(reply, 'sso_error=idp_unreachable');
         throw err;
       }
     },
@@ -67,9 +114,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         meta: req.meta(),
         transactionId: req.cookies[TX_COOKIE],
         callbackQuery: query,
+        signedInUserId: (await req.resolveAuth())?.userId ?? null,
       });
       reply.clearCookie(TX_COOKIE, { path: '/api/auth/oidc' });
       switch (outcome.kind) {
+        case 'linked':
+          return toProfile(reply, 'sso_linked=1');
         case 'signed-in':
           setSessionCookie(reply, outcome.token);
           return reply.redirect('/', 302);
@@ -77,7 +127,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           reply.setCookie(LINK_COOKIE, outcome.linkId, stepCookie(req));
           return toLogin(reply, 'sso_link=1');
         case 'refused':
-          return toLogin(reply, `sso_error=${outcome.reason}`);
+          return outcome.linking
+            ? toProfile(reply, `sso_error=${outcome.reason}`)
+            : toLogin(reply, `sso_error=${outcome.reason}`);
       }
     },
   );

@@ -10,6 +10,7 @@ import { historyRouter } from './routers/history/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
 import { siteRouter } from './routers/site/router.js';
+import { ssoRouter } from './routers/sso/router.js';
 import { teamRouter } from './routers/team/router.js';
 import { worklistRouter } from './routers/worklist/router.js';
 
@@ -28,6 +29,7 @@ export const appRouter = router({
   worklist: worklistRouter,
   team: teamRouter,
   dicomOwner: dicomOwnerRouter,
+  sso: ssoRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { hashToken } from '../../lib/tokens.js';
 import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
 import { logIn } from '../auth/log-in.js';
+import { syncSsoMemberships } from '../teams/sync-sso-memberships.js';
 import { openSsoSession } from './open-sso-session.js';
 import { readSsoStep, type TPendingLink } from './sso-store.js';
 
@@ -41,7 +42,14 @@ export async function confirmSsoLink(
     .values({ userId: pending.userId, issuer: pending.issuer, subject: pending.subject })
     .onConflictDoNothing()
     .returning({ id: userIdentities.id });
-  if (!identity) throw new AppError('CONFLICT', 'This hospital sign-in is already linked to an account');
+  if (!identity) throw new AppError('CONFLICT', SSO_MESSAGES.link_other_account);
+  await syncSsoMemberships({
+    ...deps,
+    meta,
+    userId: pending.userId,
+    mapped: pending.teams,
+    strict: opts.config.OIDC_ROLE_STRICT,
+  });
   const token = await openSsoSession({
     db,
     meta,

@@ -7,15 +7,19 @@ import type { TSsoRefusal } from '@contracts/schemas/sso.js';
 import { auditAccount } from '../auth/audit-auth.js';
 import { findUserByEmail } from '../auth/find-user.js';
 import { exchangeSsoCode, type TSsoClaims } from './exchange-sso-code.js';
-import { mapGroupsToTeams } from './map-groups-to-teams.js';
+import { syncSsoMemberships } from '../teams/sync-sso-memberships.js';
+import { linkSsoIdentity } from './link-sso-identity.js';
 import { openSsoSession } from './open-sso-session.js';
+import { mapClaimsToTeams } from './sso-team-rule.js';
 import { registerSsoUser } from './register-sso-user.js';
 import { readSsoStep, saveSsoStep, type TSsoTransaction } from './sso-store.js';
 
 export type TSsoOutcome =
   | { kind: 'signed-in'; token: string }
   | { kind: 'confirm-link'; linkId: string }
-  | { kind: 'refused'; reason: TSsoRefusal };
+  | { kind: 'linked' }
+  /** `linking`: the refusal ends a link started from Settings, so the browser goes back there. */
+  | { kind: 'refused'; reason: TSsoRefusal; linking?: boolean };
 
 type TFinishDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
 
@@ -27,18 +31,26 @@ type TFinishDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  * domain. Refusals come back as codes for the login page and are audited.
  */
 export async function finishSsoLogin(
-  opts: TFinishDeps & { meta: RequestMeta; transactionId: string | undefined; callbackQuery: string },
+  opts: TFinishDeps & {
+    meta: RequestMeta;
+    transactionId: string | undefined;
+    callbackQuery: string;
+    /** The account signed in in this browser, if any (a link from Settings must come back to it). */
+    signedInUserId: string | null;
+  },
 ): Promise<TSsoOutcome> {
   const { db, config, meta } = opts;
   const deps: TFinishDeps = opts;
   const refuse = async (reason: TSsoRefusal, userId: string | null = null): Promise<TSsoOutcome> => {
     await auditAccount({ db, meta, userId, action: 'auth.sso_login', outcome: 'failure', details: { reason } });
-    return { kind: 'refused', reason };
+    return { kind: 'refused', reason, ...(linking ? { linking } : {}) };
   };
+  let linking = false;
   const transaction = opts.transactionId
     ? await readSsoStep<TSsoTransaction>({ ...deps, kind: 'tx', id: opts.transactionId, take: true })
     : null;
   if (!transaction) return refuse('bad_response');
+  linking = Boolean(transaction.linkUserId);
 
   let found: TSsoClaims;
   try {
@@ -49,8 +61,17 @@ export async function finishSsoLogin(
     throw err;
   }
   const { claims } = found;
-  const teams = mapGroupsToTeams(claims, { groupsClaim: config.OIDC_GROUPS_CLAIM, teamMap: config.OIDC_TEAM_MAP });
-  if (config.OIDC_ROLE_STRICT && teams.length === 0) return refuse('no_role');
+  const { mapped, noRole } = await mapClaimsToTeams({ db, config, claims });
+  if (noRole) return refuse('no_role', transaction.linkUserId ?? null);
+  const sync = (userId: string) =>
+    syncSsoMemberships({ ...deps, meta, userId, mapped, strict: config.OIDC_ROLE_STRICT });
+
+  if (transaction.linkUserId) {
+    // Started from Settings: the same account must still be signed in here.
+    if (transaction.linkUserId !== opts.signedInUserId) return refuse('bad_response', transaction.linkUserId);
+    const refused = await linkSsoIdentity({ ...deps, meta, userId: transaction.linkUserId, found, mapped });
+    return refused ? { kind: 'refused', reason: refused, linking } : { kind: 'linked' };
+  }
 
   const [identity] = await db
     .select({ id: userIdentities.id, userId: userIdentities.userId })
@@ -58,6 +79,7 @@ export async function finishSsoLogin(
     .where(and(eq(userIdentities.issuer, found.issuer), eq(userIdentities.subject, found.subject)))
     .limit(1);
   if (identity) {
+    await sync(identity.userId);
     const token = await openSsoSession({ db, meta, userId: identity.userId, identityId: identity.id, ...found });
     return { kind: 'signed-in', token };
   }
@@ -80,6 +102,7 @@ export async function finishSsoLogin(
         subject: found.subject,
         sid: found.sid,
         idToken: found.idToken,
+        teams: mapped,
       },
     });
     return { kind: 'confirm-link', linkId };
@@ -89,6 +112,7 @@ export async function finishSsoLogin(
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (!config.OIDC_ALLOWED_DOMAINS.includes(domain)) return refuse('domain_not_allowed');
   const created = await registerSsoUser({ ...deps, meta, email, claims, issuer: found.issuer, subject: found.subject });
+  await sync(created.userId);
   const token = await openSsoSession({ db, meta, ...created, ...found });
   return { kind: 'signed-in', token };
 }

@@ -1,10 +1,13 @@
 import type { AppDeps } from '../../deps.js';
+import type { TTeamMembership } from '@contracts/schemas/sso.js';
 
 /** A login in flight: what the callback must find again, kept in Redis under a browser-bound id. */
 export interface TSsoTransaction {
   state: string;
   nonce: string;
   verifier: string;
+  /** Set when a signed-in person links a hospital sign-in from Settings → Profile: their account. */
+  linkUserId?: string;
 }
 
 /** An IdP identity waiting for its owner's one-time password confirmation before it is linked. */
@@ -15,6 +18,8 @@ export interface TPendingLink {
   subject: string;
   sid: string | null;
   idToken: string;
+  /** The memberships the claims mapped to, applied once the link is confirmed. */
+  teams: TTeamMembership[];
 }
 
 // Ten minutes for a person at the IdP's login page or at our password prompt, then it is gone.

@@ -12,15 +12,20 @@ export const ssoCallbackUrl = (config: AppDeps['config']) => new URL('/api/auth/
  * browser that started it. Throws UNAVAILABLE when the IdP has never answered discovery.
  */
 export async function startSsoLogin(
-  opts: Pick<AppDeps, 'config' | 'redis'>,
+  opts: Pick<AppDeps, 'config' | 'redis'> & { linkUserId?: string },
 ): Promise<{ url: string; transactionId: string }> {
   const { config } = opts;
   const oidc = oidcClientFor(config);
   if (!oidc) throw new Error('startSsoLogin without OIDC_ISSUER');
   const conf = await oidc.configuration();
-  const tx = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
+  const tx = {
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    verifier: client.randomPKCECodeVerifier(),
+    ...(opts.linkUserId ? { linkUserId: opts.linkUserId } : {}),
+  };
   const transactionId = newToken();
-  await saveSsoStep({ ...opts, kind: 'tx', id: transactionId, value: tx });
+  await saveSsoStep({ config, redis: opts.redis, kind: 'tx', id: transactionId, value: tx });
   const url = client.buildAuthorizationUrl(conf, {
     redirect_uri: ssoCallbackUrl(config).href,
     scope: config.OIDC_SCOPES,

@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client.js';
 import { teamMembers, teams } from '../../db/schema.js';
 import type { TTeamRole } from '@contracts/schemas/team.js';
 
-type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
+export type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
 
 /**
  * Inside a transaction: locks the team's row, so two admins demoting or removing each other at

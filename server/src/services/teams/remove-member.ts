@@ -1,11 +1,10 @@
-import { and, eq } from 'drizzle-orm';
-import { dicomInstances, teamMembers } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { TEAM_MESSAGES } from '@contracts/schemas/team.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { requireTeamRole } from '../data-access/team-role.js';
+import { dropMembership } from './drop-membership.js';
 import { lockTeamAdmins } from './lock-team-admins.js';
 import { publishMemberRemoved } from './membership-signal.js';
 
@@ -32,11 +31,7 @@ export async function removeMember(
     const now = await lockTeamAdmins({ tx, teamId, userId: memberId });
     if (!now.role) throw new AppError('NOT_FOUND', TEAM_MESSAGES.memberNotFound);
     if (now.role === 'admin' && now.admins <= 1) throw new AppError('CONFLICT', TEAM_MESSAGES.lastAdmin);
-    await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, memberId)));
-    await tx
-      .update(dicomInstances)
-      .set({ claimedBy: null, claimedAt: null })
-      .where(and(eq(dicomInstances.teamId, teamId), eq(dicomInstances.claimedBy, memberId)));
+    await dropMembership({ tx, teamId, userId: memberId });
   });
   // After the commit: a subscription told to re-check must already see the membership gone.
   await publishMemberRemoved(opts.redis, opts.config.QUEUE_PREFIX, { teamId, userId: memberId }).catch((err: unknown) =>

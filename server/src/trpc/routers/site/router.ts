@@ -12,6 +12,7 @@ import {
   ZUrgentFindingsInput,
 } from '@contracts/schemas/site.js';
 import { ZMessageResult } from '@contracts/schemas/auth.js';
+import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
 import { ZSetStowForwardingInput, ZStowForwardingList } from '@contracts/schemas/stow-forwarding.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
@@ -19,6 +20,7 @@ import { getMonitoring } from '../../../services/site/get-monitoring.js';
 import { getUrgentFindings } from '../../../services/site/get-urgent-findings.js';
 import { setUrgentFindings } from '../../../services/site/set-urgent-findings.js';
 import { proposeCalibration } from '../../../services/site/propose-calibration.js';
+import { previewTeamMapping } from '../../../services/sso/preview-team-mapping.js';
 import { listStowForwarding, setStowForwarding } from '../../../services/site/stow-forwarding.js';
 import { isSiteAdmin } from '../../../services/auth/auth-level.js';
 import { canClaimSiteAdmin, requestAdminVerification } from '../../../services/site/verify-admin-email.js';
@@ -77,6 +79,15 @@ export const siteRouter = router({
     .input(ZMonitoringInput)
     .output(ZMonitoring)
     .query(({ ctx, input }) => getMonitoring({ ...ctx.deps, weeks: input.weeks })),
+
+  /**
+   * What an SSO login with these claims would do to team memberships (changes nothing). A
+   * mutation only so the claims (names, e-mails) travel in the body, never in a URL.
+   */
+  previewTeamMapping: siteAdminProcedure
+    .input(ZTeamMappingPreviewInput)
+    .output(ZTeamMappingPreview)
+    .mutation(({ ctx, input }) => previewTeamMapping({ ...ctx.deps, claims: input.claims })),
 
   /** Which findings make a worklist study Urgent (model 4, issue 31). */
   urgentFindings: siteAdminProcedure.output(ZUrgentFindings).query(({ ctx }) => getUrgentFindings({ ...ctx.deps })),

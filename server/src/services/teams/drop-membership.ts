@@ -1,0 +1,16 @@
+import { and, eq } from 'drizzle-orm';
+import { dicomInstances, teamMembers } from '../../db/schema.js';
+import type { TTx } from './lock-team-admins.js';
+
+/**
+ * Inside the caller's transaction (which checked the last-admin rule under lockTeamAdmins):
+ * ends a membership and releases the member's claims on the team's worklist.
+ */
+export async function dropMembership(opts: { tx: TTx; teamId: string; userId: string }): Promise<void> {
+  const { tx, teamId, userId } = opts;
+  await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+  await tx
+    .update(dicomInstances)
+    .set({ claimedBy: null, claimedAt: null })
+    .where(and(eq(dicomInstances.teamId, teamId), eq(dicomInstances.claimedBy, userId)));
+}
