@@ -15,6 +15,12 @@ export interface TTestIdp {
   signIn(authorizationUrl: string): Promise<URL>;
   /** A back-channel logout token signed with the IdP's key (or `key: 'foreign'`, one it never published). */
   logoutToken(claims: { sub?: string; sid?: string; jti?: string }, key?: 'idp' | 'foreign'): Promise<string>;
+  /**
+   * Seconds the IdP's clock runs ahead of ours (negative: behind). Non-zero re-signs each ID
+   * token the token endpoint returns with its times moved by that much, and with `nbf` (as
+   * Entra ID sends) at its shifted `iat`, as an IdP with a wrong clock would issue it.
+   */
+  clockOffset: number;
   /** The IdP's `sid` of the person's last login. */
   lastSid(): string | undefined;
   stop(): Promise<void>;
@@ -45,6 +51,7 @@ export async function startOidcProvider(opts: {
     clientSecret: 'a-test-client-secret-of-enough-length',
     accounts: new Map(),
     nextLogin: '',
+    clockOffset: 0,
     signIn,
     logoutToken,
     lastSid: () => sid,
@@ -88,6 +95,7 @@ export async function startOidcProvider(opts: {
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!provider) return;
+    if (idp.clockOffset && req.method === 'POST' && req.url === '/token') shiftIdToken(res, idp.clockOffset);
     if (!req.url?.startsWith('/interaction/')) return provider.callback()(req, res);
     const details = await provider.interactionDetails(req, res);
     const accountId = idp.nextLogin;
@@ -95,6 +103,30 @@ export async function startOidcProvider(opts: {
     grant.addOIDCScope(String(details.params.scope));
     const grantId = await grant.save();
     await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } });
+  }
+
+  /** Rewrites the token endpoint's answer on its way out: the ID token's times moved by `offset`. */
+  function shiftIdToken(res: ServerResponse, offset: number) {
+    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+    res.end = ((chunk?: unknown) => {
+      void (async () => {
+        const body = JSON.parse(String(chunk)) as { id_token?: string };
+        if (body.id_token) {
+          const payload = JSON.parse(Buffer.from(body.id_token.split('.')[1] ?? '', 'base64url').toString()) as {
+            iat: number;
+            exp: number;
+          };
+          const iat = payload.iat + offset;
+          body.id_token = await new SignJWT({ ...payload, iat, exp: payload.exp + offset, nbf: iat })
+            .setProtectedHeader({ alg: 'RS256', kid: 'idp-key' })
+            .sign(privateKey);
+        }
+        const text = JSON.stringify(body);
+        if (!res.headersSent) res.setHeader('content-length', Buffer.byteLength(text));
+        end(text);
+      })();
+      return res;
+    }) as typeof res.end;
   }
 
   async function signIn(authorizationUrl: string): Promise<URL> {

@@ -13,7 +13,13 @@ const settings = { groupsClaim: 'groups', teamMap: config.OIDC_TEAM_MAP };
 describe('OIDC groups → teams', () => {
   test('OIDC_TEAM_MAP parses to entries, and a malformed entry stops the boot naming it', () => {
     assert.deepEqual(config.OIDC_TEAM_MAP[1], { group: 'cxr-radiology', team: 'radiology', role: 'radiologist' });
-    for (const bad of ['cxr-ed=emergency', '=emergency:clinician', 'g=Emergency:clinician', 'g=a:b:c', 'g=radiology:lead'])
+    for (const bad of [
+      'cxr-ed=emergency',
+      '=emergency:clinician',
+      'g=Emergency:clinician',
+      'g=a:b:c',
+      'g=radiology:lead',
+    ])
       assert.throws(
         () => loadConfig({ OIDC_ISSUER: 'https://idp.example', OIDC_CLIENT_ID: 'c', OIDC_TEAM_MAP: bad }),
         (err: Error) => err.message.includes('OIDC_TEAM_MAP') && err.message.includes(bad),

@@ -2,57 +2,15 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, userIdentities } from '../../server/src/db/schema.js';
-import { FAST_HASH_ENV, PASSWORD, rest, signUpUser, uniqueEmail } from '../auth/auth-helpers.js';
+import { PASSWORD, rest, signUpUser, uniqueEmail } from '../auth/auth-helpers.js';
 import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
-import { startOidcProvider, type TTestIdp } from '../helpers/start-oidc-provider.js';
+import type { TTestIdp } from '../helpers/start-oidc-provider.js';
+import { cookieValue, idpFor, idpPerson, ssoEnv, ssoLogin, SSO_PUBLIC_URL } from '../helpers/sso-flow.js';
+import { createTeam } from '../helpers/team-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
-const PUBLIC_URL = 'http://localhost:3000';
-const idpFor = () =>
-  startOidcProvider({
-    redirectUri: `${PUBLIC_URL}/api/auth/oidc/callback`,
-    postLogoutUri: `${PUBLIC_URL}/login`,
-    backchannelUri: `${PUBLIC_URL}/api/auth/oidc/backchannel-logout`,
-  });
-const ssoEnv = (idp: TTestIdp, extra: Record<string, string> = {}) => ({
-  ...FAST_HASH_ENV,
-  OIDC_ISSUER: idp.issuer,
-  OIDC_CLIENT_ID: idp.clientId,
-  OIDC_CLIENT_SECRET: idp.clientSecret,
-  OIDC_SCOPES: 'openid email profile groups',
-  OIDC_BUTTON_TEXT: 'St Elsewhere',
-  ...extra,
-});
-
-function cookieValue(res: { cookies: { name: string; value: string }[] }, name: string): string | undefined {
-  return res.cookies.find((c) => c.name === name && c.value !== '')?.value;
-}
-
-/** A person who exists at the IdP, with a fresh `sub`. */
-function idpPerson(idp: TTestIdp, claims: Record<string, unknown>): string {
-  const sub = `sub-${uniqueSuffix()}`;
-  idp.accounts.set(sub, claims);
-  return sub;
-}
-
-/** Click "Sign in with …", sign in at the IdP as `sub`, come back: the app's answer to the callback. */
-async function ssoLogin(t: TestApp, idp: TTestIdp, sub: string, tamper?: (callback: URL, tx: string) => Promise<void>) {
-  idp.nextLogin = sub;
-  const start = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
-  assert.equal(start.statusCode, 302);
-  const tx = cookieValue(start, 'sso_tx');
-  assert.ok(tx, 'the login is tied to this browser');
-  const authUrl = new URL(String(start.headers.location));
-  assert.equal(authUrl.origin, idp.issuer);
-  assert.equal(authUrl.searchParams.get('code_challenge_method'), 'S256');
-  assert.ok(authUrl.searchParams.get('state') && authUrl.searchParams.get('nonce'));
-  const callback = await idp.signIn(authUrl.href);
-  await tamper?.(callback, tx);
-  const res = await t.app.inject({ method: 'GET', url: callback.pathname + callback.search, cookies: { sso_tx: tx } });
-  assert.equal(res.statusCode, 302);
-  return { location: String(res.headers.location), token: cookieValue(res, 'token'), res };
-}
+const PUBLIC_URL = SSO_PUBLIC_URL;
 
 const auditActions = async (t: TestApp, userId: string) =>
   (await t.deps.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.objectId, userId))).map(
@@ -211,6 +169,24 @@ describe('OIDC single sign-on against a real OpenID Provider', () => {
     assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: token })).status, 401);
   });
 
+  test('an IdP clock 20 s ahead is tolerated, 120 s ahead is refused (OIDC_CLOCK_TOLERANCE_SECONDS 30)', async () => {
+    const sub = idpPerson(idp, { email: `skew-${uniqueSuffix()}@hospital.example`, email_verified: true });
+    try {
+      idp.clockOffset = 20;
+      const near = await ssoLogin(t, idp, sub);
+      assert.equal(near.location, '/');
+      assert.ok(near.token);
+      // The ID token is "not valid before" two minutes from now by our clock.
+      idp.clockOffset = 120;
+      const far = await ssoLogin(t, idp, sub);
+      assert.equal(far.location, '/login?sso_error=bad_response');
+      assert.equal(far.token, undefined);
+    } finally {
+      idp.clockOffset = 0;
+    }
+    assert.equal((await ssoLogin(t, idp, sub)).location, '/', 'the same person with a right clock signs in');
+  });
+
   test('with the IdP stopped, the cached discovery still starts a login', async () => {
     await idp.stop();
     const start = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login' });
@@ -227,6 +203,8 @@ describe('OIDC settings that refuse', () => {
     t = await createTestApp({
       env: ssoEnv(idp, { OIDC_ROLE_STRICT: 'true', OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist' }),
     });
+    // The map names teams by slug; "Radiology" is `radiology`.
+    await createTeam(t.deps, {}, { name: 'Radiology' });
   });
   afterAll(async () => {
     await t.close();
