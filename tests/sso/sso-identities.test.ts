@@ -13,7 +13,7 @@ const identitiesOf = async (t: TestApp, token: string) =>
   (await trpc(t.app, 'query', 'sso.identities', undefined, { bearer: token })).data as unknown as TLinkedIdentities;
 
 const unlink = (t: TestApp, token: string, identityId: string) =>
-  rest(t.app, 'DELETE', `/api/auth/oidc/identities/${identityId}`, undefined, { cookie: token });
+  rest(t.app, 'DELETE', `/api/auth/oidc/identities/${identityId}`, undefined, { bearer: token });
 
 const audited = async (t: TestApp, userId: string, action: string) =>
   (
