@@ -82,7 +82,11 @@ describe('linked hospital sign-ins under Settings → Profile', () => {
     );
     assert.equal((await unlink(t, token, String(only?.id))).status, 200);
     assert.equal((await ssoLogin(t, idp, second)).location, '/', 'the remaining sign-in works');
-    assert.equal((await ssoLogin(t, idp, first)).location, '/', 'the unlinked one is a new identity: registered anew');
+    assert.equal(
+      (await ssoLogin(t, idp, first)).location,
+      '/login?sso_link=1',
+      'the unlinked one no longer signs in: it is a new identity, whose link needs the password again',
+    );
   });
 
   test('a link must come back to the browser and account that started it; an API key cannot unlink', async () => {

@@ -47,7 +47,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/identities',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: "The account's linked hospital sign-ins", response: { 200: envelope(ZLinkedIdentities) } },
+      schema: {
+        tags,
+        summary: "The account's linked hospital sign-ins",
+        response: { 200: envelope(ZLinkedIdentities) },
+      },
     },
     async (req) => ({
       success: true as const,
@@ -67,7 +71,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await unlinkIdentity({ ...deps, meta: req.meta(), userId: req.signedIn().userId, identityId: req.params.identityId });
+      await unlinkIdentity({
+        ...deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        identityId: req.params.identityId,
+      });
       return { success: true as const, message: SSO_MESSAGES.unlinked };
     },
   );
@@ -98,7 +107,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         return await reply.redirect(url, 302);
       } catch (err) {
         if (isAppError(err) && err.code === 'UNAVAILABLE')
-          return linkUserId ? toProfile(reply, 'sso_error=idp_unreachable') : toLogin(reply, 'sso_error=idp_unreachable');
+          return linkUserId
+            ? toProfile(reply, 'sso_error=idp_unreachable')
+            : toLogin(reply, 'sso_error=idp_unreachable');
         throw err;
       }
     },

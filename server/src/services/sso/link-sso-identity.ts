@@ -31,12 +31,26 @@ export async function linkSsoIdentity(
       .from(userIdentities)
       .where(and(eq(userIdentities.issuer, found.issuer), eq(userIdentities.subject, found.subject)));
     if (owner?.userId !== userId) {
-      await auditAccount({ db, meta, userId, action: 'auth.sso_link', outcome: 'failure', details: { reason: 'other' } });
+      await auditAccount({
+        db,
+        meta,
+        userId,
+        action: 'auth.sso_link',
+        outcome: 'failure',
+        details: { reason: 'other' },
+      });
       return 'link_other_account';
     }
     return null;
   }
-  await auditAccount({ db, meta, userId, action: 'auth.sso_link', outcome: 'success', details: { identityId: inserted.id } });
+  await auditAccount({
+    db,
+    meta,
+    userId,
+    action: 'auth.sso_link',
+    outcome: 'success',
+    details: { identityId: inserted.id },
+  });
   await syncSsoMemberships({ ...opts, mapped: opts.mapped, strict: opts.config.OIDC_ROLE_STRICT });
   return null;
 }

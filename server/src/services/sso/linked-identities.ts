@@ -64,5 +64,12 @@ export async function unlinkIdentity(
       throw new AppError('CONFLICT', SSO_MESSAGES.lastSignIn);
     await tx.delete(userIdentities).where(mine);
   });
-  await auditAccount({ db, meta: opts.meta, userId, action: 'auth.sso_unlink', outcome: 'success', details: { identityId } });
+  await auditAccount({
+    db,
+    meta: opts.meta,
+    userId,
+    action: 'auth.sso_unlink',
+    outcome: 'success',
+    details: { identityId },
+  });
 }

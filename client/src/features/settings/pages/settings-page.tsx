@@ -6,6 +6,7 @@ import { ApiKeysPanel } from '../components/api-keys-panel';
 import { ClaimSiteAdmin } from '../components/claim-site-admin';
 import { ConfirmDicomOwner } from '../components/confirm-dicom-owner';
 import { DangerZoneTab } from '../components/danger-zone-tab';
+import { LinkedIdentitiesPanel } from '../components/linked-identities-panel';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
 import { SiteTab } from '../components/site-tab';
@@ -49,6 +50,7 @@ export function SettingsPage() {
           // API keys sit under Profile: the spec's three tabs stay as they are.
           <>
             <ProfileTab user={me.data.user} />
+            <LinkedIdentitiesPanel />
             <ApiKeysPanel />
             {access?.canClaim && <ClaimSiteAdmin />}
             {dicomOwner?.owner && !dicomOwner.confirmed && <ConfirmDicomOwner />}
