@@ -37,7 +37,8 @@ export async function startE2eApp(
   extraEnv: Record<string, string> = {},
   opts: { worker?: boolean } = {},
 ): Promise<E2eApp> {
-  const port = await freePort();
+  // A caller that must know the URL first (an IdP registering its callback) passes PORT.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cxr-e2e-'));
   const queuePrefix = `e${uniqueSuffix()}`;
   const url = `http://localhost:${port}`;

@@ -7,11 +7,12 @@ import { uniqueSuffix } from './test-config.js';
 export const SSO_PUBLIC_URL = 'http://localhost:3000';
 
 /** The in-process IdP, registered for an app at `publicUrl`. */
-export const idpFor = (publicUrl = SSO_PUBLIC_URL) =>
+export const idpFor = (publicUrl = SSO_PUBLIC_URL, opts: { interactive?: boolean } = {}) =>
   startOidcProvider({
     redirectUri: `${publicUrl}/api/auth/oidc/callback`,
     postLogoutUri: `${publicUrl}/login`,
     backchannelUri: `${publicUrl}/api/auth/oidc/backchannel-logout`,
+    ...opts,
   });
 
 /** The app's settings for SSO with `idp`. */

@@ -36,6 +36,11 @@ export async function startOidcProvider(opts: {
   redirectUri: string;
   postLogoutUri: string;
   backchannelUri: string;
+  /**
+   * The IdP's own login and consent pages (oidc-provider's dev interactions: any login name is
+   * the `sub`, any password) for a browser to fill in; otherwise `nextLogin` signs in unseen.
+   */
+  interactive?: boolean;
 }): Promise<TTestIdp> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const foreign = await generateKeyPair('RS256', { extractable: true });
@@ -78,7 +83,7 @@ export async function startOidcProvider(opts: {
     // Claims in the ID token itself, as Entra ID and Keycloak send them.
     conformIdTokenClaims: false,
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: opts.interactive === true },
       rpInitiatedLogout: { enabled: true },
       backchannelLogout: { enabled: true },
     },
@@ -96,7 +101,7 @@ export async function startOidcProvider(opts: {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!provider) return;
     if (idp.clockOffset && req.method === 'POST' && req.url === '/token') shiftIdToken(res, idp.clockOffset);
-    if (!req.url?.startsWith('/interaction/')) return provider.callback()(req, res);
+    if (opts.interactive || !req.url?.startsWith('/interaction/')) return provider.callback()(req, res);
     const details = await provider.interactionDetails(req, res);
     const accountId = idp.nextLogin;
     const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });

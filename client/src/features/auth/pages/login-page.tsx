@@ -68,7 +68,13 @@ export function LoginPage() {
       brandTitle="Welcome Back"
       brandText="Sign in to continue your chest X-ray analyses and follow-up conversations."
       title={step === 'email' ? 'Sign In' : 'Enter Your Password'}
-      subtitle={step === 'email' ? 'Enter your email address to continue' : `Signing in as ${email}`}
+      subtitle={
+        !sso.passwordLogin
+          ? 'Use your hospital account to continue'
+          : step === 'email'
+            ? 'Enter your email address to continue'
+            : `Signing in as ${email}`
+      }
     >
       {ssoError ? (
         <div className="alert alert-error" role="alert">

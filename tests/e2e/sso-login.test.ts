@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
+import { freePort } from '../../scripts/lib/private-redis.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
+import { idpFor, ssoEnv } from '../helpers/sso-flow.js';
+import type { TTestIdp } from '../helpers/start-oidc-provider.js';
+import { uniqueSuffix } from '../helpers/test-config.js';
+import { collectPageErrors, signUpViaApi, trpcMutation, waitForPath } from './support/client-ui.js';
+
+/** At the IdP's own page (oidc-provider's dev interactions): type a login, any password, consent. */
+async function signInAtIdp(page: Page, idp: TTestIdp, login: string): Promise<void> {
+  await page.waitForURL((u) => u.origin === idp.issuer);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('whatever the IdP checks');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  const consent = page.getByRole('button', { name: 'Continue' });
+  await consent.waitFor({ timeout: 10_000 });
+  await consent.click();
+}
+
+describe('web client: single sign-on through the hospital IdP', () => {
+  let idp: TTestIdp;
+  let app: E2eApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    // The IdP must know the app's callback before the app starts, so the port is chosen here.
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    idp = await idpFor(url, { interactive: true });
+    app = await startE2eApp(
+      {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        ...ssoEnv(idp, {
+          OIDC_AUTO_REGISTER: 'true',
+          OIDC_ALLOWED_DOMAINS: 'hospital.example',
+          OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist',
+        }),
+      },
+      { worker: false },
+    );
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await idp?.stop();
+  });
+
+  test('click the SSO button, sign in at the IdP, land in the app as a member of the mapped team', async () => {
+    const owner = await signUpViaApi(app.url);
+    await trpcMutation(app.url, owner.token, 'team.create', { name: 'Radiology' });
+    const sub = `grey-${uniqueSuffix()}`;
+    const email = `${sub}@hospital.example`;
+    idp.accounts.set(sub, { email, email_verified: true, name: 'Dr Meredith Grey', groups: ['cxr-radiology'] });
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${app.url}/login`);
+    const button = page.getByRole('link', { name: 'Sign in with St Elsewhere' });
+    await button.waitFor();
+    await screenshot(page, 'sso-login-page');
+    await button.click();
+    await signInAtIdp(page, idp, sub);
+    await page.waitForURL((u) => u.origin === app.url && u.pathname !== '/login' && u.pathname !== '/');
+    const me = await page.evaluate(async () => (await fetch('/api/auth/me')).json());
+    assert.equal((me as { user: { email: string; name: string } }).user.email, email);
+    const teams = await page.evaluate(async () => (await fetch('/api/teams')).json());
+    assert.deepEqual(
+      (teams as { data: { teams: { name: string; role: string }[] } }).data.teams.map((t) => `${t.name}:${t.role}`),
+      ['Radiology:radiologist'],
+    );
+    await screenshot(page, 'sso-landed');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a refusal comes back to the login page as words, with only a code in the address', async () => {
+    const sub = `eve-${uniqueSuffix()}`;
+    idp.accounts.set(sub, { email: `${sub}@elsewhere.example`, email_verified: true, groups: [] });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).click();
+    await signInAtIdp(page, idp, sub);
+    await waitForPath(page, '/login');
+    await page.getByRole('alert').filter({ hasText: SSO_MESSAGES.domain_not_allowed }).waitFor();
+    assert.equal(new URL(page.url()).search, '', 'the code is dropped from the address once shown');
+    // The password form stays (PASSWORD_LOGIN is on).
+    assert.ok(await page.getByLabel('Email Address').isVisible());
+    await context.close();
+  });
+});
