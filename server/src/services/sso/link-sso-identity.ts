@@ -12,7 +12,7 @@ import type { TSsoClaims } from './exchange-sso-code.js';
  * match. An identity that already belongs to another account stays where it is.
  */
 export async function linkSsoIdentity(
-  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & {
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'> & {
     meta: RequestMeta;
     userId: string;
     found: TSsoClaims;

@@ -7,6 +7,7 @@ import { planTeamSync } from '../sso/plan-team-sync.js';
 import { loadMemberships, resolveMappedTeams } from '../sso/resolve-mapped-teams.js';
 import { dropMembership } from './drop-membership.js';
 import { lockTeamAdmins } from './lock-team-admins.js';
+import { publishMemberRemoved } from './membership-signal.js';
 
 /**
  * At every SSO login: makes userId's team memberships follow the groups claim (planTeamSync
@@ -15,7 +16,7 @@ import { lockTeamAdmins } from './lock-team-admins.js';
  * same time. Access follows on the next request: find-owned.ts reads membership in each query.
  */
 export async function syncSsoMemberships(
-  opts: Pick<AppDeps, 'db' | 'log'> & {
+  opts: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'> & {
     meta: RequestMeta;
     userId: string;
     mapped: readonly TTeamMembership[];
@@ -49,6 +50,12 @@ export async function syncSsoMemberships(
   });
 
   for (const c of changes) {
+    // After the commit, as removeMember does: the person's open subscriptions on the team end.
+    if (c.action === 'remove' && c.teamId)
+      await publishMemberRemoved(opts.redis, opts.config.QUEUE_PREFIX, { teamId: c.teamId, userId }).catch(
+        (err: unknown) =>
+          log.warn({ err }, 'membership signal not published; subscriptions re-check on their next event'),
+      );
     const kept = c.action === 'keep' && c.reason === 'last_admin';
     if (kept) log.warn({ teamId: c.teamId }, 'SSO groups would leave a team without an admin; the admin role is kept');
     if (c.action !== 'join' && c.action !== 'change' && c.action !== 'remove' && !kept) continue;
