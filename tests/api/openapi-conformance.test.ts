@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { users } from '../../server/src/db/schema.js';
+import { userIdentities, users } from '../../server/src/db/schema.js';
 import { issueAdminVerificationToken } from '../../server/src/services/site/verify-admin-email.js';
 import { issueDicomOwnerToken } from '../../server/src/services/dicom-node/confirm-dicom-owner.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -53,6 +53,15 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   'GET /api/auth/me': async () => ({ url: '/api/auth/me' }),
   // The other /api/auth/oidc routes exist only with OIDC_ISSUER set (tests/sso/).
   'GET /api/auth/oidc/options': async () => ({ url: '/api/auth/oidc/options' }),
+  // Linked sign-ins are listed and unlinked with SSO off too (a site that turned it off).
+  'GET /api/auth/oidc/identities': async () => ({ url: '/api/auth/oidc/identities' }),
+  'DELETE /api/auth/oidc/identities/{identityId}': async (t, u) => {
+    const [row] = await t.deps.db
+      .insert(userIdentities)
+      .values({ userId: u.user.id, issuer: 'https://idp.example', subject: crypto.randomUUID() })
+      .returning({ id: userIdentities.id });
+    return { url: `/api/auth/oidc/identities/${String(row?.id)}` };
+  },
   'POST /api/settings/logout': async () => ({ url: '/api/settings/logout' }),
   'PUT /api/settings/change-name': async () => ({
     url: '/api/settings/change-name',
@@ -198,6 +207,8 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   // Nothing applied: the documented 404 (the route's bad-input call has already reverted).
   'DELETE /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'GET /api/site/monitoring': async (t, u) => siteAdmin(t, u, { url: '/api/site/monitoring?weeks=4' }),
+  'POST /api/site/sso-preview': async (t, u) =>
+    siteAdmin(t, u, { url: '/api/site/sso-preview', payload: { claims: { sub: 'someone', groups: ['cxr-ed'] } } }),
   'GET /api/site/verify-admin': async (t, u) => {
     t.deps.config.SITE_ADMIN_EMAILS.push(u.user.email);
     const auth = {

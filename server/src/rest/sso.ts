@@ -67,7 +67,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Unlink a hospital sign-in while a password or another sign-in remains',
         params: z.object({ identityId: z.string().max(100) }),
-        response: { 200: ZOk, 409: errorResponse(SSO_MESSAGES.lastSignIn) },
+        response: {
+          200: ZOk,
+          404: errorResponse(SSO_MESSAGES.identityNotFound),
+          409: errorResponse(SSO_MESSAGES.lastSignIn),
+        },
       },
     },
     async (req) => {
