@@ -1,0 +1,1 @@
+ALTER TABLE "team_members" ADD COLUMN "source" text DEFAULT 'manual' NOT NULL;
