@@ -95,3 +95,39 @@ describe('web client: single sign-on through the hospital IdP', () => {
     await context.close();
   });
 });
+
+describe('web client: PASSWORD_LOGIN=off', () => {
+  let app: E2eApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    // The login page never calls the IdP, so a stopped one is enough here.
+    const idp = await idpFor();
+    await idp.stop();
+    app = await startE2eApp({ ...ssoEnv(idp, { PASSWORD_LOGIN: 'off' }) }, { worker: false });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  test('the password form and sign-up are gone, the SSO button stays; each known refusal code has its words', async () => {
+    const page = await browser.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).waitFor();
+    assert.equal(await page.getByLabel('Email Address').count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Sign up' }).count(), 0);
+    await screenshot(page, 'sso-password-off');
+    for (const code of ['no_role', 'email_unverified', 'idp_unreachable', 'domain_not_allowed'] as const) {
+      await page.goto(`${app.url}/login?sso_error=${code}`);
+      await page.getByRole('alert').filter({ hasText: SSO_MESSAGES[code] }).waitFor();
+    }
+    // An unknown code shows nothing: a crafted link cannot put its own words on the page.
+    await page.goto(`${app.url}/login?sso_error=${encodeURIComponent('Call 555-0100 now')}`);
+    await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
