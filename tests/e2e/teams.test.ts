@@ -38,7 +38,7 @@ describe('web client: a department team', () => {
     await inbox?.close();
   });
 
-  test('create, invite by e-mail, accept after sign-in, read the worklist, open the chat, be removed', async () => {
+  test('create, invite by e-mail, accept after sign-in, claim from the worklist, open the chat, be removed', async () => {
     const admin = await openSignedInPage(ctx, { name: 'Dr Admin', viewport: { width: 1280, height: 800 } });
     const reader = await signUpViaApi(ctx.app.url, { name: 'Dr Reader' });
     const a = admin.page;
@@ -107,6 +107,10 @@ describe('web client: a department team', () => {
     const row = r.locator('[data-testid="worklist-row"]');
     await row.first().waitFor();
     assert.equal(await row.count(), 1);
+    await row.getByRole('button', { name: 'Claim' }).click();
+    await expectToast(r, 'Study claimed');
+    await row.getByText('You are reading this').waitFor();
+    assert.equal(await row.getByRole('button', { name: 'Claim' }).count(), 0);
     await screenshot(r, 'team-worklist');
 
     await row.getByRole('button').first().click();
@@ -117,8 +121,10 @@ describe('web client: a department team', () => {
     await waitForPath(r, '/chat/worklist');
     await row.first().waitFor();
 
-    // The admin removes them; their open worklist notices at its next poll.
-    await a.reload();
+    // The admin sees who is reading it, then removes them; their open worklist notices at its next poll.
+    await a.goto(`${ctx.app.url}/chat/worklist`);
+    await a.locator('[data-testid="worklist-row"]').getByText('Being read by Dr Reader').waitFor();
+    await a.goto(`${ctx.app.url}/chat/teams`);
     const member = a.locator('[data-testid="team-member"]').filter({ hasText: reader.email });
     await member.waitFor();
     assert.equal(await member.getByRole('combobox').inputValue(), 'radiologist');
@@ -132,10 +138,19 @@ describe('web client: a department team', () => {
     assert.equal(await spaceOf(r), '', 'back in the personal space');
     assert.equal(await r.locator('#space-select option').count(), 1, 'the team is no longer offered');
     await screenshot(r, 'team-removed');
+    await a.goto(`${ctx.app.url}/chat/worklist`);
+    await a.locator('[data-testid="worklist-row"]').getByRole('button', { name: 'Claim' }).waitFor();
+    assert.equal(await a.getByText('Being read by Dr Reader').count(), 0, "the removed reader's claim is free");
+    await a.goto(`${ctx.app.url}/chat/teams`);
 
     // The team page fits a phone.
     await a.setViewportSize({ width: 375, height: 740 });
     await a.reload();
+    await a.getByRole('heading', { name: 'Members' }).waitFor();
+    await a.goto(`${ctx.app.url}/chat/worklist`);
+    await a.locator('[data-testid="worklist-row"]').waitFor();
+    assert.ok(await a.evaluate(() => document.documentElement.scrollWidth <= 375), 'the team worklist fits too');
+    await a.goto(`${ctx.app.url}/chat/teams`);
     await a.getByRole('heading', { name: 'Members' }).waitFor();
     assert.ok(await a.evaluate(() => document.documentElement.scrollWidth <= 375), 'no sideways scroll at 375 px');
     assert.deepEqual([...admin.errors, ...readerErrors], []);

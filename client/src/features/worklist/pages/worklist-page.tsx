@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import type { TUrgency, TWorklistItem, TWorklistStatus } from '@contracts/schemas/worklist';
+import type { TTeamRole } from '@contracts/schemas/team';
+import type { TUrgency, TWorklistItem, TWorklistReader, TWorklistStatus } from '@contracts/schemas/worklist';
 import { Spinner } from '../../../components/spinner';
 import { useCurrentSpace } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
+import { ReadingControl } from '../components/reading-control';
 import './worklist-page.css';
 
 /** Live enough for a reading room without a socket per screen. */
@@ -36,7 +38,19 @@ function time(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
 
-function Row({ item }: { item: TWorklistItem }) {
+/** In a team's worklist: who is reading each study, and the caller's role to act on it. */
+interface TReading {
+  myId: string;
+  role: TTeamRole;
+}
+
+const READERS: { value: TWorklistReader; label: string }[] = [
+  { value: 'anyone', label: 'Any reader' },
+  { value: 'mine', label: 'Claimed by me' },
+  { value: 'unclaimed', label: 'Unclaimed' },
+];
+
+function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null }) {
   const open = item.chatId ? () => openChat(item.chatId!) : undefined;
   return (
     <tr className={`worklist-row urgency-${item.urgency}`} data-testid="worklist-row">
@@ -75,6 +89,11 @@ function Row({ item }: { item: TWorklistItem }) {
         {[item.modality, item.viewPosition].filter(Boolean).join(' ')} · {item.callingAe ?? 'STOW-RS'}
       </td>
       <td className="muted">{time(item.receivedAt)}</td>
+      {reading ? (
+        <td>
+          <ReadingControl item={item} myId={reading.myId} role={reading.role} />
+        </td>
+      ) : null}
     </tr>
   );
 }
@@ -85,8 +104,13 @@ export function WorklistPage() {
   const chosen = FILTERS[filter]!;
   const space = useCurrentSpace();
   const team = space?.teamId;
+  const [reader, setReader] = useState<TWorklistReader>('anyone');
+  const me = trpc.auth.me.useQuery();
+  const teams = trpc.team.list.useQuery(undefined, { enabled: Boolean(team) });
+  const role = teams.data?.teams.find((t) => t.id === team)?.role;
+  const reading = team && role && me.data ? { myId: me.data.user.id, role } : null;
   const list = trpc.worklist.list.useQuery(
-    { urgencies: chosen.urgencies, statuses: chosen.statuses, team },
+    { urgencies: chosen.urgencies, statuses: chosen.statuses, team, ...(team ? { reader } : {}) },
     { refetchInterval: POLL_MS },
   );
   const items = list.data?.items ?? [];
@@ -112,6 +136,20 @@ export function WorklistPage() {
             {f.label}
           </button>
         ))}
+        {team ? (
+          <select
+            className="input worklist-reader"
+            aria-label="Reader"
+            value={reader}
+            onChange={(e) => setReader(e.target.value as TWorklistReader)}
+          >
+            {READERS.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        ) : null}
       </div>
       {list.isPending ? (
         <Spinner label="Loading worklist..." />
@@ -132,23 +170,26 @@ export function WorklistPage() {
           </p>
         </div>
       ) : (
-        <table className="worklist-table">
-          <thead>
-            <tr>
-              <th scope="col">Urgency</th>
-              <th scope="col">Patient</th>
-              <th scope="col">Lead finding</th>
-              <th scope="col">Status</th>
-              <th scope="col">Study</th>
-              <th scope="col">Received</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <Row key={item.id} item={item} />
-            ))}
-          </tbody>
-        </table>
+        <div className="worklist-table-wrap">
+          <table className="worklist-table">
+            <thead>
+              <tr>
+                <th scope="col">Urgency</th>
+                <th scope="col">Patient</th>
+                <th scope="col">Lead finding</th>
+                <th scope="col">Status</th>
+                <th scope="col">Study</th>
+                <th scope="col">Received</th>
+                {reading ? <th scope="col">Reading</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <Row key={item.id} item={item} reading={reading} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
