@@ -11,7 +11,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
 import { multipart } from '../helpers/post-multipart.js';
 import { testPatientName } from '../helpers/test-patients.js';
-import { invitationTokenFor } from '../helpers/team-factories.js';
+import { createTeam as createTeamWith, invitationTokenFor } from '../helpers/team-factories.js';
+import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
+import { claimStudy } from '../../server/src/services/worklist/claim-study.js';
 import { createTeam } from '../../server/src/services/teams/create-team.js';
 import { inviteMember } from '../../server/src/services/teams/invite-member.js';
 import { joinTeam } from '../../server/src/services/teams/join-team.js';
@@ -198,6 +200,20 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     await joinTeam({ ...t.deps, meta: null, userId: member.user.id, email: member.user.email, token });
     return { url: `/api/teams/${team.id}/members/${member.user.id}` };
   },
+  // The team worklist (issue 32 part 3): the caller is a radiologist of a team holding one study.
+  'GET /api/worklist': async (t, u) => ({ url: `/api/worklist?team=${(await teamStudy(t, u)).teamId}` }),
+  'POST /api/worklist/{studyId}/claim': async (t, u) => ({
+    url: `/api/worklist/${(await teamStudy(t, u)).studyId}/claim`,
+  }),
+  'DELETE /api/worklist/{studyId}/claim': async (t, u) => {
+    const { studyId } = await teamStudy(t, u);
+    await claimStudy({ ...t.deps, meta: null, userId: u.user.id, id: studyId });
+    return { url: `/api/worklist/${studyId}/claim` };
+  },
+  'POST /api/worklist/{studyId}/review': async (t, u) => ({
+    url: `/api/worklist/${(await teamStudy(t, u)).studyId}/review`,
+    payload: { reviewed: true },
+  }),
   // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.
   'GET /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'POST /api/site/calibration/propose': async (t, u) =>
@@ -232,6 +248,15 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   'POST /api/api-keys': async () => ({ url: '/api/api-keys', payload: { name: 'conformance script' } }),
   'DELETE /api/api-keys/{id}': async () => ({ url: `/api/api-keys/${crypto.randomUUID()}` }),
 };
+
+/** A team with the caller as its radiologist, holding one analysed network study. */
+async function teamStudy(t: TestApp, u: TTestUser): Promise<{ teamId: string; studyId: string }> {
+  const team = await createTeamWith(t.deps, { [u.user.id]: 'radiologist' });
+  const [studyId] = (await seedStudies(t.deps, { userId: u.user.id, teamId: team.id }, [
+    { status: 'analysed', result: resultOf(finding('effusion', 0.7, 0.3, 'positive')), createdAt: new Date() },
+  ])) as [string];
+  return { teamId: team.id, studyId };
+}
 
 /** 40 labelled results (pneumonia present above 0.3): enough for a proposal. */
 const PROPOSE = {
