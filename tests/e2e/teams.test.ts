@@ -55,6 +55,14 @@ describe('web client: a department team', () => {
     assert.match(teamId, /^[0-9a-f-]{36}$/);
     assert.equal(await a.locator('b').count(), 0, 'the name is text, not markup');
 
+    // A team key for the PACS bridge: shown once, then listed by its prefix under the team.
+    await a.getByLabel('Key name').fill('PACS router');
+    await a.getByRole('button', { name: 'Create team key' }).click();
+    const shown = (await a.locator('.team-key-value').textContent()) ?? '';
+    assert.match(shown, /^cxr_/);
+    await a.getByRole('list', { name: 'Team API keys' }).getByText('PACS router').waitFor();
+    await a.getByRole('button', { name: 'Done' }).click();
+
     await a.getByLabel('Email').fill(reader.email);
     await a.getByLabel('Role', { exact: true }).selectOption('radiologist');
     await a.getByRole('button', { name: 'Send invitation' }).click();
