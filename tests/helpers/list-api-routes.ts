@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Every route Fastify registered under /api, as sorted "METHOD /api/path/{param}", read from its
+ * Every route Fastify registered under /api (or the given prefixes), as sorted "METHOD /api/path/{param}", read from its
  * own route tree (printRoutes), so a route added anywhere is seen without being listed in a test.
  */
-export function registeredApiRoutes(app: FastifyInstance): string[] {
+export function registeredApiRoutes(app: FastifyInstance, prefixes: readonly string[] = ['/api/']): string[] {
   const out = new Set<string>();
   const stack: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
@@ -15,7 +15,7 @@ export function registeredApiRoutes(app: FastifyInstance): string[] {
     stack[depth] = full;
     stack.length = depth + 1;
     // The docs' own routes (the page, its assets and /json) are not part of the API they describe.
-    if (!full.startsWith('/api/') || full.startsWith('/api/docs') || !m[3]) continue;
+    if (!prefixes.some((p) => full.startsWith(p)) || full.startsWith('/api/docs') || !m[3]) continue;
     const path = full.replace(/\/+$/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     for (const method of m[3].split(', ')) if (method !== 'HEAD') out.add(`${method} ${path}`);
   }

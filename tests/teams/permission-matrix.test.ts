@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { appRouter } from '../../server/src/trpc/router.js';
+import { DEFAULT_PASSWORD } from '../helpers/factories.js';
+import { registeredApiRoutes } from '../helpers/list-api-routes.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testBackends } from '../helpers/test-config.js';
+import { TEST_ENV } from '../history/http.js';
+import { accountCases } from './matrix/cases-account.js';
+import { patientDataCases } from './matrix/cases-patient-data.js';
+import { studyCases } from './matrix/cases-studies.js';
+import { teamCases } from './matrix/cases-teams.js';
+import type { TCase } from './matrix/matrix-case.js';
+import { ACTORS, seedRows, seedWorld, type TRows } from './matrix/matrix-world.js';
+import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
+
+/**
+ * The permission matrix of issue 32: every REST route, every tRPC procedure (batched too),
+ * subscriptions over SSE, image and heatmap files, exports, DICOMweb and the worklist × {team
+ * admin, radiologist, clinician, member of another team, no account} → the answer. The surfaces
+ * are read from the app itself (Fastify's route tree, the tRPC router's procedures), so a route
+ * or procedure added without a row here fails the first test. docs/teams.md shows the same
+ * table (UPDATE_MATRIX_DOCS=1 rewrites it from this one).
+ */
+const CASES: readonly TCase[] = [...patientDataCases, ...studyCases, ...teamCases, ...accountCases];
+const DOC = new URL('../../docs/teams.md', import.meta.url);
+
+/** The security limits would answer 429 long before the matrix's sign-ups and resets are done. */
+const OPEN_LIMITS = {
+  AUTH_ATTEMPTS_PER_IP_PER_MINUTE: '100000',
+  SIGNUPS_PER_IP_PER_HOUR: '100000',
+  RESET_REQUESTS_PER_IP_PER_HOUR: '100000',
+  LOGIN_FAILURES_PER_IP: '100000',
+};
+
+/** Every surface the app has: "METHOD /path/{param}" and "query|mutation|subscription a.b". */
+function surfacesOf(t: TestApp): string[] {
+  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })._def
+    .procedures;
+  return [
+    ...registeredApiRoutes(t.app, ['/api/', '/dicomweb/']),
+    ...Object.entries(procedures).map(([path, p]) => `${p._def.type} ${path}`),
+    // The same procedures, several in one request, as the web client's batch link sends them.
+    'batch query',
+    'batch mutation',
+  ].sort();
+}
+
+for (const backend of testBackends()) {
+  describe(`permission matrix on ${backend}`, () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await createTestApp({ backend, env: { ...TEST_ENV, ...OPEN_LIMITS } });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    test('every route and procedure of the app has a row, and every row names one the app has', async () => {
+      const app = surfacesOf(t);
+      const table = new Set(CASES.map((c) => c.surface));
+      assert.deepEqual(
+        app.filter((s) => !table.has(s)),
+        [],
+        'missing from the matrix',
+      );
+      assert.deepEqual(
+        [...table].filter((s) => !app.includes(s)),
+        [],
+        'rows for surfaces the app no longer has',
+      );
+      const doc = await readFile(DOC, 'utf8');
+      const rendered = withMatrix(doc, renderMatrix(CASES));
+      if (process.env.UPDATE_MATRIX_DOCS === '1') await writeFile(DOC, rendered);
+      else assert.equal(doc, rendered, 'docs/teams.md shows another matrix: run with UPDATE_MATRIX_DOCS=1');
+    });
+
+    for (const c of CASES) {
+      const name = `${c.surface}${c.variant ? ` (${c.variant})` : ''}`;
+      test(`${name}: ${c.expect.join(' ')}`, { timeout: 120_000 }, async () => {
+        const w = await seedWorld(t);
+        const answers: number[] = [];
+        for (const actor of ACTORS) {
+          const rows = await seedRows(t, w.teamId, w.users.author.user.id);
+          const user = actor === 'anon' ? null : w.users[actor];
+          const member = actor !== 'anon' && actor !== 'otherTeam';
+          let own: TRows | null = null;
+          answers.push(
+            await c.call({
+              t,
+              w,
+              actor,
+              token: user?.token ?? null,
+              self: user?.user.id ?? randomUUID(),
+              password: user?.password ?? DEFAULT_PASSWORD,
+              rows,
+              own: async () => (own ??= member && user ? await seedRows(t, w.teamId, user.user.id) : rows),
+            }),
+          );
+        }
+        assert.deepEqual(answers, [...c.expect], `answers for ${ACTORS.join(', ')}`);
+      });
+    }
+  });
+}
