@@ -15,6 +15,8 @@ export const TEAM_MESSAGES = {
   invitationInvalid: 'This invitation link is invalid, expired or already used',
   invitationOtherAddress: 'This invitation was sent to another address: sign in with that account to accept it',
   lastAdmin: 'A team needs an admin: make another member admin first',
+  lastAdminDeleting:
+    'You are the last admin of a team with other members: make another member admin before deleting your account',
   invited: 'Invitation sent',
   joined: 'You joined the team',
   roleChanged: 'Role changed',

@@ -49,6 +49,15 @@ const ownerColumn = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 /**
+ * Who made a row of a shared table. Deleting the account deletes its personal rows with it; its
+ * team rows stay the team's and lose their author (null: "a former member", see
+ * services/settings/delete-account.ts), which the check below allows only for team rows.
+ */
+const authorColumn = () => uuid('user_id').references(() => users.id, { onDelete: 'cascade' });
+const authorOrTeam = (table: string) =>
+  check(`${table}_author_or_team`, sql`user_id is not null or team_id is not null`);
+
+/**
  * A department that shares its patients, studies and worklist (issue 32). Rows of the shared
  * tables carry `team_id`: null means the author's personal space, exactly as before teams.
  */
@@ -159,7 +168,7 @@ export const patientProfiles = pgTable(
   'patient_profiles',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     fullName: text('full_name').notNull(),
     age: integer('age').notNull(),
@@ -169,6 +178,7 @@ export const patientProfiles = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    authorOrTeam('patient_profiles'),
     index('patient_profiles_user_created_idx').on(t.userId, t.createdAt.desc(), t.id),
     index('patient_profiles_team_created_idx').on(t.teamId, t.createdAt.desc(), t.id),
   ],
@@ -178,7 +188,7 @@ export const storedImages = pgTable(
   'stored_images',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     kind: text('kind').$type<'upload' | 'heatmap'>().notNull(),
     storageKey: text('storage_key').notNull(),
@@ -189,7 +199,11 @@ export const storedImages = pgTable(
     height: integer('height'),
     createdAt: createdAt(),
   },
-  (t) => [index('stored_images_user_idx').on(t.userId), index('stored_images_key_idx').on(t.storageKey)],
+  (t) => [
+    authorOrTeam('stored_images'),
+    index('stored_images_user_idx').on(t.userId),
+    index('stored_images_key_idx').on(t.storageKey),
+  ],
 );
 
 export type TPatientSnapshot = { full_name: string; age: string; medical_history: string };
@@ -198,7 +212,7 @@ export const chats = pgTable(
   'chats',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     // Nullable: deleting a profile keeps its chats, which carry their own patient snapshot.
     profileId: uuid('profile_id').references(() => patientProfiles.id, { onDelete: 'set null' }),
@@ -209,6 +223,7 @@ export const chats = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    authorOrTeam('chats'),
     index('chats_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('chats_profile_idx').on(t.profileId),
     index('chats_team_created_idx').on(t.teamId, t.createdAt.desc(), t.id.desc()),
@@ -219,7 +234,7 @@ export const analyses = pgTable(
   'analyses',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     chatId: uuid('chat_id')
       .notNull()
@@ -258,6 +273,7 @@ export const analyses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    authorOrTeam('analyses'),
     index('analyses_chat_idx').on(t.chatId),
     index('analyses_status_created_idx').on(t.status, t.createdAt),
     // The results whose triage is still to be worked out: empty once the worklist has filled them in.
@@ -312,8 +328,17 @@ export const auditLog = pgTable(
     hash: text('hash').notNull(),
     /** Given when the entry is made (at request time): a redelivered entry is inserted once. */
     entryId: uuid('entry_id'),
+    /**
+     * The team whose row or membership the entry is about (issue 32), so its admins can read the
+     * team's trail; null for personal rows, the account itself and entries older than teams.
+     */
+    teamId: uuid('team_id'),
   },
-  (t) => [index('audit_log_actor_idx').on(t.actorUserId), uniqueIndex('audit_log_entry_id_idx').on(t.entryId)],
+  (t) => [
+    index('audit_log_actor_idx').on(t.actorUserId),
+    uniqueIndex('audit_log_entry_id_idx').on(t.entryId),
+    index('audit_log_team_idx').on(t.teamId, t.id),
+  ],
 );
 
 /**
@@ -325,7 +350,7 @@ export const findingFeedback = pgTable(
   'finding_feedback',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     chatId: uuid('chat_id')
       .notNull()
@@ -345,6 +370,7 @@ export const findingFeedback = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    authorOrTeam('finding_feedback'),
     uniqueIndex('finding_feedback_author_uq').on(t.analysisId, t.finding, t.userId),
     index('finding_feedback_chat_idx').on(t.chatId),
     index('finding_feedback_created_idx').on(t.createdAt),
@@ -398,7 +424,7 @@ export const dicomPatients = pgTable(
   'dicom_patients',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     dicomPatientId: text('dicom_patient_id').notNull(),
     profileId: uuid('profile_id')
@@ -408,6 +434,7 @@ export const dicomPatients = pgTable(
   },
   // One mapping per space: a personal space is its account, a team's is the team.
   (t) => [
+    authorOrTeam('dicom_patients'),
     uniqueIndex('dicom_patients_user_pid_uq')
       .on(t.userId, t.dicomPatientId)
       .where(sql`${t.teamId} is null`),
@@ -429,7 +456,7 @@ export const dicomInstances = pgTable(
   'dicom_instances',
   {
     id: id(),
-    userId: ownerColumn(),
+    userId: authorColumn(),
     teamId: teamColumn(),
     sopInstanceUid: text('sop_instance_uid').notNull(),
     sopClassUid: text('sop_class_uid'),
@@ -458,6 +485,7 @@ export const dicomInstances = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    authorOrTeam('dicom_instances'),
     uniqueIndex('dicom_instances_user_sop_uq')
       .on(t.userId, t.sopInstanceUid)
       .where(sql`${t.teamId} is null`),

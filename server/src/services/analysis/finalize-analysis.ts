@@ -57,15 +57,18 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const heatmapJob = job.heatmap && withheld.includes(calibrated.heatmaps[0]?.label ?? '') ? null : job.heatmap;
   const status = result.gate.accepted ? 'completed' : 'refused';
   const heatmapLabel = heatmapJob ? (result.heatmaps[0]?.label ?? result.topFinding) : null;
-  const comparison = await compareWithPrior({
-    db,
-    config,
-    userId: row.userId,
-    profileId: row.profileId,
-    analysisId: row.id,
-    createdAt: row.createdAt,
-    result,
-  });
+  // A team analysis whose author deleted their account meanwhile has no reader to compare for.
+  const comparison = row.userId
+    ? await compareWithPrior({
+        db,
+        config,
+        userId: row.userId,
+        profileId: row.profileId,
+        analysisId: row.id,
+        createdAt: row.createdAt,
+        result,
+      })
+    : null;
   const report = composeReport(result, patientOf(row), { heatmapLabel, comparison });
 
   const work = async (tx: typeof db): Promise<boolean> => {

@@ -23,5 +23,6 @@ export function normalizeAuditRow(row: TAuditRow): TNormalAuditRow {
     ip: row.ip ?? null,
     requestId: row.requestId ?? null,
     details: row.details ?? null,
+    teamId: row.teamId ?? null,
   };
 }

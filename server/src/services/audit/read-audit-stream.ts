@@ -16,6 +16,7 @@ const ZQueuedRow = z.object({
   ip: z.string().nullable(),
   requestId: z.string().nullable(),
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+  teamId: z.string().nullable().optional(),
 });
 
 export function encodeAuditRow(row: TAuditRow): string {

@@ -6,6 +6,7 @@ import { auditLog } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { normalizeAuditRow, type TAuditRow } from './audit-row.js';
 import { readAuditSinkOf } from './read-audit-sink.js';
+import { teamsOfAuditRows } from './audit-team.js';
 
 export type { TAuditRow };
 
@@ -34,6 +35,7 @@ export function auditEntryHash(
     ip: string | null;
     requestId: string | null;
     details: Record<string, unknown> | null;
+    teamId: string | null;
   },
 ): string {
   const canonical = JSON.stringify([
@@ -46,6 +48,8 @@ export function auditEntryHash(
     e.ip,
     e.requestId,
     e.details ? Object.fromEntries(Object.entries(e.details).sort(([a], [b]) => a.localeCompare(b))) : null,
+    // Only when set: entries without a team (all those written before teams) hash as they did.
+    ...(e.teamId ? [e.teamId] : []),
   ]);
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
@@ -95,6 +99,7 @@ export async function appendAuditRows(opts: {
     if (rows.length === 0) return;
     const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     let prevHash = last?.hash ?? GENESIS_HASH;
+    const teams = await teamsOfAuditRows({ db: tx as unknown as TDb, rows });
     const columns = {
       at: [] as string[],
       actor: [] as (string | null)[],
@@ -108,9 +113,10 @@ export async function appendAuditRows(opts: {
       prevHash: [] as string[],
       hash: [] as string[],
       entryId: [] as string[],
+      teamId: [] as (string | null)[],
     };
     for (const row of rows) {
-      const entry = normalizeAuditRow(row);
+      const entry = { ...normalizeAuditRow(row), teamId: row.teamId ?? teams.get(row.entryId) ?? null };
       const hash = auditEntryHash(prevHash, entry);
       columns.at.push(entry.at.toISOString());
       columns.actor.push(entry.actorUserId);
@@ -124,6 +130,7 @@ export async function appendAuditRows(opts: {
       columns.prevHash.push(prevHash);
       columns.hash.push(hash);
       columns.entryId.push(entry.entryId);
+      columns.teamId.push(entry.teamId);
       prevHash = hash;
     }
     const c = columns;
@@ -131,13 +138,15 @@ export async function appendAuditRows(opts: {
     // ORDER BY ord: ids (bigserial, the chain's order) are drawn in the order the rows arrive.
     await tx.execute(sql`
       insert into audit_log
-        (at, actor_user_id, action, object_type, object_id, outcome, ip, request_id, details, prev_hash, hash, entry_id)
+        (at, actor_user_id, action, object_type, object_id, outcome, ip, request_id, details, prev_hash, hash, entry_id,
+         team_id)
       select at::timestamptz, actor::uuid, action, object_type, object_id, outcome, ip, request_id, details::jsonb,
-             prev_hash, hash, entry_id::uuid
+             prev_hash, hash, entry_id::uuid, team_id::uuid
       from unnest(${p(c.at)}, ${p(c.actor)}, ${p(c.action)}, ${p(c.objectType)}, ${p(c.objectId)}, ${p(c.outcome)},
-                  ${p(c.ip)}, ${p(c.requestId)}, ${p(c.details)}, ${p(c.prevHash)}, ${p(c.hash)}, ${p(c.entryId)})
+                  ${p(c.ip)}, ${p(c.requestId)}, ${p(c.details)}, ${p(c.prevHash)}, ${p(c.hash)}, ${p(c.entryId)},
+                  ${p(c.teamId)})
         with ordinality as u(at, actor, action, object_type, object_id, outcome, ip, request_id, details, prev_hash,
-                             hash, entry_id, ord)
+                             hash, entry_id, team_id, ord)
       order by ord
       on conflict (entry_id) do nothing`);
   });

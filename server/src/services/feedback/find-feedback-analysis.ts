@@ -10,6 +10,8 @@ const ZFindingsOnly = z.object({ modelVersion: z.string(), findings: z.array(ZFi
 
 export interface TFeedbackAnalysis {
   id: string;
+  /** The analysis's team (null: personal): the reading goes to the same space. */
+  teamId: string | null;
   modelVersion: string;
   findings: TFinding[];
 }
@@ -25,13 +27,12 @@ export async function findFeedbackAnalysis(opts: {
 }): Promise<TFeedbackAnalysis | null> {
   const { db, userId, chatId } = opts;
   const [row] = await db
-
-    .select({ id: analyses.id, result: analyses.result })
+    .select({ id: analyses.id, teamId: analyses.teamId, result: analyses.result })
     .from(analyses)
     .where(and(eq(analyses.chatId, chatId), rowAccess(analyses, userId, 'read'), eq(analyses.status, 'completed')))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
     .limit(1);
   const parsed = ZFindingsOnly.safeParse(row?.result);
   if (!row || !parsed.success) return null;
-  return { id: row.id, modelVersion: parsed.data.modelVersion, findings: parsed.data.findings };
+  return { id: row.id, teamId: row.teamId, modelVersion: parsed.data.modelVersion, findings: parsed.data.findings };
 }

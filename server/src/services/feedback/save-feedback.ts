@@ -62,7 +62,15 @@ export async function saveFeedback(opts: {
       };
       await db
         .insert(findingFeedback)
-        .values({ userId, chatId: chat.id, analysisId: analysis.id, finding: finding.label, ...values })
+        // A reading of a team's study is the team's (it outlives the reader's account), still theirs to edit.
+        .values({
+          userId,
+          teamId: analysis.teamId,
+          chatId: chat.id,
+          analysisId: analysis.id,
+          finding: finding.label,
+          ...values,
+        })
         .onConflictDoUpdate({
           target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
           set: { ...values, updatedAt: sql`now()` },

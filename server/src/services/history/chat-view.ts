@@ -22,7 +22,8 @@ export const chatColumns = {
 
 export interface TChatRow {
   id: string;
-  userId: string;
+  /** Null: a team row whose author deleted their account (the row stays the team's). */
+  userId: string | null;
   profileId: string | null;
   title: string;
   patient: TPatientSnapshot;

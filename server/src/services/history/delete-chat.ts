@@ -24,15 +24,16 @@ export async function deleteChat(
     objectId: chatId,
     work: async () => {
       const owner = ownedRow(chats, chatId, userId, HISTORY_MESSAGES.chatNotFound);
-      const imageIds = await db.transaction(async (tx) => {
-        const [owned] = await tx.select({ id: chats.id }).from(chats).where(owner).for('update');
+      const { imageIds, teamId } = await db.transaction(async (tx) => {
+        const [owned] = await tx.select({ id: chats.id, teamId: chats.teamId }).from(chats).where(owner).for('update');
         if (!owned) throw new AppError('NOT_FOUND', HISTORY_MESSAGES.chatNotFound);
         const ids = await imageIdsOfChats({ db: tx as unknown as typeof db, chatIds: [chatId] });
         await tx.delete(chats).where(eq(chats.id, chatId));
-        return ids;
+        return { imageIds: ids, teamId: owned.teamId };
       });
-      return { images: await deleteUnreferencedImages({ db, images, log, imageIds }) };
+      return { teamId, images: await deleteUnreferencedImages({ db, images, log, imageIds }) };
     },
-    detailsOf: (out) => ({ images: out.images }),
+    // The chat is gone when the entry is written: its team is named here (services/audit/audit-team.ts).
+    detailsOf: (out) => ({ images: out.images, teamId: out.teamId }),
   });
 }

@@ -28,8 +28,11 @@ export async function deleteProfile(opts: {
       const deleted = await db
         .delete(patientProfiles)
         .where(ownedRow(patientProfiles, profileId, userId, PROFILE_NOT_FOUND))
-        .returning({ id: patientProfiles.id });
-      if (deleted.length === 0) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
+        .returning({ id: patientProfiles.id, teamId: patientProfiles.teamId });
+      if (!deleted[0]) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
+      return deleted[0];
     },
+    // The profile is gone when the entry is written: its team is named here (services/audit/audit-team.ts).
+    detailsOf: (out) => ({ teamId: out.teamId }),
   });
 }

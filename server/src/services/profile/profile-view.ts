@@ -15,7 +15,8 @@ export const profileColumns = {
 
 export interface TProfileRow {
   id: string;
-  userId: string;
+  /** Null: a team row whose author deleted their account (the row stays the team's). */
+  userId: string | null;
   fullName: string;
   age: number;
   customFields: Record<string, string>;

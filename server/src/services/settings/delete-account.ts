@@ -7,13 +7,16 @@ import type { TAuth } from '../auth/resolve-session.js';
 import { announceSessionsEnded } from '../auth/session-cache.js';
 import { confirmPassword } from './confirm-password.js';
 import { deleteUnreferencedFiles } from '../images/delete-unreferenced-files.js';
+import { handOverTeamRows } from '../teams/hand-over-team-rows.js';
 
 const ACTION = 'account.delete';
 
 /**
  * Deletes the account for real: the user row goes, and with it (foreign keys cascade) sessions,
- * reset links, API keys, profiles, chats, messages, analyses and image rows; then the image files.
- * What remains is the audit entry, which holds ids and counts only.
+ * reset links, API keys, and the personal space's profiles, chats, messages, analyses and image
+ * rows; then the image files. What the account made in a team stays the team's, without an
+ * author (teams/hand-over-team-rows.ts; the team's only admin must hand over first, 409). What
+ * remains of the account is the audit entry, which holds ids and counts only.
  */
 export async function deleteAccount(
   opts: Pick<AppDeps, 'db' | 'redis' | 'config' | 'images' | 'log'> & {
@@ -29,6 +32,7 @@ export async function deleteAccount(
     wrongMessage: SETTINGS_MESSAGES.wrongPassword,
   });
   const keys = await db.transaction(async (tx) => {
+    const handed = await handOverTeamRows({ tx, userId: user.id });
     const images = await tx
       .delete(storedImages)
       .where(eq(storedImages.userId, user.id))
@@ -44,10 +48,10 @@ export async function deleteAccount(
         objectType: 'user',
         objectId: user.id,
         outcome: 'success',
-        details: { images: images.length },
+        details: { images: images.length, teamRows: handed.rows, teamsDeleted: handed.teamsDeleted },
       },
     });
-    return images.map((i) => i.key);
+    return [...images.map((i) => i.key), ...handed.imageKeys];
   });
   await announceSessionsEnded({ redis, config, userId: user.id });
   await deleteUnreferencedFiles({ db, images, log, keys });
