@@ -15,6 +15,7 @@ export const TEAM_MESSAGES = {
   invitationInvalid: 'This invitation link is invalid, expired or already used',
   invitationOtherAddress: 'This invitation was sent to another address: sign in with that account to accept it',
   lastAdmin: 'A team needs an admin: make another member admin first',
+  auditCursorInvalid: 'The cursor must be the nextCursor of a previous page',
   lastAdminDeleting:
     'You are the last admin of a team with other members: make another member admin before deleting your account',
   invited: 'Invitation sent',
@@ -94,3 +95,30 @@ export const ZTeamInvitation = z.object({
 });
 export const ZTeamMembers = z.object({ members: z.array(ZTeamMember), invitations: z.array(ZTeamInvitation) });
 export type TTeamMembers = z.infer<typeof ZTeamMembers>;
+
+/** A team's audit trail (issue 32 part 5), newest first, paged by entry id (keyset). */
+export const ZTeamAuditInput = z.object({
+  teamId: ZTeamId,
+  /** The `nextCursor` of the previous page; absent: the newest entries. */
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,17}$/, TEAM_MESSAGES.auditCursorInvalid)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type TTeamAuditInput = z.input<typeof ZTeamAuditInput>;
+export const ZTeamAuditEntry = z.object({
+  id: z.string().describe('The entry id: entries are in the order they were written'),
+  at: z.string(),
+  /** Who did it; name null: an account deleted since. */
+  actor: z.object({ userId: z.uuid().nullable(), name: z.string().nullable() }),
+  action: z.string().describe('e.g. history.read, export.pdf, image.read, feedback.save, team.role_change'),
+  objectType: z.string().nullable(),
+  objectId: z.string().nullable(),
+  outcome: z.enum(['success', 'failure']),
+  /** Ids, counts and codes only, never patient data. */
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+});
+export type TTeamAuditEntry = z.infer<typeof ZTeamAuditEntry>;
+export const ZTeamAuditPage = z.object({ entries: z.array(ZTeamAuditEntry), nextCursor: z.string().nullable() });
+export type TTeamAuditPage = z.infer<typeof ZTeamAuditPage>;

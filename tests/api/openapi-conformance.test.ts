@@ -182,6 +182,10 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology members' });
     return { url: `/api/teams/${team.id}/members` };
   },
+  'GET /api/teams/{teamId}/audit': async (t, u) => {
+    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology audit' });
+    return { url: `/api/teams/${team.id}/audit?limit=10` };
+  },
   'PATCH /api/teams/{teamId}/members/{userId}': async (t, u) => {
     const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology roles' });
     return { url: `/api/teams/${team.id}/members/${u.user.id}`, payload: { role: 'admin' } };

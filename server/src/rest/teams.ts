@@ -6,6 +6,8 @@ import {
   ZInviteInput,
   ZJoinTeamInput,
   ZTeam,
+  ZTeamAuditInput,
+  ZTeamAuditPage,
   ZTeamList,
   ZTeamMembers,
   ZTeamRole,
@@ -15,6 +17,7 @@ import { createTeam } from '../services/teams/create-team.js';
 import { inviteMember } from '../services/teams/invite-member.js';
 import { joinTeam } from '../services/teams/join-team.js';
 import { listMembers } from '../services/teams/list-members.js';
+import { listTeamAudit } from '../services/teams/list-team-audit.js';
 import { listTeams } from '../services/teams/list-teams.js';
 import { removeMember } from '../services/teams/remove-member.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
@@ -114,6 +117,37 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       data: await listMembers({ ...deps, userId: req.signedIn().userId, teamId: req.params.teamId }),
     }),
+  );
+
+  app.get(
+    '/:teamId/audit',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The team's audit trail, newest first (admins only)",
+        description:
+          'Every entry about the team: who viewed, exported, reviewed, changed or managed what (ids only). ' +
+          'Paged by entry id: pass `next_cursor` as `cursor` for the next page.',
+        params: ZTeamParams,
+        querystring: ZTeamAuditInput.pick({ cursor: true, limit: true }),
+        response: {
+          200: envelope(z.object({ entries: ZTeamAuditPage.shape.entries, next_cursor: z.string().nullable() })),
+          403: errorResponse(TEAM_MESSAGES.adminOnly),
+          ...notFound,
+        },
+      },
+    },
+    async (req) => {
+      const { cursor, limit } = req.query;
+      const page = await listTeamAudit({
+        ...deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        input: { teamId: req.params.teamId, cursor, limit },
+      });
+      return { success: true as const, data: { entries: page.entries, next_cursor: page.nextCursor } };
+    },
   );
 
   app.patch(

@@ -26,12 +26,20 @@ export const teamCases: TCase[] = [
     surface: 'POST /api/teams/{teamId}/invitations',
     expect: [201, 403, 403, 404, 401],
     call: (c) =>
-      restStatus(c.t, 'POST', `/api/teams/${c.w.teamId}/invitations`, c.token, { email: inviteEmail(), role: 'clinician' }),
+      restStatus(c.t, 'POST', `/api/teams/${c.w.teamId}/invitations`, c.token, {
+        email: inviteEmail(),
+        role: 'clinician',
+      }),
   },
   {
     surface: 'GET /api/teams/{teamId}/members',
     expect: READ,
     call: (c) => restStatus(c.t, 'GET', `/api/teams/${c.w.teamId}/members`, c.token),
+  },
+  {
+    surface: 'GET /api/teams/{teamId}/audit',
+    expect: MANAGE,
+    call: (c) => restStatus(c.t, 'GET', `/api/teams/${c.w.teamId}/audit?limit=5`, c.token),
   },
   {
     surface: 'PATCH /api/teams/{teamId}/members/{userId}',
@@ -93,12 +101,20 @@ export const teamCases: TCase[] = [
     variant: 'a colleague',
     expect: MANAGE,
     call: (c) =>
-      trpcStatus(c.t, 'mutation', 'team.removeMember', c.token, { teamId: c.w.teamId, userId: c.w.users.author.user.id }),
+      trpcStatus(c.t, 'mutation', 'team.removeMember', c.token, {
+        teamId: c.w.teamId,
+        userId: c.w.users.author.user.id,
+      }),
   },
   {
     surface: 'mutation team.leave',
     expect: LEAVE,
     call: (c) => trpcStatus(c.t, 'mutation', 'team.leave', c.token, { teamId: c.w.teamId }),
+  },
+  {
+    surface: 'query team.audit',
+    expect: MANAGE,
+    call: (c) => trpcStatus(c.t, 'query', 'team.audit', c.token, { teamId: c.w.teamId }),
   },
   {
     surface: 'mutation team.setAeTitle',

@@ -7,6 +7,8 @@ import {
   ZJoinTeamInput,
   ZMemberInput,
   ZTeam,
+  ZTeamAuditInput,
+  ZTeamAuditPage,
   ZTeamIdInput,
   ZTeamList,
   ZTeamMembers,
@@ -16,6 +18,7 @@ import { createTeam } from '../../../services/teams/create-team.js';
 import { inviteMember } from '../../../services/teams/invite-member.js';
 import { joinTeam } from '../../../services/teams/join-team.js';
 import { listMembers } from '../../../services/teams/list-members.js';
+import { listTeamAudit } from '../../../services/teams/list-team-audit.js';
 import { listTeams } from '../../../services/teams/list-teams.js';
 import { removeMember } from '../../../services/teams/remove-member.js';
 import { setTeamAeTitle } from '../../../services/teams/set-team-ae-title.js';
@@ -90,6 +93,12 @@ export const teamRouter = router({
       await removeMember({ ...ctx.deps, meta: ctx.meta, userId, teamId: input.teamId, memberId: userId });
       return { ok: true as const };
     }),
+
+  /** The team's audit trail, newest first (admins only). */
+  audit: protectedProcedure
+    .input(ZTeamAuditInput)
+    .output(ZTeamAuditPage)
+    .query(({ ctx, input }) => listTeamAudit({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 
   setAeTitle: protectedProcedure
     .input(ZAeTitleInput)
