@@ -49,7 +49,11 @@ export const accountCases: TCase[] = [
     variant: 'a new address',
     expect: ANYONE(200),
     call: (c) =>
-      restStatus(c.t, 'POST', '/api/auth/signup', c.token, { name: 'New Person', email: newEmail(), password: NEW_PASSWORD }),
+      restStatus(c.t, 'POST', '/api/auth/signup', c.token, {
+        name: 'New Person',
+        email: newEmail(),
+        password: NEW_PASSWORD,
+      }),
   },
   {
     surface: 'POST /api/auth/forgot-password',
@@ -85,7 +89,11 @@ export const accountCases: TCase[] = [
     variant: 'a new address',
     expect: ANYONE(200),
     call: (c) =>
-      trpcStatus(c.t, 'mutation', 'auth.signup', c.token, { name: 'New Person', email: newEmail(), password: NEW_PASSWORD }),
+      trpcStatus(c.t, 'mutation', 'auth.signup', c.token, {
+        name: 'New Person',
+        email: newEmail(),
+        password: NEW_PASSWORD,
+      }),
   },
   {
     surface: 'mutation auth.forgotPassword',
@@ -139,7 +147,12 @@ export const accountCases: TCase[] = [
     call: (c) =>
       restStatus(c.t, 'POST', '/api/settings/delete-account', c.token, { confirm_delete: true, password: c.password }),
   },
-  { surface: 'mutation settings.logout', variant: 'ends the session, if any', expect: ANYONE(200), call: (c) => trpcStatus(c.t, 'mutation', 'settings.logout', c.token) },
+  {
+    surface: 'mutation settings.logout',
+    variant: 'ends the session, if any',
+    expect: ANYONE(200),
+    call: (c) => trpcStatus(c.t, 'mutation', 'settings.logout', c.token),
+  },
   {
     surface: 'mutation settings.changeName',
     expect: SIGNED_IN(200),
@@ -171,7 +184,11 @@ export const accountCases: TCase[] = [
     call: (c) =>
       trpcStatus(c.t, 'mutation', 'settings.deleteAccount', c.token, { confirm_delete: true, password: c.password }),
   },
-  { surface: 'GET /api/api-keys', expect: SIGNED_IN(200), call: (c) => restStatus(c.t, 'GET', '/api/api-keys', c.token) },
+  {
+    surface: 'GET /api/api-keys',
+    expect: SIGNED_IN(200),
+    call: (c) => restStatus(c.t, 'GET', '/api/api-keys', c.token),
+  },
   {
     surface: 'POST /api/api-keys',
     variant: 'a personal key',
@@ -179,17 +196,33 @@ export const accountCases: TCase[] = [
     call: (c) => restStatus(c.t, 'POST', '/api/api-keys', c.token, { name: 'matrix' }),
   },
   {
+    surface: 'POST /api/api-keys',
+    variant: 'a team key (team_id)',
+    expect: [201, 403, 403, 404, 401],
+    call: (c) => restStatus(c.t, 'POST', '/api/api-keys', c.token, { name: 'pacs', team_id: c.w.teamId }),
+  },
+  {
     surface: 'DELETE /api/api-keys/{id}',
     variant: "the caller's own key",
     expect: SIGNED_IN(200),
     call: async (c) => restStatus(c.t, 'DELETE', `/api/api-keys/${await ownKeyId(c)}`, c.token),
   },
-  { surface: 'query apiKey.list', expect: SIGNED_IN(200), call: (c) => trpcStatus(c.t, 'query', 'apiKey.list', c.token) },
+  {
+    surface: 'query apiKey.list',
+    expect: SIGNED_IN(200),
+    call: (c) => trpcStatus(c.t, 'query', 'apiKey.list', c.token),
+  },
   {
     surface: 'mutation apiKey.create',
     variant: 'a personal key',
     expect: SIGNED_IN(200),
     call: (c) => trpcStatus(c.t, 'mutation', 'apiKey.create', c.token, { name: 'matrix' }),
+  },
+  {
+    surface: 'mutation apiKey.create',
+    variant: 'a team key (teamId)',
+    expect: [200, 403, 403, 404, 401],
+    call: (c) => trpcStatus(c.t, 'mutation', 'apiKey.create', c.token, { name: 'pacs', team_id: c.w.teamId }),
   },
   {
     surface: 'mutation apiKey.revoke',
@@ -203,7 +236,11 @@ export const accountCases: TCase[] = [
     expect: ANYONE(400),
     call: (c) => restStatus(c.t, 'GET', '/api/site/verify-admin?token=nope', c.token),
   },
-  { surface: 'GET /api/site/calibration', expect: SITE_ADMIN, call: (c) => restStatus(c.t, 'GET', '/api/site/calibration', c.token) },
+  {
+    surface: 'GET /api/site/calibration',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'GET', '/api/site/calibration', c.token),
+  },
   {
     surface: 'POST /api/site/calibration/propose',
     expect: SITE_ADMIN,
@@ -220,15 +257,27 @@ export const accountCases: TCase[] = [
     expect: SITE_ADMIN,
     call: (c) => restStatus(c.t, 'DELETE', '/api/site/calibration', c.token),
   },
-  { surface: 'GET /api/site/monitoring', expect: SITE_ADMIN, call: (c) => restStatus(c.t, 'GET', '/api/site/monitoring', c.token) },
-  { surface: 'query site.access', expect: SIGNED_IN(200), call: (c) => trpcStatus(c.t, 'query', 'site.access', c.token) },
+  {
+    surface: 'GET /api/site/monitoring',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'GET', '/api/site/monitoring', c.token),
+  },
+  {
+    surface: 'query site.access',
+    expect: SIGNED_IN(200),
+    call: (c) => trpcStatus(c.t, 'query', 'site.access', c.token),
+  },
   {
     surface: 'mutation site.requestAdminVerification',
     variant: 'an address not listed in SITE_ADMIN_EMAILS',
     expect: SITE_ADMIN,
     call: (c) => trpcStatus(c.t, 'mutation', 'site.requestAdminVerification', c.token),
   },
-  { surface: 'query site.calibration', expect: SITE_ADMIN, call: (c) => trpcStatus(c.t, 'query', 'site.calibration', c.token) },
+  {
+    surface: 'query site.calibration',
+    expect: SITE_ADMIN,
+    call: (c) => trpcStatus(c.t, 'query', 'site.calibration', c.token),
+  },
   {
     surface: 'mutation site.proposeCalibration',
     expect: SITE_ADMIN,
@@ -253,10 +302,13 @@ export const accountCases: TCase[] = [
   {
     surface: 'mutation site.setStowForwarding',
     expect: SITE_ADMIN,
-    call: (c) =>
-      trpcStatus(c.t, 'mutation', 'site.setStowForwarding', c.token, { email: newEmail(), forward: true }),
+    call: (c) => trpcStatus(c.t, 'mutation', 'site.setStowForwarding', c.token, { email: newEmail(), forward: true }),
   },
-  { surface: 'query site.monitoring', expect: SITE_ADMIN, call: (c) => trpcStatus(c.t, 'query', 'site.monitoring', c.token, {}) },
+  {
+    surface: 'query site.monitoring',
+    expect: SITE_ADMIN,
+    call: (c) => trpcStatus(c.t, 'query', 'site.monitoring', c.token, {}),
+  },
   {
     surface: 'query site.urgentFindings',
     expect: SITE_ADMIN,

@@ -26,8 +26,7 @@ export const patientDataCases: TCase[] = [
     surface: 'PUT /api/profile/{userId}/{profileId}',
     variant: "a colleague's profile",
     expect: WRITE_COLLEAGUES,
-    call: (c) =>
-      restStatus(c.t, 'PUT', `/api/profile/${c.self}/${c.rows.profileId}`, c.token, { profile: PROFILE }),
+    call: (c) => restStatus(c.t, 'PUT', `/api/profile/${c.self}/${c.rows.profileId}`, c.token, { profile: PROFILE }),
   },
   {
     surface: 'PUT /api/profile/{userId}/{profileId}',

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import { dicomInstances } from '../../../server/src/db/schema.js';
 import { createApiKey } from '../../../server/src/services/api-key/create-api-key.js';
 import { radiograph, uploadBody } from '../../analysis/support/fixtures.js';
 import { buildDxInstance } from '../../helpers/build-dx-instance.js';
@@ -86,7 +88,11 @@ export const studyCases: TCase[] = [
     variant: "the caller's own reading of a colleague's analysis",
     expect: READ,
     call: (c) =>
-      restStatus(c.t, 'POST', '/api/feedback', c.token, { chat_id: c.rows.chatId, finding: 'pneumonia', verdict: 'agree' }),
+      restStatus(c.t, 'POST', '/api/feedback', c.token, {
+        chat_id: c.rows.chatId,
+        finding: 'pneumonia',
+        verdict: 'agree',
+      }),
   },
   {
     surface: 'GET /api/feedback/{chat_id}',
@@ -178,17 +184,35 @@ export const studyCases: TCase[] = [
     expect: [200, 200, 200, 200, 401],
     call: async (c) => {
       const key =
-        c.actor === 'anon' ? null : (await createApiKey({ db: c.t.deps.db, meta: null, userId: c.self, name: 'pacs' })).key;
+        c.actor === 'anon'
+          ? null
+          : (await createApiKey({ db: c.t.deps.db, meta: null, userId: c.self, name: 'pacs' })).key;
       const body = related([(await buildDxInstance()).bytes]);
       return (await rawStatus(c.t, { method: 'POST', url: '/dicomweb/studies', ...body }, key)).statusCode;
     },
   },
+  {
+    surface: 'POST /dicomweb/studies',
+    variant: 'STOW-RS with a team key (the key is the credential, whoever sends it): lands in the team',
+    expect: ANYONE(200),
+    call: async (c) => {
+      const admin = c.w.users.admin.user.id;
+      const made = await createApiKey({ db: c.t.deps.db, meta: null, userId: admin, teamId: c.w.teamId, name: 'pacs' });
+      const dx = await buildDxInstance();
+      const body = related([dx.bytes]);
+      const res = await rawStatus(c.t, { method: 'POST', url: '/dicomweb/studies', ...body }, made.key);
+      const [row] = await c.t.deps.db
+        .select({ teamId: dicomInstances.teamId })
+        .from(dicomInstances)
+        .where(eq(dicomInstances.sopInstanceUid, dx.sopInstanceUid));
+      if (res.statusCode === 200 && row?.teamId !== c.w.teamId) throw new Error('a team key filed outside its team');
+      return res.statusCode;
+    },
+  },
   // Only POST is STOW-RS; the other methods at the same path say so (405) to anyone.
-  ...(['GET', 'PUT', 'PATCH', 'DELETE'] as const).map(
-    (method): TCase => ({
-      surface: `${method} /dicomweb/studies`,
-      expect: ANYONE(405),
-      call: (c) => restStatus(c.t, method, '/dicomweb/studies', c.token),
-    }),
-  ),
+  ...(['GET', 'PUT', 'PATCH', 'DELETE'] as const).map((method): TCase => ({
+    surface: `${method} /dicomweb/studies`,
+    expect: ANYONE(405),
+    call: (c) => restStatus(c.t, method, '/dicomweb/studies', c.token),
+  })),
 ];

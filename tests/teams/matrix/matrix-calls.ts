@@ -93,6 +93,7 @@ export async function sseStatus(t: TestApp, path: string, token: string | null, 
     return res.statusCode;
   const error = /event: serialized-error\ndata: (.*)\n/.exec(res.body);
   if (error?.[1]) return (JSON.parse(error[1]) as { data?: { httpStatus?: number } }).data?.httpStatus ?? 500;
-  if (!/\n\ndata: ./.test(res.body.replace('event: connected\ndata: {}\n', ''))) throw new Error(`subscription sent nothing: ${res.body.slice(0, 200)}`);
+  if (!/\n\ndata: ./.test(res.body.replace('event: connected\ndata: {}\n', '')))
+    throw new Error(`subscription sent nothing: ${res.body.slice(0, 200)}`);
   return 200;
 }

@@ -58,7 +58,11 @@ export async function seedRows(t: TestApp, teamId: string, authorId: string): Pr
   if (!analysis || !image || !heatmap) throw new Error('analysed chat not made');
   await t.deps.db
     .update(analyses)
-    .set({ result: RESULT as unknown as Record<string, unknown>, modelVersion: RESULT.modelVersion, completedAt: new Date() })
+    .set({
+      result: RESULT as unknown as Record<string, unknown>,
+      modelVersion: RESULT.modelVersion,
+      completedAt: new Date(),
+    })
     .where(eq(analyses.id, analysis.id));
   await t.deps.db.insert(messages).values({
     chatId: chat.id,
