@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { chats, patientProfiles } from '../../server/src/db/schema.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { DEFAULT_PASSWORD } from '../helpers/factories.js';
 import { registeredApiRoutes } from '../helpers/list-api-routes.js';
@@ -48,6 +50,16 @@ function surfacesOf(t: TestApp): string[] {
   ].sort();
 }
 
+/** The colleague's profile and chat as stored (absent: deleted). */
+async function colleagueRows(t: TestApp, rows: TRows) {
+  const [profile] = await t.deps.db
+    .select({ name: patientProfiles.fullName, age: patientProfiles.age })
+    .from(patientProfiles)
+    .where(eq(patientProfiles.id, rows.profileId));
+  const [chat] = await t.deps.db.select({ title: chats.title }).from(chats).where(eq(chats.id, rows.chatId));
+  return { profile, chat };
+}
+
 for (const backend of testBackends()) {
   describe(`permission matrix on ${backend}`, () => {
     let t: TestApp;
@@ -85,21 +97,24 @@ for (const backend of testBackends()) {
         const answers: number[] = [];
         for (const actor of ACTORS) {
           const rows = await seedRows(t, w.teamId, w.users.author.user.id);
+          const before = await colleagueRows(t, rows);
           const user = actor === 'anon' ? null : w.users[actor];
           const member = actor !== 'anon' && actor !== 'otherTeam';
           let own: TRows | null = null;
-          answers.push(
-            await c.call({
-              t,
-              w,
-              actor,
-              token: user?.token ?? null,
-              self: user?.user.id ?? randomUUID(),
-              password: user?.password ?? DEFAULT_PASSWORD,
-              rows,
-              own: async () => (own ??= member && user ? await seedRows(t, w.teamId, user.user.id) : rows),
-            }),
-          );
+          const answer = await c.call({
+            t,
+            w,
+            actor,
+            token: user?.token ?? null,
+            self: user?.user.id ?? randomUUID(),
+            password: user?.password ?? DEFAULT_PASSWORD,
+            rows,
+            own: async () => (own ??= member && user ? await seedRows(t, w.teamId, user.user.id) : rows),
+          });
+          answers.push(answer);
+          // A refused call changes nothing of the colleague's.
+          if (answer >= 400)
+            assert.deepEqual(await colleagueRows(t, rows), before, `${actor} was refused but changed rows`);
         }
         assert.deepEqual(answers, [...c.expect], `answers for ${ACTORS.join(', ')}`);
       });
