@@ -14,6 +14,7 @@ import { accountCases } from './matrix/cases-account.js';
 import { patientDataCases } from './matrix/cases-patient-data.js';
 import { studyCases } from './matrix/cases-studies.js';
 import { teamCases } from './matrix/cases-teams.js';
+import { worklistCases } from './matrix/cases-worklist.js';
 import type { TCase } from './matrix/matrix-case.js';
 import { ACTORS, seedRows, seedWorld, type TRows } from './matrix/matrix-world.js';
 import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
@@ -26,7 +27,7 @@ import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
  * or procedure added without a row here fails the first test. docs/teams.md shows the same
  * table (UPDATE_MATRIX_DOCS=1 rewrites it from this one).
  */
-const CASES: readonly TCase[] = [...patientDataCases, ...studyCases, ...teamCases, ...accountCases];
+const CASES: readonly TCase[] = [...patientDataCases, ...studyCases, ...worklistCases, ...teamCases, ...accountCases];
 const DOC = new URL('../../docs/teams.md', import.meta.url);
 
 /** The security limits would answer 429 long before the matrix's sign-ups and resets are done. */

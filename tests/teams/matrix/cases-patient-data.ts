@@ -172,10 +172,4 @@ export const patientDataCases: TCase[] = [
     expect: WRITE_OWN,
     call: async (c) => trpcStatus(c.t, 'mutation', 'history.delete', c.token, { chatId: (await c.own()).chatId }),
   },
-  {
-    surface: 'query worklist.list',
-    variant: '{team}',
-    expect: READ,
-    call: (c) => trpcStatus(c.t, 'query', 'worklist.list', c.token, { team: c.w.teamId }),
-  },
 ];
