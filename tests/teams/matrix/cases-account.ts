@@ -319,4 +319,36 @@ export const accountCases: TCase[] = [
     expect: SITE_ADMIN,
     call: (c) => trpcStatus(c.t, 'mutation', 'site.setUrgentFindings', c.token, { labels: [] }),
   },
+  {
+    surface: 'GET /api/auth/oidc/identities',
+    expect: SIGNED_IN(200),
+    call: (c) => restStatus(c.t, 'GET', '/api/auth/oidc/identities', c.token),
+  },
+  {
+    surface: 'DELETE /api/auth/oidc/identities/{identityId}',
+    variant: 'an id the caller has not linked',
+    expect: SIGNED_IN(404),
+    call: (c) => restStatus(c.t, 'DELETE', `/api/auth/oidc/identities/${c.self}`, c.token),
+  },
+  {
+    surface: 'query sso.identities',
+    expect: SIGNED_IN(200),
+    call: (c) => trpcStatus(c.t, 'query', 'sso.identities', c.token),
+  },
+  {
+    surface: 'mutation sso.unlinkIdentity',
+    variant: 'an id the caller has not linked',
+    expect: SIGNED_IN(404),
+    call: (c) => trpcStatus(c.t, 'mutation', 'sso.unlinkIdentity', c.token, { identityId: c.self }),
+  },
+  {
+    surface: 'POST /api/site/sso-preview',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'POST', '/api/site/sso-preview', c.token, {}),
+  },
+  {
+    surface: 'mutation site.previewTeamMapping',
+    expect: SITE_ADMIN,
+    call: (c) => trpcStatus(c.t, 'mutation', 'site.previewTeamMapping', c.token, {}),
+  },
 ];
