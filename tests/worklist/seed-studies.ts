@@ -38,6 +38,9 @@ export async function seedStudies(
 ): Promise<string[]> {
   const { db } = deps;
   const teamId = owner.teamId ?? null;
+  // One random stem per call and a counter under it: a random part per row collided now and then
+  // (about 2,000 rows drawn from 12 digits skewed towards 9), which failed the unique SOP UID.
+  const uidStem = `1.2.826.0.1.3680043.${BigInt(`0x${uniqueSuffix()}`).toString()}`;
   const { chat } = await createChat(deps, owner.userId, { teamId });
   const ids: string[] = [];
   for (let start = 0; start < studies.length; start += 500) {
@@ -63,10 +66,10 @@ export async function seedStudies(
     const rows = await db
       .insert(dicomInstances)
       .values(
-        chunk.map((s) => ({
+        chunk.map((s, index) => ({
           userId: owner.userId,
           teamId,
-          sopInstanceUid: `1.2.826.0.1.3680043.${uniqueSuffix().replace(/[a-f]/g, '9')}.${start}`,
+          sopInstanceUid: `${uidStem}.${start + index + 1}`,
           source: 'dimse' as const,
           status: s.status,
           modality: s.modality ?? 'DX',
