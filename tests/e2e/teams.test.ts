@@ -151,6 +151,11 @@ describe('web client: a department team', () => {
     assert.equal(await a.getByText('Being read by Dr Reader').count(), 0, "the removed reader's claim is free");
     await a.goto(`${ctx.app.url}/chat/teams`);
 
+    // The admin's audit trail names who did what: the reader joining, and their removal.
+    const trail = a.locator('[data-testid="team-audit-entry"]');
+    await trail.filter({ hasText: 'team.remove_member' }).first().waitFor();
+    await trail.filter({ hasText: 'team.join' }).filter({ hasText: 'Dr Reader' }).first().waitFor();
+
     // The team page fits a phone.
     await a.setViewportSize({ width: 375, height: 740 });
     await a.reload();

@@ -5,9 +5,10 @@ import { AeTitlePanel } from './ae-title-panel';
 import { InvitationsPanel } from './invitations-panel';
 import { LeaveTeam } from './leave-team';
 import { MembersPanel } from './members-panel';
+import { TeamAuditPanel } from './team-audit-panel';
 import { TeamKeysPanel } from './team-keys-panel';
 
-/** One team's page: members and roles; for an admin also invitations, DICOM routing and team keys. */
+/** One team's page: members and roles; for an admin also invitations, DICOM routing, team keys and the audit trail. */
 export function TeamSettings({ team, myId }: { team: TTeam; myId: string }) {
   const isAdmin = team.role === 'admin';
   const members = trpc.team.members.useQuery({ teamId: team.id });
@@ -36,6 +37,7 @@ export function TeamSettings({ team, myId }: { team: TTeam; myId: string }) {
       )}
       {isAdmin ? <AeTitlePanel key={team.id} teamId={team.id} aeTitle={team.aeTitle} /> : null}
       {isAdmin ? <TeamKeysPanel teamId={team.id} /> : null}
+      {isAdmin ? <TeamAuditPanel key={team.id} teamId={team.id} /> : null}
       <LeaveTeam teamId={team.id} teamName={team.name} />
     </>
   );
