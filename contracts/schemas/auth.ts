@@ -98,6 +98,8 @@ export type TAuthUser = z.infer<typeof ZAuthUser>;
 
 export const ZMessageResult = z.object({ success: z.literal(true), message: z.string() });
 export type TMessageResult = z.infer<typeof ZMessageResult>;
+/** Logout: `redirectUrl` is the IdP's end-session address when the session came from SSO, else null. */
+export const ZLogoutResult = ZMessageResult.extend({ redirectUrl: z.string().nullable() });
 
 /** Login and signup: the spec's `success, token, user, message`. */
 export const ZAuthResult = ZMessageResult.extend({ token: z.string(), user: ZAuthUser });

@@ -169,6 +169,33 @@ describe('OIDC single sign-on against a real OpenID Provider', () => {
     assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: token })).status, 401);
   });
 
+  test("the menu's Logout (tRPC settings.logout) ends an SSO session at the IdP too; a password session gets no IdP address", async () => {
+    const logout = (cookie: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/trpc/settings.logout',
+        cookies: { token: cookie },
+        headers: { 'content-type': 'application/json', origin: PUBLIC_URL },
+        payload: {},
+      });
+    const redirectOf = (res: Awaited<ReturnType<typeof logout>>) =>
+      (res.json() as { result: { data: { redirectUrl: string | null } } }).result.data.redirectUrl;
+    const sub = idpPerson(idp, { email: `menu-${uniqueSuffix()}@hospital.example`, email_verified: true });
+    const { token } = await ssoLogin(t, idp, sub);
+    assert.ok(token);
+    const out = await logout(token);
+    assert.equal(out.statusCode, 200);
+    const url = new URL(String(redirectOf(out)));
+    assert.equal(url.origin, idp.issuer);
+    assert.ok(url.searchParams.get('id_token_hint'));
+    assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: token })).status, 401);
+
+    const local = await signUpUser(t.app);
+    const plain = await logout(local.token);
+    assert.equal(plain.statusCode, 200);
+    assert.equal(redirectOf(plain), null);
+  });
+
   test('an IdP clock 20 s ahead is tolerated, 120 s ahead is refused (OIDC_CLOCK_TOLERANCE_SECONDS 30)', async () => {
     const sub = idpPerson(idp, { email: `skew-${uniqueSuffix()}@hospital.example`, email_verified: true });
     try {

@@ -8,7 +8,7 @@ import { trpc } from '../../../lib/trpc';
 
 /**
  * Section 4: logout always clears the local session and goes to /login, even if the server
- * call fails. The server clears the HttpOnly cookie when it answers; when it does not, the
+ * call fails; a session from SSO goes to the IdP's end-session page instead (issue 34). The server clears the HttpOnly cookie when it answers; when it does not, the
  * signed-out mark (lib/signed-out-mark.ts) keeps this browser signed out until the retry works.
  */
 export function useLogout() {
@@ -16,14 +16,17 @@ export function useLogout() {
   const logout = trpc.settings.logout.useMutation();
   const run = useCallback(async () => {
     let revoked = true;
+    let idpLogout: string | null = null;
     try {
-      await logout.mutateAsync();
+      idpLogout = (await logout.mutateAsync()).redirectUrl;
     } catch (err) {
       // A 401 means the session is gone already; anything else leaves the cookie alive.
       revoked = isUnauthorized(err);
     }
     clearLocalSession(queryClient);
     if (!revoked) markSignedOut();
+    // An SSO session: end the hospital sign-in too (the IdP comes back to /login afterwards).
+    if (idpLogout) return void window.location.assign(idpLogout);
     goToLogin();
     pushToast('success', 'Logged out successfully');
   }, [logout, queryClient]);
