@@ -10,11 +10,10 @@
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server;
  * BENCH_CHATS changes the account size.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { desc, inArray } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase } from '../../server/src/db/client.js';
+import type pg from 'pg';
+import { withBenchDatabase } from '../lib/with-bench-database.js';
 import { analyses, messages } from '../../server/src/db/schema.js';
 import { getChat, messagesOfChats } from '../../server/src/services/history/get-chat.js';
 import { getInitInfo } from '../../server/src/services/history/get-init-info.js';
@@ -22,7 +21,6 @@ import { decodeCursor } from '../../server/src/services/history/keyset-cursor.js
 import { chatPageQuery, listChats } from '../../server/src/services/history/list-chats.js';
 import { listProfiles } from '../../server/src/services/profile/list-profiles.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
 const OTHER_USERS = 4;
 const OTHER_CHATS = 2_000;
@@ -89,16 +87,7 @@ async function timed(label: string, runs: number, fn: () => Promise<unknown>): P
 }
 
 async function main(): Promise<void> {
-  const name = `cxr_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), pgliteDir: 'memory://' });
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
+  await withBenchDatabase(async (database, client) => {
     const version = await client.query<{ server_version: string }>('show server_version');
     const t0 = performance.now();
     const me = await seed(client);
@@ -184,12 +173,7 @@ async function main(): Promise<void> {
       messagesOfChats({ db, chatIds: initPage.map((c) => c.id) }),
     );
     await timed('profile.list (50 profiles)', 200, () => listProfiles({ db, meta: null, userId: me, limit: 100 }));
-  } finally {
-    await client.end();
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 await main();

@@ -7,15 +7,13 @@
  * service (audit write included, no HTTP) for the first page, the urgent filter, the sent filter
  * and a page 10,000 rows deep. The database is dropped afterwards. BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { openDatabase } from '../../server/src/db/client.js';
+import type pg from 'pg';
+import { withBenchDatabase } from '../lib/with-bench-database.js';
 import { listWorklist } from '../../server/src/services/dicom-node/list-worklist.js';
 import type { TConfig } from '@contracts/config/server-config.js';
 import type { TWorklistInput } from '@contracts/schemas/worklist.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 20_000);
 
 async function seed(client: pg.Client): Promise<string> {
@@ -72,16 +70,7 @@ async function timed(label: string, runs: number, fn: () => Promise<unknown>): P
 }
 
 async function main(): Promise<void> {
-  const name = `cxr_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), pgliteDir: 'memory://' });
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
+  await withBenchDatabase(async (database, client) => {
     const userId = await seed(client);
     const { db } = database;
     const config = { WORKLIST_CLAIM_TIMEOUT_MINUTES: 30 } as TConfig;
@@ -96,12 +85,7 @@ async function main(): Promise<void> {
     await timed('urgent filter (first 200)', 21, () => list({ urgencies: ['urgent'] }));
     await timed('sent filter (none)', 21, () => list({ statuses: ['sent'] }));
     await timed('a page 10,000 rows deep (200)', 21, () => list({ cursor: deep }));
-  } finally {
-    await client.end();
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 await main();
