@@ -37,6 +37,8 @@ export const ZAnalysisResultJob = z.object({
       height: z.number(),
       /** The overlay keeps its film's coding (draw-overlay.ts); a job from an older worker has no field: a PNG. */
       mediaType: z.enum(['image/png', 'image/jpeg']).default('image/png'),
+      /** The finding the overlay shows (absent from older workers: the result's first heatmap). */
+      label: z.string().max(100).optional(),
     })
     .nullable(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AnalysisStage, type TAnalysisStage } from '../analysis-stage.js';
 import { currentCall, FINDING_CALLS } from '../finding-call.js';
+import { ZHeatGrid } from '../heat-grid.js';
 
 /**
  * Analysis uploads and results: the refusal messages are the spec's exact strings (section 5),
@@ -245,7 +246,16 @@ export const ZGateVerdict = z.object({
 });
 export type TGateVerdict = z.infer<typeof ZGateVerdict>;
 
-/** The stored structured result (the pipeline's AnalysisResult without the raw heatmap arrays). */
+/** One finding's heatmap in a stored result: the map's size on the anatomy grid and its heat values. */
+export const ZStoredHeatmap = z.object({
+  label: z.string(),
+  width: z.number(),
+  height: z.number(),
+  grid: ZHeatGrid.optional().catch(undefined),
+});
+export type TStoredHeatmap = z.infer<typeof ZStoredHeatmap>;
+
+/** The stored structured result (the pipeline's AnalysisResult, heatmaps as small grids). */
 export const ZStoredResult = z.object({
   modelVersion: z.string(),
   modelName: z.string(),
@@ -265,7 +275,12 @@ export const ZStoredResult = z.object({
   /** Model 2+: candidate findings that did not meet the shipping rule; absent for model-1 results. */
   notAssessed: z.array(ZNotAssessed).optional(),
   topFinding: z.string().nullable(),
-  heatmaps: z.array(z.object({ label: z.string(), width: z.number(), height: z.number() })).default([]),
+  /**
+   * The heatmaps kept: one per flagged finding (issue 42; before it, the top finding's only), the
+   * drawn overlay's finding first. `grid` holds its heat values (contracts/heat-grid.ts); older
+   * analyses have none.
+   */
+  heatmaps: z.array(ZStoredHeatmap).default([]),
   /** Model 2+ (issue 27): where each finding's heatmap mass lies in the lungs; absent in older analyses. */
   heatmapZones: z.array(ZHeatmapZones).max(100).optional().catch(undefined),
   /** Model 4 (or a DICOM ViewPosition): AP or PA; absent in older analyses, null when refused. */

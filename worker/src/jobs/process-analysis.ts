@@ -7,6 +7,8 @@ import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { resultJobId } from '@contracts/result-job-id.js';
 import { contentKey } from '@contracts/image-store.js';
 import { analyseFilm, drawOverlay, loadModel, overlayCodingFor, type LoadedModel } from '../pipeline/run-pipeline.js';
+import { heatGrid } from '../pipeline/heat-grid.js';
+import { overlayHeatmap } from '../pipeline/overlay-finding.js';
 import type { WorkerDeps } from '../worker-deps.js';
 
 export type TProcessOutcome = {
@@ -28,7 +30,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Runs one analysis job: image from storage → pipeline → heatmap overlay into storage → a result
+ * Runs one analysis job: image from storage → pipeline → heatmap overlay into storage, heat grids → a result
  * job for the server (the worker never opens the database). The result carries codes, not words:
  * a refusal goes back as its code, and the server writes the sentence with the rest of the report. Stages are announced on Redis
  * pub/sub; the terminal one comes from the server once the report is stored. A gate refusal is
@@ -83,7 +85,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
       throw new UnrecoverableError('image could not be decoded');
 
     await stage('writing');
-    const heatmap = result.topFinding ? result.heatmaps.find((h) => h.label === result.topFinding) : undefined;
+    const heatmap = overlayHeatmap(result, loaded);
     let stored: TAnalysisResultJob['heatmap'] = null;
     if (heatmap && film) {
       const mediaType = overlayCodingFor(filmMediaType);
@@ -91,9 +93,23 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
       const sha256 = createHash('sha256').update(overlay).digest('hex');
       const key = contentKey(sha256);
       if (!(await deps.images.exists(key))) await deps.images.put(key, overlay, mediaType);
-      stored = { storageKey: key, sha256, bytes: overlay.length, width: film.width, height: film.height, mediaType };
+      stored = {
+        storageKey: key,
+        sha256,
+        bytes: overlay.length,
+        width: film.width,
+        height: film.height,
+        mediaType,
+        label: heatmap.label,
+      };
     }
-    lap('overlayMs', t);
+    t = lap('overlayMs', t);
+    // Every finding's heat values as a small grid, the overlay's first: the finalizer keeps those of
+    // the findings flagged once the site's thresholds and the patient's age are applied (issue 42).
+    const heatmaps = [...result.heatmaps]
+      .sort((a, b) => Number(b === heatmap) - Number(a === heatmap))
+      .map((h) => ({ label: h.label, width: h.width, height: h.height, grid: heatGrid(h) }));
+    lap('heatGridsMs', t);
     lap('workerTotalMs', t0);
     // Checked against the contract here, not only by the finalizer: a drift fails this analysis
     // at once with the offending paths (no values) instead of ten finalize retries later.
@@ -103,8 +119,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
         // Model 2's anatomy result (CTR, lung box, outlines, flags) and notAssessed list are small
         // and go as they are; model 1 results have neither key.
         ...result,
-        // The raw maps are large arrays; the overlay image carries them to the clinician.
-        heatmaps: heatmap ? [{ label: heatmap.label, width: heatmap.width, height: heatmap.height }] : [],
+        heatmaps,
         timingsMs: { ...result.timingsMs, ...timings },
       },
       heatmap: stored,

@@ -1,12 +1,13 @@
 import type { PixelBox } from './anatomy.js';
 import type { FoundAnatomy } from './find-anatomy.js';
+import { heatmapChannel } from './heatmap-channel.js';
 import { heatmapZones } from './heatmap-zones.js';
 import type { OutputTensor } from './infer.js';
 import { lungHeatmaps } from './lung-heatmaps.js';
 import type { GrayFilm, Heatmap, HeatmapZones, LoadedModel } from './types.js';
 
 /**
- * The heatmaps stage: the CAM channel of every finding that names one, scaled to 0..1. After an
+ * The heatmaps stage: the CAM channel of every finding that has one (heatmap-channel.ts), scaled to 0..1. After an
  * anatomy stage the maps lie on the anatomy grid over the whole film, confined to the lungs, with
  * each map's mass per lung zone; without one they are the CAM grid as the classifier gave it.
  */
@@ -27,7 +28,7 @@ export function buildHeatmaps(
   return { heatmaps, heatmapZones: found.box ? heatmapZones(heatmaps, found.lung) : [] };
 }
 
-/** CAM channels named by findings, each min-max scaled to 0..1 on the CAM grid. */
+/** The findings' CAM channels, each min-max scaled to 0..1 on the CAM grid. */
 function camHeatmaps(model: LoadedModel, outputs: Record<string, OutputTensor>): Heatmap[] {
   const cams = model.manifest.cams;
   if (!cams) return [];
@@ -37,8 +38,8 @@ function camHeatmaps(model: LoadedModel, outputs: Record<string, OutputTensor>):
   const w = t.dims[3]!;
   const maps: Heatmap[] = [];
   for (const f of model.findings) {
-    if (!f.heatmap) continue;
-    const c = cams.channels.indexOf(f.heatmap);
+    const c = heatmapChannel(f, model.manifest);
+    if (c < 0) continue;
     const raw = t.data.subarray(c * h * w, (c + 1) * h * w);
     let lo = Infinity;
     let hi = -Infinity;

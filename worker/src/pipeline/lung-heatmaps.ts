@@ -1,5 +1,6 @@
 import type { Mask, PixelBox } from './anatomy.js';
 import { bilinearTaps, type BilinearTaps } from './bilinear-taps.js';
+import { heatmapChannel } from './heatmap-channel.js';
 import type { OutputTensor } from './infer.js';
 import type { Heatmap, LoadedModel } from './types.js';
 
@@ -26,8 +27,8 @@ function camTaps(grid: Mask, frame: CropFrame, camW: number, camH: number): { x:
 }
 
 /**
- * Heatmaps on the anatomy grid (the whole film), confined to the lungs: each CAM channel named
- * by a finding is sampled bilinearly at the crop position of every lung cell, cells outside the
+ * Heatmaps on the anatomy grid (the whole film), confined to the lungs: each finding's CAM
+ * channel (heatmap-channel.ts) is sampled bilinearly at the crop position of every lung cell, cells outside the
  * lung mask are 0, and values are min-max scaled over the lung cells. `confine` false (no usable
  * lung field, the whole film was classified): the map covers the whole film.
  */
@@ -47,8 +48,8 @@ export function lungHeatmaps(
   const n = width * height;
   const maps: Heatmap[] = [];
   for (const f of model.findings) {
-    if (!f.heatmap) continue;
-    const c = spec.channels.indexOf(f.heatmap);
+    const c = heatmapChannel(f, model.manifest);
+    if (c < 0) continue;
     const cam = cams.data.subarray(c * camW * camH, (c + 1) * camW * camH);
     const raw = new Float64Array(n);
     let lo = Infinity;

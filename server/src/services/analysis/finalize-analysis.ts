@@ -13,6 +13,7 @@ import { wordWorkerResult } from './word-worker-result.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
 import { withholdByAge } from './withhold-by-age.js';
+import { keepFlaggedHeatmaps } from './keep-flagged-heatmaps.js';
 import { triageColumns } from '../dicom-node/worklist-triage.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
@@ -51,12 +52,16 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     .where(eq(analyses.id, job.analysisId))
     .limit(1);
   if (!row || !(OPEN as readonly string[]).includes(row.status)) return 'skipped';
-  // Findings validated only in children are withheld unless the patient's age says child.
-  const { result, withheld } = withholdByAge(calibrated, ageYears(patientOf(row).age));
-  // An overlay drawn for a withheld finding is not attached (the worker draws it for the top finding).
-  const heatmapJob = job.heatmap && withheld.includes(calibrated.heatmaps[0]?.label ?? '') ? null : job.heatmap;
+  // Findings validated only in children are withheld unless the patient's age says child; a
+  // heatmap is kept for each finding flagged after that and the site's thresholds (issue 42).
+  const { result, overlayLabel } = keepFlaggedHeatmaps(
+    withholdByAge(calibrated, ageYears(patientOf(row).age)).result,
+    job.heatmap ? (job.heatmap.label ?? calibrated.heatmaps[0]?.label ?? null) : null,
+  );
+  // An overlay drawn for a finding that is withheld or no longer flagged is not attached.
+  const heatmapJob = overlayLabel ? job.heatmap : null;
   const status = result.gate.accepted ? 'completed' : 'refused';
-  const heatmapLabel = heatmapJob ? (result.heatmaps[0]?.label ?? result.topFinding) : null;
+  const heatmapLabel = overlayLabel;
   // A team analysis whose author deleted their account meanwhile has no reader to compare for.
   const comparison = row.userId
     ? await compareWithPrior({
