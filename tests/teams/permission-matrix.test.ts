@@ -12,6 +12,7 @@ import { testBackends } from '../helpers/test-config.js';
 import { TEST_ENV } from '../history/http.js';
 import { accountCases } from './matrix/cases-account.js';
 import { patientDataCases } from './matrix/cases-patient-data.js';
+import { reportCases } from './matrix/cases-report.js';
 import { studyCases } from './matrix/cases-studies.js';
 import { teamCases } from './matrix/cases-teams.js';
 import { worklistCases } from './matrix/cases-worklist.js';
@@ -27,7 +28,14 @@ import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
  * or procedure added without a row here fails the first test. docs/teams.md shows the same
  * table (UPDATE_MATRIX_DOCS=1 rewrites it from this one).
  */
-const CASES: readonly TCase[] = [...patientDataCases, ...studyCases, ...worklistCases, ...teamCases, ...accountCases];
+const CASES: readonly TCase[] = [
+  ...patientDataCases,
+  ...studyCases,
+  ...worklistCases,
+  ...reportCases,
+  ...teamCases,
+  ...accountCases,
+];
 const DOC = new URL('../../docs/teams.md', import.meta.url);
 
 /** The security limits would answer 429 long before the matrix's sign-ups and resets are done. */

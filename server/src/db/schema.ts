@@ -564,3 +564,45 @@ export const oidcSessions = pgTable(
   },
   (t) => [index('oidc_sessions_identity_idx').on(t.identityId), index('oidc_sessions_sid_idx').on(t.sid)],
 );
+
+/**
+ * The radiology report of one analysis (issue 41): drafted by the finalizer from the stored
+ * result, edited by a reader while a draft, then signed (immutable: corrections are addenda).
+ * Who may read or sign it follows its analysis (services/data-access/report-access.ts), so it
+ * carries no space columns of its own. The signer's name is kept as signed, since the report
+ * that left for the hospital said it.
+ */
+export const reports = pgTable('reports', {
+  analysisId: uuid('analysis_id')
+    .primaryKey()
+    .references(() => analyses.id, { onDelete: 'cascade' }),
+  status: text('status').$type<'draft' | 'final' | 'amended'>().notNull().default('draft'),
+  examination: text('examination').notNull(),
+  comparison: text('comparison').notNull(),
+  findings: text('findings').notNull(),
+  impression: text('impression').notNull(),
+  /** The impression as the model drafted it: what the signed one is compared with (feedback). */
+  draftImpression: text('draft_impression').notNull(),
+  draftedBy: text('drafted_by').notNull(),
+  signedBy: uuid('signed_by').references(() => users.id, { onDelete: 'set null' }),
+  signedByName: text('signed_by_name'),
+  signedAt: ts('signed_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A signed correction of a signed report; the report then reads 'amended'. */
+export const reportAddenda = pgTable(
+  'report_addenda',
+  {
+    id: id(),
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => reports.analysisId, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    signedBy: uuid('signed_by').references(() => users.id, { onDelete: 'set null' }),
+    signedByName: text('signed_by_name').notNull(),
+    signedAt: ts('signed_at').notNull().defaultNow(),
+  },
+  (t) => [index('report_addenda_analysis_idx').on(t.analysisId, t.signedAt)],
+);

@@ -10,6 +10,7 @@ import imageRoutes from './images.js';
 import { registerDocs } from './openapi/register-docs.js';
 import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
+import reportRoutes from './report.js';
 import settingsRoutes from './settings.js';
 import siteRoutes from './site.js';
 import ssoRoutes from './sso.js';
@@ -54,6 +55,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(teamRoutes, { prefix: '/teams' });
   await app.register(worklistRoutes, { prefix: '/worklist' });
   await app.register(dicomOwnerRoutes, { prefix: '/dicom-owner' });
+  await app.register(reportRoutes, { prefix: '/analyses' });
 };
 
 export default rest;

@@ -15,6 +15,7 @@ import { analysisErrorOf } from './get-analysis.js';
 import { withholdByAge } from './withhold-by-age.js';
 import { keepFlaggedHeatmaps } from './keep-flagged-heatmaps.js';
 import { triageColumns } from '../dicom-node/worklist-triage.js';
+import { ensureReportDraft } from '../report/ensure-report-draft.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -131,6 +132,11 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
     ? await withStorageKeyLock({ db, storageKey: heatmapJob.storageKey, work })
     : await db.transaction((tx) => work(tx as unknown as typeof db));
   if (!done) return 'skipped';
+  // The radiology report's draft (issue 41), before 'done' goes out so a reader opening the study finds it.
+  if (status === 'completed')
+    await ensureReportDraft({ db, config, analysisId: row.id }).catch((err: Error) =>
+      log.warn({ err }, 'could not draft the report'),
+    );
   const message = analysisErrorOf(status, result);
   await publishAnalysisEvent(redis, config.QUEUE_PREFIX, {
     analysisId: row.id,

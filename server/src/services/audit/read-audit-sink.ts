@@ -14,6 +14,7 @@ export const READ_ACTIONS: ReadonlySet<string> = new Set([
   'profile.list',
   'profile.read',
   'profile.timeline',
+  'report.read',
   'worklist.list',
 ]);
 

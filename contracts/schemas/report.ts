@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The radiology report of one analysis (issue 41): drafted from the stored facts when the
+ * analysis finishes, edited by a reader, signed (then immutable), corrected by signed addenda.
+ */
+export const REPORT_SECTION_MAX = 20_000;
+export const REPORT_ADDENDUM_MAX = 5_000;
+
+export const REPORT_MESSAGES = {
+  notFound: 'Report not found',
+  readersOnly: 'Only a radiologist or an admin of the team can edit or sign a report',
+  signed: 'The report is signed and cannot be edited: add an addendum instead',
+  notSigned: 'Sign the report before adding an addendum',
+  sectionTooLong: `Each section must be at most ${REPORT_SECTION_MAX} characters`,
+  impressionRequired: 'The impression must not be empty',
+  addendumRequired: 'Please enter the addendum',
+  addendumTooLong: `The addendum must be at most ${REPORT_ADDENDUM_MAX} characters`,
+  saved: 'Report saved',
+  signedOk: 'Report signed',
+  addendumAdded: 'Addendum signed',
+} as const;
+
+export const REPORT_STATUSES = ['draft', 'final', 'amended'] as const;
+export const ZReportStatus = z.enum(REPORT_STATUSES);
+export type TReportStatus = z.infer<typeof ZReportStatus>;
+
+const ZSection = z.string().max(REPORT_SECTION_MAX, REPORT_MESSAGES.sectionTooLong);
+
+/** The report's four sections, in the order a radiology report reads. */
+export const ZReportSections = z.object({
+  examination: ZSection,
+  comparison: ZSection,
+  findings: ZSection,
+  impression: ZSection.refine((s) => s.trim() !== '', REPORT_MESSAGES.impressionRequired),
+});
+export type TReportSections = z.infer<typeof ZReportSections>;
+
+export const ZReportAddendum = z.object({
+  text: z.string(),
+  signedBy: z.string(),
+  signedAt: z.string(),
+});
+export type TReportAddendum = z.infer<typeof ZReportAddendum>;
+
+export const ZReport = z.object({
+  analysisId: z.uuid(),
+  status: ZReportStatus,
+  sections: ZReportSections,
+  /** Who drafted it: the model ('Chest Doctor AI, <model> <version>'). */
+  draftedBy: z.string(),
+  /** The signer's name, and when; null while a draft. */
+  signedBy: z.string().nullable(),
+  signedAt: z.string().nullable(),
+  addenda: z.array(ZReportAddendum),
+});
+export type TReport = z.infer<typeof ZReport>;
+
+const ZAnalysisId = z.string().max(100);
+export const ZReportInput = z.object({ analysisId: ZAnalysisId });
+export const ZEditReportInput = z.object({ analysisId: ZAnalysisId, sections: ZReportSections });
+export type TEditReportInput = z.infer<typeof ZEditReportInput>;
+export const ZAddendumText = z
+  .string({ error: REPORT_MESSAGES.addendumRequired })
+  .trim()
+  .min(1, REPORT_MESSAGES.addendumRequired)
+  .max(REPORT_ADDENDUM_MAX, REPORT_MESSAGES.addendumTooLong);
+export const ZAddendumInput = z.object({ analysisId: ZAnalysisId, text: ZAddendumText });
+export type TAddendumInput = z.infer<typeof ZAddendumInput>;

@@ -1,0 +1,30 @@
+import { asc, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client.js';
+import { reportAddenda, reports } from '../../db/schema.js';
+import type { TReport } from '@contracts/schemas/report.js';
+
+/** The stored report of an analysis as the API shows it, or null when none is drafted yet. */
+export async function readReport(opts: { db: TDb; analysisId: string }): Promise<TReport | null> {
+  const { db, analysisId } = opts;
+  const [row] = await db.select().from(reports).where(eq(reports.analysisId, analysisId)).limit(1);
+  if (!row) return null;
+  const addenda = await db
+    .select({ text: reportAddenda.text, signedBy: reportAddenda.signedByName, signedAt: reportAddenda.signedAt })
+    .from(reportAddenda)
+    .where(eq(reportAddenda.analysisId, analysisId))
+    .orderBy(asc(reportAddenda.signedAt), asc(reportAddenda.id));
+  return {
+    analysisId: row.analysisId,
+    status: row.status,
+    sections: {
+      examination: row.examination,
+      comparison: row.comparison,
+      findings: row.findings,
+      impression: row.impression,
+    },
+    draftedBy: row.draftedBy,
+    signedBy: row.signedByName,
+    signedAt: row.signedAt?.toISOString() ?? null,
+    addenda: addenda.map((a) => ({ ...a, signedAt: a.signedAt.toISOString() })),
+  };
+}

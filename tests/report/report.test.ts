@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { auditLog, findingFeedback, reports } from '../../server/src/db/schema.js';
+import type { TReport } from '@contracts/schemas/report.js';
+import { draftSections, NO_ACUTE } from '../../server/src/services/report/draft-sections.js';
+import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { testBackends } from '../helpers/test-config.js';
+import { analysedChat, sampleResult, sampleResultV2 } from '../analysis/support/fixtures.js';
+import { seedRows, seedWorld } from '../teams/matrix/matrix-world.js';
+
+const facts = (result = sampleResultV2()) => ({
+  result,
+  age: 60,
+  studyDate: '2026-11-02',
+  source: 'dicom' as const,
+  comparison: null,
+});
+
+describe('the drafted report (pure)', () => {
+  test('sections by region, CTR, devices not assessed, impression numbered most important first', () => {
+    const result = sampleResultV2({ projection: { call: 'PA', probabilityAP: null, source: 'dicom' } });
+    const s = draftSections(facts(result));
+    assert.match(s.examination, /^Chest radiograph, PA \(from the image's DICOM ViewPosition\), 2026-11-02; received/);
+    assert.match(s.comparison, /^None available/);
+    assert.match(s.findings, /^Lungs: .*Not flagged: Pneumonia \/ lung opacity, COVID-19 pattern\./m);
+    assert.match(s.findings, /^Pleura: Pleural effusion: 49\.8% Uncertain/m);
+    assert.match(
+      s.findings,
+      /^Heart and mediastinum: Enlarged cardiac silhouette — CTR 0\.56 .*Cardiothoracic ratio 0\.56/m,
+    );
+    assert.match(s.findings, /Not assessed: Hernia.*Lines, tubes and devices: not assessed by the model/);
+    const lines = s.impression.split('\n');
+    assert.match(
+      lines[0]!,
+      /^1\. Enlarged cardiac silhouette — CTR 0\.56 on a PA film \(reference 0\.50\): 74(\.1)?% Likely/,
+    );
+    assert.match(lines[1]!, /^2\. Abnormal \(not normal\): 88\.1% Likely/);
+    assert.match(lines[2]!, /^3\. Pleural effusion: 49\.8% Uncertain .*too close to its operating point/);
+    assert.ok(!s.impression.includes(NO_ACUTE));
+  });
+
+  test('"No acute cardiopulmonary abnormality flagged" only when nothing is flagged and nothing is uncertain', () => {
+    const negative = (call: 'negative' | 'uncertain') =>
+      sampleResult({
+        findings: sampleResult().findings.map((f) => ({ ...f, call: f.label === 'pneumonia' ? call : 'negative' })),
+      });
+    assert.equal(draftSections(facts(negative('negative'))).impression, `1. ${NO_ACUTE}`);
+    const uncertain = draftSections(facts(negative('uncertain'))).impression;
+    assert.ok(!uncertain.includes(NO_ACUTE));
+    assert.match(uncertain, /^1\. Pneumonia: 87\.3% Uncertain/);
+    const possible = sampleResult({
+      findings: [{ label: 'pneumonia', display: 'Pneumonia', probability: 0.2, threshold: 0.1, call: 'possible' }],
+    });
+    assert.match(draftSections(facts(possible)).impression, /^1\. Pneumonia: Possible — flagged for review, 20%/);
+  });
+});
+
+for (const backend of testBackends()) {
+  describe(`the report of an analysis on ${backend}`, () => {
+    let t: TestApp;
+    let u: TTestUser;
+    let token: string;
+    const api = async (method: 'GET' | 'PUT' | 'POST', url: string, tok: string, body?: unknown) => {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { ...bearer(tok), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      return { status: res.statusCode, body: res.json() as { data: TReport; message: string } };
+    };
+
+    beforeAll(async () => {
+      t = await createTestApp({ backend });
+      u = await createUser(t.deps);
+      token = u.token;
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    test('the finalizer drafts it; the owner edits, signs (then 409), adds addenda; sign and addenda are audited', async () => {
+      const { analysisId } = await analysedChat(t.deps, u.user.id);
+      const [row] = await t.deps.db.select().from(reports).where(eq(reports.analysisId, analysisId));
+      assert.equal(row?.status, 'draft');
+      assert.match(row!.impression, /^1\. Pneumonia: 87\.3% Likely/);
+      const url = `/api/analyses/${analysisId}/report`;
+      const got = await api('GET', url, token);
+      assert.equal(got.status, 200);
+      assert.equal(got.body.data.status, 'draft');
+      assert.equal(got.body.data.signedBy, null);
+      assert.match(got.body.data.draftedBy, /cxr-test test-1\.0\.0/);
+
+      // The reader keeps pneumonia, drops bacterial pneumonia and adds the viral pattern.
+      const sections = {
+        ...got.body.data.sections,
+        impression: '1. Pneumonia, right lower zone.\n2. Viral pneumonia pattern.',
+      };
+      const put = await api('PUT', url, token, { sections });
+      assert.equal(put.status, 200);
+      assert.equal(put.body.data.sections.impression, sections.impression);
+      const empty = await api('PUT', url, token, { sections: { ...sections, impression: ' ' } });
+      assert.equal(empty.status, 400);
+
+      const signed = await api('POST', `${url}/sign`, token);
+      assert.equal(signed.status, 200);
+      assert.equal(signed.body.data.status, 'final');
+      assert.equal(signed.body.data.signedBy, u.user.name);
+      assert.ok(signed.body.data.signedAt);
+      assert.equal((await api('PUT', url, token, { sections })).status, 409);
+      assert.equal((await api('POST', `${url}/sign`, token)).status, 409);
+
+      const feedback = await t.deps.db
+        .select({
+          finding: findingFeedback.finding,
+          verdict: findingFeedback.verdict,
+          reading: findingFeedback.reading,
+        })
+        .from(findingFeedback)
+        .where(eq(findingFeedback.analysisId, analysisId));
+      assert.deepEqual(
+        feedback.sort((a, b) => a.finding.localeCompare(b.finding)),
+        [
+          { finding: 'pneumonia_bacterial', verdict: 'disagree', reading: 'absent' },
+          { finding: 'pneumonia_viral', verdict: 'disagree', reading: 'present' },
+        ],
+      );
+
+      const add = await api('POST', `${url}/addenda`, token, { text: 'Compared with the outside film: unchanged.' });
+      assert.equal(add.status, 200);
+      assert.equal(add.body.data.status, 'amended');
+      assert.deepEqual(
+        add.body.data.addenda.map((a) => [a.text, a.signedBy]),
+        [['Compared with the outside film: unchanged.', u.user.name]],
+      );
+      assert.equal((await api('POST', `${url}/addenda`, token, { text: '' })).status, 400);
+      const audit = await t.deps.db
+        .select({ action: auditLog.action, outcome: auditLog.outcome })
+        .from(auditLog)
+        .where(and(eq(auditLog.objectId, analysisId), eq(auditLog.actorUserId, u.user.id)));
+      const actions = audit.map((a) => `${a.action}:${a.outcome}`);
+      assert.ok(actions.includes('report.sign:success'), actions.join());
+      assert.ok(actions.includes('report.sign:failure'), actions.join());
+      assert.ok(actions.includes('report.addendum:success'), actions.join());
+    });
+
+    test('an addendum needs a signed report; another account gets 404', async () => {
+      const { analysisId } = await analysedChat(t.deps, u.user.id);
+      const url = `/api/analyses/${analysisId}/report`;
+      assert.equal((await api('POST', `${url}/addenda`, token, { text: 'x' })).status, 409);
+      const stranger = await createUser(t.deps);
+      const other = stranger.token;
+      assert.equal((await api('GET', url, other)).status, 404);
+      assert.equal((await api('POST', `${url}/sign`, other)).status, 404);
+      assert.equal((await api('GET', '/api/analyses/not-a-uuid/report', token)).status, 404);
+    });
+
+    test('in a team: a clinician reads and is refused edit, sign and addenda (403); a radiologist signs', async () => {
+      const w = await seedWorld(t);
+      const rows = await seedRows(t, w.teamId, w.users.author.user.id);
+      const url = `/api/analyses/${rows.analysisId}/report`;
+      const clinician = w.users.clinician.token;
+      const read = await api('GET', url, clinician);
+      assert.equal(read.status, 200);
+      assert.equal(read.body.data.status, 'draft');
+      assert.equal((await api('PUT', url, clinician, { sections: read.body.data.sections })).status, 403);
+      assert.equal((await api('POST', `${url}/sign`, clinician)).status, 403);
+      assert.equal((await api('GET', url, w.users.otherTeam.token)).status, 404);
+      const signed = await api('POST', `${url}/sign`, w.users.radiologist.token);
+      assert.equal(signed.status, 200);
+      assert.equal(signed.body.data.signedBy, w.users.radiologist.user.name);
+      assert.equal((await api('POST', `${url}/addenda`, clinician, { text: 'x' })).status, 403);
+      assert.equal((await api('GET', url, clinician)).body.data.status, 'final');
+    });
+  });
+}
