@@ -1,18 +1,20 @@
 import { z } from 'zod';
+import { ZHeatGrid } from '../heat-grid.js';
 import { ZAnatomy, ZFindingCall, ZNotAssessed, ZProjection, ZWithdrawn } from './analysis.js';
 
 /**
  * Exports of an analysed chat. ZExportReport is the versioned JSON export
- * (`chest-doctor-ai/report@5`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * (`chest-doctor-ai/report@6`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
  * exports are rendered from the same object, so every format says the same thing.
  */
 /**
  * Documents are closed, so every shape change is a new version: @2 added `anatomy` and
  * `notAssessed` (model 2), @3 the optional `findings[].modelThreshold` and `clinicianAssessment` (issue 17),
  * @4 the optional `anatomy.ctrMeasured`, `anatomy.ctrUnreliable` and `notAssessed[].reason` (model 3),
- * @5 the call `possible`, `projection`, `withdrawn` and `notAssessed[].code` (model 4).
+ * @5 the call `possible`, `projection`, `withdrawn` and `notAssessed[].code` (model 4),
+ * @6 `findings[].heatmap`, the heat values of each flagged finding (issue 42).
  */
-export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@5';
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@6';
 
 export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
 export const ZExportFormat = z.enum(EXPORT_FORMATS);
@@ -48,6 +50,11 @@ export const ZExportFinding = z.object({
       updatedAt: z.iso.datetime(),
     })
     .optional(),
+  /**
+   * A flagged finding's heat values (@6; contracts/heat-grid.ts): a grid over the whole film,
+   * row-major from the top left, one byte a cell (heat 0..1 as 0..255, 0 outside the lungs), base64.
+   */
+  heatmap: ZHeatGrid.optional(),
 });
 export type TExportFinding = z.infer<typeof ZExportFinding>;
 

@@ -15,7 +15,8 @@ export const RESULT = {
     { label: 'abnormal', display: 'Any abnormality', probability: 0.4, threshold: 0.41, call: 'uncertain' },
   ],
   topFinding: 'pneumonia',
-  heatmaps: [{ label: 'pneumonia', width: 7, height: 7 }],
+  // Issue 42: each flagged finding's heat values; the stored result keeps no other.
+  heatmaps: [{ label: 'pneumonia', width: 7, height: 7, grid: { width: 3, height: 2, values: 'AP+AACgA' } }],
   image: { width: 224, height: 224 },
   timingsMs: { total: 120 },
 } as const;

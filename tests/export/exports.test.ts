@@ -101,7 +101,7 @@ for (const backend of testBackends()) {
       assert.ok(rels.includes('Target="http://localhost:3000/model-card"'), 'model card hyperlink target');
     });
 
-    test('JSON: chest-doctor-ai/report@5, valid against the JSON Schema published in docs/export-schema.md', async () => {
+    test('JSON: chest-doctor-ai/report@6, valid against the JSON Schema published in docs/export-schema.md', async () => {
       const res = await get(`/api/export/${chatId}.json`);
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -119,7 +119,7 @@ for (const backend of testBackends()) {
       const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(published);
       assert.ok(validate(raw), JSON.stringify(validate.errors));
       const doc = ZExportReport.parse(raw);
-      assert.equal(doc.schema, 'chest-doctor-ai/report@5');
+      assert.equal(doc.schema, 'chest-doctor-ai/report@6');
       // A model-1 result: nothing about anatomy, nothing listed as not assessed.
       assert.equal(doc.anatomy, null);
       assert.deepEqual(doc.notAssessed, []);
@@ -128,7 +128,11 @@ for (const backend of testBackends()) {
         age: 57,
         medicalHistory: ['Allergies: penicillin', 'Smoker: 10 pack-years'],
       });
-      assert.deepEqual(doc.findings, RESULT.findings);
+      // @6: the flagged finding carries its heat values, the others none.
+      assert.deepEqual(
+        doc.findings,
+        RESULT.findings.map((f) => (f.label === 'pneumonia' ? { ...f, heatmap: RESULT.heatmaps[0].grid } : f)),
+      );
       assert.deepEqual(doc.model, {
         name: 'cxr-resnet-test',
         version: '2025.11-test',

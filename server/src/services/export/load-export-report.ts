@@ -4,13 +4,14 @@ import { analyses, messages, storedImages } from '../../db/schema.js';
 import { withClinicianAssessments } from '../feedback/with-clinician-assessments.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { currentCall } from '@contracts/finding-call.js';
-import { ZAnatomy, ZNotAssessed, ZProjection, ZWithdrawn } from '@contracts/schemas/analysis.js';
+import { currentCall, isCalled } from '@contracts/finding-call.js';
+import { ZAnatomy, ZNotAssessed, ZProjection, ZStoredHeatmap, ZWithdrawn } from '@contracts/schemas/analysis.js';
 import {
   EXPORT_DISCLAIMER,
   EXPORT_MESSAGES,
   EXPORT_SCHEMA_ID,
   ZExportFinding,
+  type TExportFinding,
   type TExportReport,
 } from '@contracts/schemas/export.js';
 import { ownedRow, rowAccess } from '../data-access/find-owned.js';
@@ -47,7 +48,17 @@ const ZResultForExport = z.object({
   projection: ZProjection.nullish().catch(null),
   withdrawn: z.array(ZWithdrawn).default([]).catch([]),
   topFinding: z.string().nullable().default(null),
+  heatmaps: z.array(ZStoredHeatmap).default([]).catch([]),
 });
+
+/** Each flagged finding with its heat values when the analysis kept them (@6; older analyses have none). */
+function withHeatmaps(result: z.output<typeof ZResultForExport>): TExportFinding[] {
+  const grids = new Map(result.heatmaps.map((h) => [h.label, h.grid]));
+  return result.findings.map(({ heatmap: _stored, ...f }) => {
+    const grid = isCalled(f.call) ? grids.get(f.label) : undefined;
+    return grid ? { ...f, heatmap: grid } : f;
+  });
+}
 
 export function modelCardUrl(publicUrl: string): string {
   return new URL('/model-card', publicUrl).toString();
@@ -129,7 +140,7 @@ export async function loadExportReport(
       cardUrl: modelCardUrl(opts.config.PUBLIC_URL),
     },
     gate: result.gate,
-    findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: result.findings }),
+    findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: withHeatmaps(result) }),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
     projection: result.projection ?? null,
