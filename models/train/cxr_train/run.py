@@ -9,8 +9,11 @@ Usage (from the repository root):
         [--from STEP] [--until STEP] [--version 3.0.0]
 Steps, in order: cache, recover, anatomy, b13-train, b13-aug, b13-val, finetune, b13-eval, features, finalize,
 evaluate, evaluate-anatomy, export, shortcuts, card, fixtures, then model 4 (cxr_train.model4: model 3's network judged
-on films from other hospitals): m4-dump, m4-projection, m4-cardiomegaly, m4-external, m4-export, m4-card, m4-recover, m4-fixtures.
-Model 4 from the committed model-3 network alone: `--from m4-dump`.
+on films from other hospitals): m4-dump, m4-projection, m4-cardiomegaly, m4-external, m4-export, m4-card, m4-recover, m4-fixtures, then model 5
+(cxr_train.model5: the head refitted for specificity): m5-dump, m5-heads, m5-heads-prior, m5-choose, m5-export,
+m5-card, m5-recover, m5-fixtures.
+Model 4 from the committed model-3 network alone: `--from m4-dump --until m4-fixtures`; model 5 from the committed
+model-4 files: `--from m5-dump --version 5.0.0`.
 """
 from __future__ import annotations
 
@@ -27,7 +30,8 @@ TRAIN_DIR = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "v2"
 STEP_NAMES = ("cache", "recover", "anatomy", "b13-train", "b13-aug", "b13-val", "finetune", "b13-eval", "features", "finalize",
               "evaluate", "evaluate-anatomy", "export", "shortcuts", "card", "fixtures",
-              "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-recover", "m4-fixtures")
+              "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-recover", "m4-fixtures",
+              "m5-dump", "m5-heads", "m5-heads-prior", "m5-choose", "m5-export", "m5-card", "m5-recover", "m5-fixtures")
 
 
 def step(module: str, *args: str) -> list[str]:
@@ -73,6 +77,14 @@ def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Pa
         # The reference pipeline needs torch weights: read back from the exported graph (model 3's, plus m4_* nodes).
         ("m4-recover", step("export.recover", "--classifier-onnx", str(ROOT / "models" / "cxr" / "model.onnx")), None),
         ("m4-fixtures", step("export.parity_fixtures"), None),
+        ("m5-dump", step("model5.dump"), None),
+        ("m5-heads", step("model5.heads"), ROOT / ".cache" / "m5" / "heads.json"),
+        ("m5-heads-prior", step("model5.heads", "--prior", "model4"), ROOT / ".cache" / "m5" / "heads-model4.json"),
+        ("m5-choose", step("model5.choose"), None),
+        ("m5-export", step("model5.export", "--version", version), None),
+        ("m5-card", step("model5.card"), None),
+        ("m5-recover", step("export.recover", "--classifier-onnx", str(ROOT / "models" / "cxr" / "model.onnx")), None),
+        ("m5-fixtures", step("export.parity_fixtures"), None),
     ]
 
 
