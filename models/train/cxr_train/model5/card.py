@@ -106,7 +106,8 @@ def section(ch: dict, man: dict, tg: list[dict]) -> str:
         "|---|---|---|---|---|",
     ]
     for k, v in ch["budgets"].items():
-        lines.append(f"| {float(k):.2f} | {v['flagsPerNormal']:.2f} | {v['flagsPerAbnormal']:.2f} | {v['labelsPerAbnormal']:.2f} | {pct(v['labelledFlagged'])} |")
+        lines.append(f"| {float(k):.2f} | {v['flagsPerNormal']:.2f} | {v['flagsPerAbnormal']:.2f} | "
+                     f"{v['labelsPerAbnormal']:.2f} | {pct(v['labelledFlagged'])} |")
     lines += [
         "",
         f"- **Triage (Abnormal)**: the {'refitted head' if t['source'] == 'head' else 'model-4 output'} (out-of-fold AUROC "
