@@ -1,5 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { neutraliseCsvCell, type TCsvCell } from '@contracts/neutralise-text.js';
 
 /** A CSV that cannot be read as written; the message names the line and never quotes a cell. */
 export class CsvInputError extends Error {}
@@ -70,17 +71,10 @@ export function parseCsvObjectsWithLines(text: string): { values: Record<string,
   }));
 }
 
-type TCell = string | number | boolean | null | undefined;
-
-function neutralise(v: TCell): string {
-  const s = v === null || v === undefined ? '' : String(v);
-  // A leading =, +, - or @ makes spreadsheets run the cell as a formula (CSV injection).
-  return /^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
-}
-
-export function formatCsv(header: string[], rows: TCell[][]): string {
+/** Every cell through the one neutraliser (contracts/neutralise-text.ts): no formulas, numbers as numbers. */
+export function formatCsv(header: string[], rows: TCsvCell[][]): string {
   return stringify(
-    [header, ...rows].map((r) => r.map(neutralise)),
+    [header, ...rows].map((r) => r.map(neutraliseCsvCell)),
     { record_delimiter: '\n' },
   );
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve } from 'node:path';
+import { checkInsideFolder } from './check-inside-folder.js';
 import { CsvInputError, parseCsvObjectsWithLines } from './csv.js';
 
 export interface TBatchInput {
@@ -49,7 +50,7 @@ export async function listInputs(input: string, groupBy: readonly string[] = ['g
   }
   const rows = parseCsvObjectsWithLines(await readFile(root, 'utf8'));
   const base = dirname(root);
-  return rows.map(({ values: r, line }) => {
+  const inputs = rows.map(({ values: r, line }) => {
     const path = r.path || r.file || r.image;
     if (!path) throw new CsvInputError(`CSV line ${line} has no path (columns: path, file or image)`);
     // Legal CSV, but a path never spans lines: two stray quotes would otherwise merge rows.
@@ -63,13 +64,19 @@ export async function listInputs(input: string, groupBy: readonly string[] = ['g
     for (const column of groupBy) if (r[column]) groups[column] = r[column];
     return {
       file: path,
-      absPath: resolve(base, path),
+      absPath: path,
       label: r.label ? r.label.toLowerCase() : null,
       findings: r.findings || null,
       patientId: r.patient || null,
       groups,
       patient,
       where: `CSV line ${line}`,
+      line,
     };
   });
+  const real = await checkInsideFolder(
+    base,
+    inputs.map((i) => ({ path: i.file, line: i.line })),
+  );
+  return inputs.map(({ line: _line, ...input }, i) => ({ ...input, absPath: real[i]! }));
 }

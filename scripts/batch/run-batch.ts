@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { analyseImage, ConnectionLostError, FatalApiError, TransientApiError, type TApi } from './api-client.js';
 import type { TBatchArgs } from './args.js';
 import { checkServer } from './check-server.js';
@@ -54,6 +55,8 @@ export async function runBatch(
   // Read before any upload, so a wrong --compare file costs nothing.
   const other = args.compare ? await readOtherRun(args.compare) : null;
   warnAboutTruth(inputs, stderr);
+  // `--out eval/v4/results.csv` into a folder that does not exist yet: made, as for any output.
+  await mkdir(dirname(resolve(args.out)), { recursive: true });
   const state = await StateStore.open(`${args.out}.state.jsonl`);
   const hashed = await hashInputs(inputs);
   const copiesOf = new Map<string, number>();

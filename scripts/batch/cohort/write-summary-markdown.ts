@@ -1,8 +1,13 @@
+import { escapeMarkdown as md, markdownCode } from '@contracts/neutralise-text.js';
 import type { TBatchSummary, TCohortTable, TFindingSummary } from '@contracts/schemas/batch-summary.js';
 
 const f3 = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
 const ci = (v: [number, number] | null) => (v ? ` (${v[0].toFixed(3)}–${v[1].toFixed(3)})` : '');
 const withCi = (v: number | null, interval: [number, number] | null) => `${f3(v)}${v === null ? '' : ci(interval)}`;
+
+/** A file name as a link target: percent-encoded, parentheses included, so it cannot end the link. */
+const linkTarget = (file: string) =>
+  encodeURIComponent(file).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
 
 type TRow = Omit<TFindingSummary, 'finding' | 'leftOut'> & { finding: string; leftOut?: number };
 
@@ -25,14 +30,19 @@ function metricsTable(rows: readonly TRow[]): string[] {
 const tableOf = (t: Pick<TCohortTable, 'findings' | 'triage'>) =>
   metricsTable([...t.findings, { ...t.triage, finding: 'triage (any finding)' }]);
 
-/** `<out>.summary.md`: the same figures as the JSON, for reading and pasting into a paper draft. */
+/**
+ * `<out>.summary.md`: the same figures as the JSON, for reading and pasting into a paper draft.
+ * What the user typed (group values, finding names from the CSV, file names, the command) goes
+ * through escapeMarkdown or a code span: a group named `<img onerror=…>` is text, not HTML. Finding
+ * names, notes and figures are the model's and this command's own words.
+ */
 export function writeSummaryMarkdown(s: TBatchSummary): string {
   const r = s.reproducibility;
   const lines = [
     '# Cohort evaluation',
     '',
     `Films with ground truth: ${s.images}; analysed: ${s.analysed}; refused by the image check: ${s.refusedByGate}; not analysed (rejected or failed): ${s.notAnalysed}.`,
-    `Model version(s): ${r.modelVersions.join(', ') || 'n/a'}; model sha256: ${r.modelSha256 ?? `n/a (${r.modelSha256Note ?? ''})`}.`,
+    `Model version(s): ${md(r.modelVersions.join(', ')) || 'n/a'}; model sha256: ${r.modelSha256 ?? `n/a (${r.modelSha256Note ?? ''})`}.`,
     `Intervals: 95 %, AUROC by percentile bootstrap (${r.bootstrapResamples} resamples, seed ${r.seed}, ` +
       (s.groupedByPatient ? `resampling ${s.clusters} patients` : `resampling ${s.clusters} films: no patient column`) +
       '); sensitivity, specificity, PPV and NPV by Wilson score. PPV and NPV are at this cohort’s prevalence.',
@@ -59,7 +69,7 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
       '',
       ...s.unrecognised.map(
         (u) =>
-          `- "${u.name}": ${u.rows} row(s) (${u.lines.join(', ')}${u.rows > u.lines.length ? ', …' : ''})` +
+          `- "${md(u.name)}": ${u.rows} row(s) (${u.lines.join(', ')}${u.rows > u.lines.length ? ', …' : ''})` +
           (u.suggestion
             ? `; did you mean ${u.suggestion}? Those films are left out of it`
             : '; counted for no finding'),
@@ -67,7 +77,12 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
       '',
     );
   for (const [group, table] of Object.entries(s.groups))
-    lines.push(`## Group: ${group} (${table.films} film${table.films === 1 ? '' : 's'})`, '', ...tableOf(table), '');
+    lines.push(
+      `## Group: ${md(group)} (${table.films} film${table.films === 1 ? '' : 's'})`,
+      '',
+      ...tableOf(table),
+      '',
+    );
   lines.push(
     '## Calibration',
     '',
@@ -75,14 +90,14 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
     '|---|---|---|---|',
     ...s.calibration.map((c) => `| ${c.finding} | ${c.n} | ${f3(c.ece)} | ${f3(c.brier)} |`),
     '',
-    `![ROC curves](${s.plots.roc})`,
+    `![ROC curves](${linkTarget(s.plots.roc)})`,
     '',
-    `![Calibration](${s.plots.calibration})`,
+    `![Calibration](${linkTarget(s.plots.calibration)})`,
     '',
   );
   if (s.compare)
     lines.push(
-      `## Compared with ${s.compare.other.file} (model ${s.compare.other.modelVersions.join(', ') || 'n/a'})`,
+      `## Compared with ${md(s.compare.other.file)} (model ${md(s.compare.other.modelVersions.join(', ')) || 'n/a'})`,
       '',
       '| Finding | Films | AUROC here | AUROC other | Difference (paired 95 % CI) | Note |',
       '|---|---|---|---|---|---|',
@@ -92,6 +107,9 @@ export function writeSummaryMarkdown(s: TBatchSummary): string {
       ),
       '',
     );
-  lines.push(`Command: \`${r.command}\`; CSV sha256: ${r.csvSha256 ?? 'n/a (a folder)'}; date: ${r.date}.`, '');
+  lines.push(
+    `Command: ${markdownCode(r.command)}; CSV sha256: ${r.csvSha256 ?? 'n/a (a folder)'}; date: ${r.date}.`,
+    '',
+  );
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { escapeMarkdown } from '@contracts/neutralise-text';
 import { NO_HISTORY } from './patient-fields';
 
 /** The patient context a loaded chat opens with (spec section 3). */
@@ -24,9 +25,4 @@ export function introMessageText({ patientName, patientAge, medicalHistory }: TP
     '**Medical Information:**',
     ...history.map((h) => `- ${escapeMarkdown(h)}`),
   ].join('\n');
-}
-
-/** Patient text is data, not formatting: a name like `*x*` shows its asterisks. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
 }
