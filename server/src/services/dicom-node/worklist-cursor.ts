@@ -1,9 +1,9 @@
-import { AppError } from '../../lib/app-error.js';
-import { isUuid } from '../data-access/is-uuid.js';
+import { decodeCursorFields, encodeCursorFields } from '../data-access/keyset-cursor-fields.js';
 
 /**
  * Where a worklist page ends, along its order (urgency rank, score desc, received desc, id desc).
- * The timestamp travels as PostgreSQL's own text (microseconds), as history's cursor does.
+ * The timestamp travels as PostgreSQL's own text (microseconds), as history's cursor does; the
+ * one cursor parser (data-access/keyset-cursor-fields.ts) checks every field.
  */
 export interface TWorklistPosition {
   rank: number;
@@ -13,28 +13,10 @@ export interface TWorklistPosition {
 }
 
 export function encodeWorklistCursor(p: TWorklistPosition): string {
-  return Buffer.from(JSON.stringify([p.rank, p.score, p.createdAt, p.id]), 'utf8').toString('base64url');
+  return encodeCursorFields([p.rank, p.score, p.createdAt, p.id]);
 }
 
 export function decodeWorklistCursor(cursor: string | null | undefined): TWorklistPosition | null {
-  if (!cursor) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 4) {
-      const [rank, score, createdAt, id] = parsed as unknown[];
-      if (
-        Number.isInteger(rank) &&
-        typeof score === 'number' &&
-        Number.isFinite(score) &&
-        typeof createdAt === 'string' &&
-        !Number.isNaN(Date.parse(createdAt)) &&
-        typeof id === 'string' &&
-        isUuid(id)
-      )
-        return { rank: rank as number, score, createdAt, id };
-    }
-  } catch {
-    // fall through: any undecodable cursor is the same client error
-  }
-  throw new AppError('BAD_REQUEST', 'Invalid cursor');
+  const fields = decodeCursorFields(cursor, ['int', 'float', 'timestamp', 'uuid']);
+  return fields && { rank: fields[0], score: fields[1], createdAt: fields[2], id: fields[3] };
 }

@@ -1,8 +1,9 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { auditLog, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
-import { ZTeamAuditInput, type TTeamAuditInput, type TTeamAuditPage } from '@contracts/schemas/team.js';
+import { TEAM_MESSAGES, ZTeamAuditInput, type TTeamAuditInput, type TTeamAuditPage } from '@contracts/schemas/team.js';
 import { recordAudit } from '../audit/record-audit.js';
+import { decodeEntryIdCursor } from '../data-access/keyset-cursor-fields.js';
 import { requireTeamRole } from '../data-access/team-role.js';
 
 /**
@@ -17,6 +18,7 @@ export async function listTeamAudit(
   const { db, meta, userId } = opts;
   const input = ZTeamAuditInput.parse(opts.input);
   await requireTeamRole({ db, userId, teamId: input.teamId, roles: ['admin'] });
+  const after = decodeEntryIdCursor(input.cursor, TEAM_MESSAGES.auditCursorInvalid);
   const rows = await db
     .select({
       id: auditLog.id,
@@ -31,7 +33,7 @@ export async function listTeamAudit(
     })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorUserId))
-    .where(and(eq(auditLog.teamId, input.teamId), input.cursor ? lt(auditLog.id, Number(input.cursor)) : undefined))
+    .where(and(eq(auditLog.teamId, input.teamId), after === null ? undefined : lt(auditLog.id, after)))
     .orderBy(desc(auditLog.id))
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit);
