@@ -172,7 +172,7 @@ for (const backend of testBackends()) {
         { cookie: u.token, headers: { 'content-type': 'application/json' } },
       );
       assert.equal(out.status, 200);
-      assert.deepEqual(out.body, { success: true, message: 'Logged out successfully' });
+      assert.deepEqual(out.body, { success: true, message: 'Logged out successfully', redirectUrl: null });
       assert.match(cookieOf(out.res.headers['set-cookie']), /token=;.*Expires=Thu, 01 Jan 1970/);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { cookie: u.token })).status, 401);
       assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: u.token })).status, 401);

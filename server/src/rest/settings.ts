@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AUTH_MESSAGES, ZAuthUser } from '@contracts/schemas/auth.js';
+import { AUTH_MESSAGES, ZAuthUser, ZLogoutResult } from '@contracts/schemas/auth.js';
 import {
   SETTINGS_MESSAGES,
   ZChangeNameInput,
@@ -7,13 +7,13 @@ import {
   ZClearInput,
   ZDeleteAccountInput,
 } from '@contracts/schemas/settings.js';
-import { logOut } from '../services/auth/log-out.js';
 import { clearSessionCookie } from '../services/auth/session-cookie.js';
 import { changeName } from '../services/settings/change-name.js';
 import { changePassword } from '../services/settings/change-password.js';
 import { clearChats } from '../services/settings/clear-chats.js';
 import { clearProfiles } from '../services/settings/clear-profiles.js';
 import { deleteAccount } from '../services/settings/delete-account.js';
+import { endSsoSession } from '../services/sso/end-sso-session.js';
 import { errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['settings'];
@@ -32,17 +32,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     else void json(req, String(body), done);
   });
 
-  // Public: signing out with an expired session still clears the cookie.
+  // Public: signing out with an expired session still clears the cookie. A session from SSO
+  // also ends at the IdP (issue 39): the answer carries its end-session address, as tRPC
+  // settings.logout and /api/auth/oidc/logout do; null for any other session.
   app.post(
     '/logout',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'End this session', response: { 200: ZOk } },
+      schema: {
+        tags,
+        summary: 'End this session, and the IdP session when it came from SSO (follow redirectUrl)',
+        response: { 200: ZLogoutResult },
+      },
     },
     async (req, reply) => {
-      await logOut({ ...deps, meta: req.meta(), auth: await req.resolveAuth() });
+      const redirectUrl = await endSsoSession({ ...deps, meta: req.meta(), auth: await req.resolveAuth() });
       clearSessionCookie(reply);
-      return { success: true as const, message: AUTH_MESSAGES.loggedOut };
+      return { success: true as const, message: AUTH_MESSAGES.loggedOut, redirectUrl };
     },
   );
 
