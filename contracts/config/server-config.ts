@@ -66,6 +66,10 @@ export const ZConfig = z
     SIGNUPS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
     RESET_REQUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
     RESET_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
+    /** Team invitation e-mails per recipient address per hour, across every team (issue 39 S5). */
+    INVITATIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(5),
+    /** Team invitation e-mails one account sends per hour, across every team it administers. */
+    INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(50),
     // Site administration (issue 17): the spec has no roles, so the operator names the accounts
     // that may calibrate thresholds and see the monitor. Compared lower-cased, like stored emails.
     SITE_ADMIN_EMAILS: z

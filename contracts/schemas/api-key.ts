@@ -10,6 +10,8 @@ export const API_KEY_MESSAGES = {
   sessionOnly: 'Sign in with your password to manage API keys',
   created: 'API key created. Copy it now: it will not be shown again.',
   revoked: 'API key revoked',
+  teamKeyStowOnly:
+    'A team API key only sends studies (STOW-RS, POST /dicomweb/studies): sign in, or use a personal key, for anything else',
   teamCreatorGone: "This team key's creator is no longer a member of its team: a team admin must create a new key",
 } as const;
 

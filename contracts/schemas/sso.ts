@@ -63,10 +63,10 @@ export type TTeamMembership = z.infer<typeof ZTeamMembership>;
  * - change: an SSO-granted membership (any, in strict mode) takes the mapped role;
  * - remove: an SSO-granted membership (any, in strict mode) whose team is no longer mapped;
  * - keep: nothing changes (`reason` says why when the mapping asked for something else);
- * - skip: OIDC_TEAM_MAP names a team slug no team here has, or more than one has.
+ * - skip: OIDC_TEAM_MAP names a team slug no team here has (slugs are unique: teams.slug).
  */
 export const SSO_TEAM_ACTIONS = ['join', 'change', 'remove', 'keep', 'skip'] as const;
-export const SSO_KEEP_REASONS = ['unchanged', 'manual', 'last_admin', 'missing_team', 'ambiguous_team'] as const;
+export const SSO_KEEP_REASONS = ['unchanged', 'manual', 'last_admin', 'missing_team'] as const;
 export const ZSsoTeamChange = z.object({
   /** The slug from OIDC_TEAM_MAP, or for a membership the map does not name, null. */
   slug: z.string().nullable(),

@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const TEAM_MESSAGES = {
   nameRequired: 'Team name is required',
   nameLength: 'Team name must be 3-80 characters',
+  nameControl: 'Team name cannot contain line breaks or control characters',
+  nameNoLetters: 'Team name needs at least one letter or digit',
+  nameTaken:
+    'A team with this name already exists (names that differ only in case, accents or punctuation count as the same)',
+  nameReserved: 'This team name is reserved for single sign-on: only a site administrator can create this team',
+  tooManyTeams: 'You already belong to 20 teams, the most an account can have when it creates one: leave one first',
   notFound: 'Team not found',
   memberNotFound: 'Member not found',
   adminOnly: 'Only a team admin can do this',
@@ -14,6 +20,12 @@ export const TEAM_MESSAGES = {
   tooManyInvitations: 'This team has 50 pending invitations; wait for some to be accepted or expire',
   invitationInvalid: 'This invitation link is invalid, expired or already used',
   invitationOtherAddress: 'This invitation was sent to another address: sign in with that account to accept it',
+  invitationInviterGone:
+    'This invitation is no longer valid: the admin who sent it is no longer an admin of the team. Ask a team admin for a new one',
+  invitationNotFound: 'Invitation not found',
+  invitationRevoked: 'Invitation withdrawn',
+  tooManyInvitesToAddress: 'Too many invitations to this address. Please try again later.',
+  tooManyInvitesFromAccount: 'Too many invitations sent from your account. Please try again later.',
   lastAdmin: 'A team needs an admin: make another member admin first',
   auditCursorInvalid: 'The cursor must be the nextCursor of a previous page',
   lastAdminDeleting:
@@ -33,17 +45,42 @@ export const ZTeamRole = z.enum(TEAM_ROLES, { error: TEAM_MESSAGES.roleInvalid }
 export type TTeamRole = z.infer<typeof ZTeamRole>;
 
 export const MAX_TEAM_MEMBERS = 200;
+/** An account already in this many teams cannot create another (issue 39 S5). */
+export const MAX_TEAMS_PER_ACCOUNT = 20;
 export const MAX_PENDING_INVITATIONS = 50;
 export const INVITATION_VALID_DAYS = 7;
 
 /** A team id as input: anything (too long is refused); a non-UUID answers like a missing team. */
 export const ZTeamId = z.string({ error: TEAM_MESSAGES.notFound }).max(100, TEAM_MESSAGES.notFound);
 
+/**
+ * The slug OIDC_TEAM_MAP names a team by, stored unique (teams.slug): its name lower-cased,
+ * accents dropped, every run of other characters one `-` ("Radiology" → radiology, "Émergency
+ * Dept." → emergency-dept). Names that differ only in case, accents or punctuation share a slug,
+ * so they are one name: the database refuses the second (migration 0016 computes the same in SQL).
+ */
+export function teamSlug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * Control and format characters (CR/LF, NUL, tab, bidi overrides, zero-width) are refused: the
+ * name goes into invitation e-mails and every member's screen (issue 39 Info).
+ */
+const CONTROL_CHARS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
 export const ZTeamName = z
   .string({ error: TEAM_MESSAGES.nameRequired })
   .trim()
   .min(3, TEAM_MESSAGES.nameLength)
-  .max(80, TEAM_MESSAGES.nameLength);
+  .max(80, TEAM_MESSAGES.nameLength)
+  .refine((name) => !CONTROL_CHARS.test(name), TEAM_MESSAGES.nameControl)
+  .refine((name) => teamSlug(name) !== '', TEAM_MESSAGES.nameNoLetters);
 
 export const ZCreateTeamInput = z.object({ name: ZTeamName });
 export const ZTeamIdInput = z.object({ teamId: ZTeamId });
@@ -56,6 +93,7 @@ export type TInviteInput = z.infer<typeof ZInviteInput>;
 export const ZJoinTeamInput = z.object({
   token: z.string({ error: TEAM_MESSAGES.invitationInvalid }).min(1, TEAM_MESSAGES.invitationInvalid).max(200),
 });
+export const ZInvitationInput = z.object({ teamId: ZTeamId, invitationId: ZTeamId });
 export const ZMemberInput = z.object({ teamId: ZTeamId, userId: ZTeamId });
 export const ZChangeRoleInput = ZMemberInput.extend({ role: ZTeamRole });
 export const ZAeTitleInput = z.object({

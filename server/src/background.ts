@@ -3,6 +3,7 @@ import { startAnalysisConsumers } from './services/analysis/start-analysis-consu
 import { startAuthSweeper } from './services/auth/purge-expired-auth.js';
 import { startReadAuditWriter } from './services/audit/start-read-audit-writer.js';
 import { startDicomServices } from './services/dicom-node/start-dicom-services.js';
+import { reportMissingMappedTeams } from './services/sso/report-missing-mapped-teams.js';
 
 export interface BackgroundServices {
   close(): Promise<void>;
@@ -23,6 +24,7 @@ export function startBackgroundServices(deps: AppDeps): BackgroundServices {
   // The DICOM network (issue 24): the node itself only when DICOM_PORT is set. A node that cannot
   // start (port taken, owner unset) is logged and the web app keeps serving.
   const dicom = startDicomServices(deps);
+  reportMissingMappedTeams(deps).catch((err: unknown) => deps.log.warn({ err }, 'OIDC_TEAM_MAP not checked at boot'));
   dicom.catch((err: Error) => deps.log.error({ err }, 'DICOM node not started'));
   started.push({ close: () => dicom.then((d) => d.close()).catch(() => undefined) });
   return {

@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
 import { multipart } from '../helpers/post-multipart.js';
 import { testPatientName } from '../helpers/test-patients.js';
+import { uniqueSuffix } from '../helpers/test-config.js';
 import { createTeam as createTeamWith, invitationTokenFor } from '../helpers/team-factories.js';
 import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
 import { claimStudy } from '../../server/src/services/worklist/claim-study.js';
@@ -155,14 +156,19 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     return { url: `/api/feedback/${chat.id}` };
   },
   // Teams (issue 32): the caller is a team's admin, with a second member to change or remove.
-  'POST /api/teams': async () => ({ url: '/api/teams', payload: { name: 'Radiology conformance' } }),
+  'POST /api/teams': async () => ({ url: '/api/teams', payload: { name: `Radiology conformance ${uniqueSuffix()}` } }),
   'GET /api/teams': async (t, u) => {
-    await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology list' });
+    await createTeam({ ...t.deps, meta: null, userId: u.user.id, name: `Radiology list ${uniqueSuffix()}` });
     return { url: '/api/teams' };
   },
   'POST /api/teams/join': async (t, u) => {
     const other = await createUser(t.deps);
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: other.user.id, name: 'Radiology join' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: other.user.id,
+      name: `Radiology join ${uniqueSuffix()}`,
+    });
     await inviteMember({
       ...t.deps,
       meta: null,
@@ -172,27 +178,52 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     return { url: '/api/teams/join', payload: { token: await invitationTokenFor(t.deps, u.user.email) } };
   },
   'POST /api/teams/{teamId}/invitations': async (t, u) => {
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology invite' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology invite ${uniqueSuffix()}`,
+    });
     return {
       url: `/api/teams/${team.id}/invitations`,
       payload: { email: `invitee-${Date.now()}@example.org`, role: 'radiologist' },
     };
   },
   'GET /api/teams/{teamId}/members': async (t, u) => {
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology members' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology members ${uniqueSuffix()}`,
+    });
     return { url: `/api/teams/${team.id}/members` };
   },
   'GET /api/teams/{teamId}/audit': async (t, u) => {
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology audit' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology audit ${uniqueSuffix()}`,
+    });
     return { url: `/api/teams/${team.id}/audit?limit=10` };
   },
   'PATCH /api/teams/{teamId}/members/{userId}': async (t, u) => {
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology roles' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology roles ${uniqueSuffix()}`,
+    });
     return { url: `/api/teams/${team.id}/members/${u.user.id}`, payload: { role: 'admin' } };
   },
   'DELETE /api/teams/{teamId}/members/{userId}': async (t, u) => {
     // The admin removes a member who joined through an invitation (the last admin may not leave: 409).
-    const team = await createTeam({ db: t.deps.db, meta: null, userId: u.user.id, name: 'Radiology remove' });
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology remove ${uniqueSuffix()}`,
+    });
     const member = await createUser(t.deps);
     await inviteMember({
       ...t.deps,

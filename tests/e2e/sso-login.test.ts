@@ -9,6 +9,9 @@ import { idpFor, ssoEnv } from '../helpers/sso-flow.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 import { collectPageErrors, signUpViaApi, trpcMutation, waitForPath } from './support/client-ui.js';
+import { confirmSiteAdmin } from './support/confirm-site-admin.js';
+
+const OWNER_EMAIL = `sso-owner-${uniqueSuffix()}@example.org`;
 
 /** At the IdP's own page (oidc-provider's dev interactions): type a login, any password, consent. */
 async function signInAtIdp(page: Page, idp: TTestIdp, login: string): Promise<void> {
@@ -39,6 +42,8 @@ describe('web client: single sign-on through the hospital IdP', () => {
           OIDC_ALLOWED_DOMAINS: 'hospital.example',
           OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist',
         }),
+        // A mapped team is made by a site administrator (issue 39 S3).
+        SITE_ADMIN_EMAILS: OWNER_EMAIL,
       },
       { worker: false },
     );
@@ -51,7 +56,8 @@ describe('web client: single sign-on through the hospital IdP', () => {
   });
 
   test('click the SSO button, sign in at the IdP, land in the app as a member of the mapped team', async () => {
-    const owner = await signUpViaApi(app.url);
+    const owner = await signUpViaApi(app.url, { email: OWNER_EMAIL });
+    await confirmSiteAdmin(app, owner.token);
     await trpcMutation(app.url, owner.token, 'team.create', { name: 'Radiology' });
     const sub = `grey-${uniqueSuffix()}`;
     const email = `${sub}@hospital.example`;

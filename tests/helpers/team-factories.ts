@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { teamMembers, teams } from '../../server/src/db/schema.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import { outboxDir } from '@contracts/config/server-config.js';
-import type { TTeamRole } from '@contracts/schemas/team.js';
+import { teamSlug, type TTeamRole } from '@contracts/schemas/team.js';
 import { uniqueSuffix } from './test-config.js';
 
 /** A team written straight to the database with the given members (user id → role). */
@@ -12,9 +12,10 @@ export async function createTeam(
   members: Record<string, TTeamRole>,
   opts: { name?: string; aeTitle?: string | null } = {},
 ): Promise<{ id: string; name: string }> {
+  const name = opts.name ?? `Radiology ${uniqueSuffix()}`;
   const [team] = await deps.db
     .insert(teams)
-    .values({ name: opts.name ?? `Radiology ${uniqueSuffix()}`, aeTitle: opts.aeTitle ?? null })
+    .values({ name, slug: teamSlug(name), aeTitle: opts.aeTitle ?? null })
     .returning({ id: teams.id, name: teams.name });
   if (!team) throw new Error('team insert returned nothing');
   const rows = Object.entries(members).map(([userId, role]) => ({ teamId: team.id, userId, role }));

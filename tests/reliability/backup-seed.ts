@@ -4,6 +4,7 @@ import type { AppDeps } from '../../server/src/deps.js';
 import * as s from '../../server/src/db/schema.js';
 import { recordAudit } from '../../server/src/services/audit/record-audit.js';
 import { contentKey } from '@contracts/image-store.js';
+import { teamSlug } from '@contracts/schemas/team.js';
 import { hashToken, newToken, sha256Hex } from '../../server/src/lib/tokens.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 import { testMedicalHistory, testPatientName } from '../helpers/test-patients.js';
@@ -48,7 +49,11 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
     // Teams (issue 32): a team, its admin, an invitation; STOW forwarding (issue 36 S2) for the account.
     const [team] = await db
       .insert(s.teams)
-      .values({ name: `Radiology — St Mary's ${u}`, aeTitle: `CXRTEAM${u}` })
+      .values({
+        name: `Radiology — St Mary's ${u}`,
+        slug: teamSlug(`Radiology — St Mary's ${u}`),
+        aeTitle: `CXRTEAM${u}`,
+      })
       .returning();
     if (!team) throw new Error('no team');
     await db.insert(s.teamMembers).values({ teamId: team.id, userId: user.id, role: 'admin' });

@@ -66,11 +66,16 @@ export const teams = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
+    /**
+     * The name as OIDC_TEAM_MAP names it (teamSlug in contracts/schemas/team.ts), unique: two
+     * teams that one slug names would let an account take another's SSO members (issue 39 S1).
+     */
+    slug: text('slug').notNull(),
     /** The called AE title the DICOM node routes to this team (stored upper-case); null: none. */
     aeTitle: text('ae_title'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('teams_ae_title_uq').on(t.aeTitle)],
+  (t) => [uniqueIndex('teams_ae_title_uq').on(t.aeTitle), uniqueIndex('teams_slug_uq').on(t.slug)],
 );
 
 /** The team a row belongs to; null for the author's personal space. */

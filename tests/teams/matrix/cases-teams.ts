@@ -5,6 +5,8 @@ import { restStatus, trpcStatus } from './matrix-calls.js';
 /** The team itself: creating, listing, membership, invitations, AE title. */
 
 const aeTitle = () => `MX${randomBytes(4).toString('hex').toUpperCase()}`;
+/** Team names are unique by slug (issue 39 S1): each call makes its own. */
+const teamName = () => `Radiology — Matrix ${randomBytes(4).toString('hex')}`;
 const inviteEmail = () => `invitee-${randomBytes(4).toString('hex')}@example.org`;
 /** Leaving: the only admin may not (409, the last admin); another team's member is no member (404). */
 const LEAVE: TAnswers = [409, 200, 200, 404, 401];
@@ -13,7 +15,7 @@ export const teamCases: TCase[] = [
   {
     surface: 'POST /api/teams',
     expect: SIGNED_IN(201),
-    call: (c) => restStatus(c.t, 'POST', '/api/teams', c.token, { name: 'Radiology — Matrix' }),
+    call: (c) => restStatus(c.t, 'POST', '/api/teams', c.token, { name: teamName() }),
   },
   { surface: 'GET /api/teams', expect: SIGNED_IN(200), call: (c) => restStatus(c.t, 'GET', '/api/teams', c.token) },
   {
@@ -66,7 +68,7 @@ export const teamCases: TCase[] = [
   {
     surface: 'mutation team.create',
     expect: SIGNED_IN(200),
-    call: (c) => trpcStatus(c.t, 'mutation', 'team.create', c.token, { name: 'Radiology — Matrix' }),
+    call: (c) => trpcStatus(c.t, 'mutation', 'team.create', c.token, { name: teamName() }),
   },
   {
     surface: 'query team.members',

@@ -3,12 +3,12 @@ import type { TDb } from '../../db/client.js';
 import { teamMembers, teams } from '../../db/schema.js';
 import type { TSsoTeamChange, TTeamMembership } from '@contracts/schemas/sso.js';
 import type { TCurrentMembership, TResolvedTeam } from './plan-team-sync.js';
-import { teamSlug } from './team-slug.js';
 
 /**
- * The teams OIDC_TEAM_MAP's slugs name. A slug no team has, or more than one has, is skipped
- * rather than guessed: an SSO login never creates a team (a team is made by a person, who becomes
- * its first admin) and never adds anyone to a team it is not sure of.
+ * The teams OIDC_TEAM_MAP's slugs name (teams.slug, unique, so a slug names one team or none). A
+ * slug no team has is skipped rather than guessed: an SSO login never creates a team (a site
+ * administrator makes it, and becomes its first admin) and never adds anyone to a team it is not
+ * sure of.
  */
 export async function resolveMappedTeams(opts: {
   db: TDb;
@@ -17,12 +17,19 @@ export async function resolveMappedTeams(opts: {
   const resolved: TResolvedTeam[] = [];
   const skipped: TSsoTeamChange[] = [];
   if (!opts.mapped.length) return { resolved, skipped };
-  // Names are free text, so the slug is computed here; a site has tens of teams, not thousands.
-  const all = await opts.db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.createdAt));
+  const found = await opts.db
+    .select({ id: teams.id, name: teams.name, slug: teams.slug })
+    .from(teams)
+    .where(
+      inArray(
+        teams.slug,
+        opts.mapped.map((m) => m.team),
+      ),
+    );
+  const bySlug = new Map(found.map((t) => [t.slug, t]));
   for (const m of opts.mapped) {
-    const hits = all.filter((t) => teamSlug(t.name) === m.team);
-    const [hit] = hits;
-    if (hits.length === 1 && hit) resolved.push({ ...m, teamId: hit.id, teamName: hit.name });
+    const hit = bySlug.get(m.team);
+    if (hit) resolved.push({ ...m, teamId: hit.id, teamName: hit.name });
     else
       skipped.push({
         slug: m.team,
@@ -31,7 +38,7 @@ export async function resolveMappedTeams(opts: {
         action: 'skip',
         from: null,
         to: m.role,
-        reason: hits.length ? 'ambiguous_team' : 'missing_team',
+        reason: 'missing_team',
       });
   }
   return { resolved, skipped };
