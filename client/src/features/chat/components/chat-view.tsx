@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { THistoryGetOutput } from '@contracts/schemas/history';
+import type { TStoredResult } from '@contracts/schemas/analysis';
 import { useAutoScroll } from '../hooks/use-auto-scroll';
 import { useFollowUp } from '../hooks/use-follow-up';
 import { useLiveAnalysis } from '../hooks/use-live-analysis';
@@ -12,7 +13,7 @@ import { FollowUpInput } from './follow-up-input';
 import { HeartSize } from './heart-size';
 import { MarkdownContent } from './markdown-content';
 import { MessageItem, type TDisplayMessage } from './message-item';
-import { XrayViewer } from './xray-viewer';
+import { XrayViewer, type TViewerHeatmap } from './xray-viewer';
 import '../../../components/spinner.css';
 import './chat-view.css';
 
@@ -72,6 +73,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               key={shownSrc}
               src={shownSrc}
               overlaySrc={shownSrc === xray ? heatmap : null}
+              heatmaps={shownSrc === xray ? viewerHeatmaps(result) : []}
               anatomy={shownSrc === xray ? result?.anatomy : null}
               imageSize={result?.image ?? null}
               alt={`Chest X-ray of ${chat.patientName}`}
@@ -124,4 +126,13 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
       </div>
     </div>
   );
+}
+
+/** The result's kept heatmaps (one per flagged finding) with their findings' names, for the viewer's selector. */
+function viewerHeatmaps(result: TStoredResult | null): TViewerHeatmap[] {
+  if (!result) return [];
+  return result.heatmaps.flatMap((h) => {
+    const finding = result.findings.find((f) => f.label === h.label);
+    return h.grid && finding ? [{ label: h.label, display: finding.display, grid: h.grid }] : [];
+  });
 }

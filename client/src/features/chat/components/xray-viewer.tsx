@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { THeatGrid } from '@contracts/heat-grid';
 import type { TAnatomy } from '@contracts/schemas/analysis';
 import { AnatomyLegend, AnatomyOverlay, hasContours } from './anatomy-overlay';
+import { HeatmapLayer } from './heatmap-layer';
 import { HeatmapLegend } from './heatmap-legend';
 import './xray-viewer.css';
 
@@ -15,9 +17,19 @@ interface TView {
 }
 const HOME: TView = { zoom: 1, x: 0, y: 0 };
 
+/** A flagged finding's heatmap, chosen by finding in the viewer. */
+export interface TViewerHeatmap {
+  label: string;
+  display: string;
+  grid: THeatGrid;
+}
+
 interface TXrayViewerProps {
   src: string;
+  /** The stored overlay (the film with one heatmap blended in), for analyses that kept no heat values. */
   overlaySrc: string | null;
+  /** One heatmap per flagged finding (issue 42): when there are any, a selector picks which is drawn. */
+  heatmaps?: TViewerHeatmap[];
   alt: string;
   /** Lung and heart outlines of the anatomy stage (model 2+), drawn over `src` when toggled on. */
   anatomy?: TAnatomy | null;
@@ -27,18 +39,31 @@ interface TXrayViewerProps {
 
 /**
  * The X-ray with zoom (buttons, wheel, +/-), pan (drag, arrow keys), a window control as
- * brightness and contrast, the model's heatmap as a toggled overlay and, for models with an
+ * brightness and contrast, the heatmap of a flagged finding chosen by finding (or, for analyses
+ * stored before heat values were kept, the one stored overlay, toggled) and, for models with an
  * anatomy stage, the lung and heart outlines as another.
  */
-export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = null }: TXrayViewerProps) {
+export function XrayViewer({
+  src,
+  overlaySrc,
+  heatmaps = [],
+  alt,
+  anatomy = null,
+  imageSize = null,
+}: TXrayViewerProps) {
   const [view, setView] = useState<TView>(HOME);
   const [brightness, setBrightness] = useState(100);
   const [contrast, setContrast] = useState(100);
   const [overlay, setOverlay] = useState(false);
+  // The finding whose heatmap is drawn; the stored overlay's finding comes first in the list.
+  const [heatLabel, setHeatLabel] = useState(heatmaps[0]?.label ?? '');
+  const heat = overlay ? (heatmaps.find((h) => h.label === heatLabel) ?? heatmaps[0] ?? null) : null;
   const [opacity, setOpacity] = useState(70);
   const [showAnatomy, setShowAnatomy] = useState(false);
   const [loaded, setLoaded] = useState<{ width: number; height: number } | null>(null);
   const natural = loaded ?? imageSize;
+  const showing = heatmaps.length > 0 ? heat !== null && natural !== null : overlay && overlaySrc !== null;
+  const hasOverlay = heatmaps.length > 0 || overlaySrc !== null;
   const drag = useRef<{ x: number; y: number; startX: number; startY: number } | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const ids = useId();
@@ -126,7 +151,8 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
             draggable={false}
             onLoad={(e) => setLoaded({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
           />
-          {overlay && overlaySrc ? (
+          {heat && natural ? <HeatmapLayer grid={heat.grid} film={natural} opacity={opacity / 100} /> : null}
+          {heatmaps.length === 0 && overlay && overlaySrc ? (
             <img
               className="chat-viewer-overlay"
               src={overlaySrc}
@@ -170,9 +196,27 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
           <button type="button" className="button button-link" onClick={reset}>
             Reset view
           </button>
-          {overlaySrc ? (
+          {hasOverlay ? (
             <label className="chat-viewer-toggle">
               <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} /> Heatmap overlay
+            </label>
+          ) : null}
+          {heatmaps.length > 0 ? (
+            <label className="chat-viewer-toggle">
+              Heatmap of
+              <select
+                value={heat?.label ?? heatLabel}
+                onChange={(e) => {
+                  setHeatLabel(e.target.value);
+                  setOverlay(true);
+                }}
+              >
+                {heatmaps.map((h) => (
+                  <option key={h.label} value={h.label}>
+                    {h.display}
+                  </option>
+                ))}
+              </select>
             </label>
           ) : null}
           {hasContours(anatomy) ? (
@@ -203,7 +247,7 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
               onChange={(e) => setContrast(Number(e.target.value))}
             />
           </label>
-          {overlay && overlaySrc ? (
+          {showing ? (
             <label className="chat-viewer-slider">
               Overlay opacity
               <input
@@ -216,7 +260,7 @@ export function XrayViewer({ src, overlaySrc, alt, anatomy = null, imageSize = n
             </label>
           ) : null}
         </div>
-        {overlay && overlaySrc ? <HeatmapLegend opacityPercent={opacity} /> : null}
+        {showing ? <HeatmapLegend opacityPercent={opacity} /> : null}
       </div>
     </section>
   );
