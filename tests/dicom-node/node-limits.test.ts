@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -81,6 +82,37 @@ describe('the DICOM node holds its limits (issue 36: S1, S3, S6, S9, S10, Info)'
     }
     assert.equal(got[0], A_ABORT, 'an A-ABORT, not silence while the PDU is collected');
     await run('echoscu', ['-aet', 'STORESCU', '-aec', NODE_AE, '127.0.0.1', String(port)]);
+  });
+
+  test('Info (issue 39): a PDU claiming 0xFFFFFFF0 bytes ends the connection on its header: the rest is not read', async () => {
+    // A sender that ignores the node's FIN (half-open allowed) and streams zeros after the header
+    // for as long as the node takes them. Ending the connection gracefully kept reading them for
+    // the whole linger (2 s and more; the scan: 2.7 s, 2 GB).
+    let got: Buffer = Buffer.alloc(0);
+    let ms = 0;
+    let sent = 0;
+    for (let attempt = 0; attempt < 20 && got.length === 0; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 250));
+      const socket = connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      let broken = false;
+      socket.on('error', () => (broken = true));
+      socket.on('close', () => (broken = true));
+      const zeros = Buffer.alloc(64 * 1024);
+      const started = Date.now();
+      socket.write(pduHeader(1, 0xfffffff0));
+      while (!broken && Date.now() - started < 10_000)
+        if (!socket.write(zeros)) await new Promise((r) => setTimeout(r, 1));
+      ms = Date.now() - started;
+      sent = socket.bytesWritten;
+      socket.destroy();
+      got = Buffer.concat(chunks);
+    }
+    assert.equal(got[0], A_ABORT, 'the A-ABORT still goes out first');
+    assert.ok(ms < 1500, `the node took zeros for ${ms} ms`);
+    assert.ok(sent < 64 * 1024 * 1024, `${sent} bytes taken after the header`);
   });
 
   test('S1: the node answers while this (the web app) thread is blocked: DIMSE runs in its own thread', () => {
