@@ -1,5 +1,5 @@
-import { heatGridBytes, type THeatGrid } from '@contracts/heat-grid';
-import { colourMap, overlayAlpha } from '@contracts/heatmap-look';
+import { heatGridBytes, type THeatGrid } from '@contracts/heat-grid.js';
+import { colourMap, overlayAlpha } from '@contracts/heatmap-look.js';
 
 /** The colour map and opacity at 256 heat levels, as the worker's overlay table (draw-overlay.ts). */
 const LUT = (() => {
