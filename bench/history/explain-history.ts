@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { desc, inArray } from 'drizzle-orm';
 import type pg from 'pg';
+import { timeCalls } from '../lib/time-calls.js';
 import { withBenchDatabase } from '../lib/with-bench-database.js';
 import { analyses, messages } from '../../server/src/db/schema.js';
 import { getChat, messagesOfChats } from '../../server/src/services/history/get-chat.js';
@@ -71,19 +72,6 @@ async function explain(client: pg.Client, title: string, q: { sql: string; param
   // Long id lists shortened so the plan stays readable.
   const short = (line: string) => line.replace(/'\{[0-9a-f,-]{200,}\}'/g, (m) => `'{${m.split(',').length} ids}'`);
   for (const row of res.rows) console.log(short(row['QUERY PLAN']));
-}
-
-async function timed(label: string, runs: number, fn: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
-  const at = (p: number) => (ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0).toFixed(2);
-  console.log(`${label.padEnd(58)} runs=${runs}  median=${at(0.5)} ms  p95=${at(0.95)} ms`);
 }
 
 async function main(): Promise<void> {
@@ -151,28 +139,28 @@ async function main(): Promise<void> {
     console.log(
       '\n== service timings (same process, local server, no HTTP; service calls include their audit-log write, "query only" rows do not)',
     );
-    await timed('query only: chat page (31 rows), first page', 200, () =>
+    await timeCalls('query only: chat page (31 rows), first page', 200, () =>
       chatPageQuery({ db, userId: me, after: null, take: 31 }),
     );
-    await timed('query only: chat page (31 rows), ~9,000 deep', 200, () =>
+    await timeCalls('query only: chat page (31 rows), ~9,000 deep', 200, () =>
       chatPageQuery({ db, userId: me, after: decodeCursor(deepCursor), take: 31 }),
     );
-    await timed('history.list first page (30 chats + latest analyses)', 200, () =>
+    await timeCalls('history.list first page (30 chats + latest analyses)', 200, () =>
       listChats({ db, meta: null, userId: me, limit: 30 }),
     );
-    await timed('history.list page ~9,000 chats deep', 200, () =>
+    await timeCalls('history.list page ~9,000 chats deep', 200, () =>
       listChats({ db, meta: null, userId: me, limit: 30, cursor: deepCursor }),
     );
-    await timed('history.get (chat + 50 messages)', 200, () =>
+    await timeCalls('history.get (chat + 50 messages)', 200, () =>
       getChat({ db, meta: null, userId: me, chatId, limit: 50 }),
     );
-    await timed('get-init-info (200 chats, 400 messages, 2 queries)', 50, () =>
+    await timeCalls('get-init-info (200 chats, 400 messages, 2 queries)', 50, () =>
       getInitInfo({ db, meta: null, userId: me }),
     );
-    await timed('messagesOfChats alone (200 chats)', 50, () =>
+    await timeCalls('messagesOfChats alone (200 chats)', 50, () =>
       messagesOfChats({ db, chatIds: initPage.map((c) => c.id) }),
     );
-    await timed('profile.list (50 profiles)', 200, () => listProfiles({ db, meta: null, userId: me, limit: 100 }));
+    await timeCalls('profile.list (50 profiles)', 200, () => listProfiles({ db, meta: null, userId: me, limit: 100 }));
   });
 }
 

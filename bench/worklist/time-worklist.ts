@@ -7,8 +7,8 @@
  * service (audit write included, no HTTP) for the first page, the urgent filter, the sent filter
  * and a page 10,000 rows deep. The database is dropped afterwards. BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { timeCalls } from '../lib/time-calls.js';
 import { withBenchDatabase } from '../lib/with-bench-database.js';
 import { listWorklist } from '../../server/src/services/dicom-node/list-worklist.js';
 import type { TConfig } from '@contracts/config/server-config.js';
@@ -57,18 +57,6 @@ async function seed(client: pg.Client): Promise<string> {
   return me.id;
 }
 
-async function timed(label: string, runs: number, fn: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} runs=${runs}  median=${(ms[Math.floor(runs / 2)] ?? 0).toFixed(1)} ms`);
-}
-
 async function main(): Promise<void> {
   await withBenchDatabase(async (database, client) => {
     const userId = await seed(client);
@@ -81,10 +69,10 @@ async function main(): Promise<void> {
     let cursor: string | null = null;
     for (let i = 0; i < 50; i++) cursor = (await list({ limit: 200, cursor })).nextCursor;
     const deep = cursor;
-    await timed('first page (200)', 21, () => list({}));
-    await timed('urgent filter (first 200)', 21, () => list({ urgencies: ['urgent'] }));
-    await timed('sent filter (none)', 21, () => list({ statuses: ['sent'] }));
-    await timed('a page 10,000 rows deep (200)', 21, () => list({ cursor: deep }));
+    await timeCalls('first page (200)', 21, () => list({}));
+    await timeCalls('urgent filter (first 200)', 21, () => list({ urgencies: ['urgent'] }));
+    await timeCalls('sent filter (none)', 21, () => list({ statuses: ['sent'] }));
+    await timeCalls('a page 10,000 rows deep (200)', 21, () => list({ cursor: deep }));
   });
 }
 
