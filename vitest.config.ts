@@ -4,7 +4,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * Three kinds of test file, run in this order (sequence.groupOrder):
  *  0. unit + integration, two files at a time. Unit files need no Redis, database or browser.
  *     Integration files boot the app in-process on their own throwaway database (PGlite in
- *     memory, or a fresh PostgreSQL database per createTestApp) with their own random
+ *     memory, or a fresh PostgreSQL database per createTestApp), a copy of the template that
+ *     tests/setup/database-templates.ts migrates once per run, with their own random
  *     QUEUE_PREFIX (tests/helpers/test-config.ts), which also namespaces rate-limit counters:
  *     two of them never see each other's data, queues or limits.
  *  1. serial: the reliability suites, one file at a time: timing comparisons (median response
@@ -28,6 +29,7 @@ const UNIT = [
   'tests/docs/*.test.ts',
   'tests/history/format-medical-history.test.ts',
   'tests/pipeline/*.test.ts',
+  'tests/setup/*.test.ts',
 ];
 const E2E = [
   'tests/e2e/**/*.test.ts',
@@ -40,6 +42,8 @@ const E2E = [
   'tests/reliability/read-audit-crash.test.ts',
 ];
 const SERIAL = ['tests/reliability/*.test.ts'];
+// Migrates once per run; every test database is then a copy (tests/setup/database-templates.ts).
+const DATABASE_TEMPLATES = 'tests/setup/database-templates.ts';
 const ALL = ['tests/**/*.test.ts'];
 
 // Projects of one group must agree on maxWorkers; two forks is what a 2-core machine holds.
@@ -56,6 +60,8 @@ export default defineConfig({
   test: {
     // Child processes, not threads: argon2, sharp and onnxruntime-node are native modules.
     pool: 'forks',
+    // Each file's boot/tests split into .cache/test-timings.{json,txt} (npm run test:timings).
+    reporters: ['default', './tests/setup/timings-reporter.ts'],
     // Each integration file boots the app; e2e files start processes and wait for analyses.
     testTimeout: 300_000,
     hookTimeout: 300_000,
@@ -68,14 +74,21 @@ export default defineConfig({
         exclude: [...UNIT, ...E2E, ...SERIAL],
         maxWorkers: PARALLEL_WORKERS,
         sequence: { groupOrder: 0 },
+        globalSetup: [DATABASE_TEMPLATES],
       }),
-      project('serial', { include: SERIAL, exclude: E2E, maxWorkers: 1, sequence: { groupOrder: 1 } }),
+      project('serial', {
+        include: SERIAL,
+        exclude: E2E,
+        maxWorkers: 1,
+        sequence: { groupOrder: 1 },
+        globalSetup: [DATABASE_TEMPLATES],
+      }),
       project('e2e', {
         include: E2E,
         maxWorkers: 1,
         sequence: { groupOrder: 2 },
         testTimeout: 600_000,
-        globalSetup: ['tests/setup/scan-logs-after-run.ts'],
+        globalSetup: [DATABASE_TEMPLATES, 'tests/setup/scan-logs-after-run.ts'],
       }),
     ],
     coverage: {

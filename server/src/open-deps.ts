@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import pino from 'pino';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type DatabaseOptions } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import type { TConfig } from '@contracts/config/server-config.js';
 import { loggerOptions } from '@common/logger.js';
@@ -16,8 +16,12 @@ export interface OpenedDeps {
 }
 
 /** Opens database (migrating it), Redis, the analysis queue and image storage. */
-export async function openDeps(config: TConfig, log = pino(loggerOptions(config))): Promise<OpenedDeps> {
-  const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: pgliteDirOf(config) });
+export async function openDeps(
+  config: TConfig,
+  log = pino(loggerOptions(config)),
+  dbOptions: Pick<DatabaseOptions, 'pgliteSnapshot'> = {},
+): Promise<OpenedDeps> {
+  const database = await openDatabase({ ...dbOptions, url: config.DATABASE_URL, pgliteDir: pgliteDirOf(config) });
   const redis = createRedis(config.REDIS_URL);
   const analysisQueue = new Queue(QueueName.Analysis, { connection: redis, prefix: config.QUEUE_PREFIX });
   analysisQueue.on('error', () => undefined);

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { auditLog } from '../../server/src/db/schema.js';
 import { appendAuditRows, type TAuditRow } from '../../server/src/services/audit/record-audit.js';
 import { verifyAuditChain } from '../../server/src/services/audit/verify-audit-chain.js';
-import { createPostgresDatabase, testBackends } from '../helpers/test-config.js';
+import { createPostgresDatabase, pgliteSnapshot, testBackends } from '../helpers/test-config.js';
 
 // appendAuditRows sends each column as one text[] parameter: values that an array literal must
 // escape (quotes, backslashes, braces, commas, the word NULL, empty strings) and real nulls must
@@ -21,7 +21,7 @@ for (const backend of testBackends()) {
     beforeAll(async () => {
       const pgdb = backend === 'postgres' ? await createPostgresDatabase() : null;
       drop = pgdb?.drop ?? null;
-      database = await openDatabase({ url: pgdb?.url, pgliteDir: 'memory://' });
+      database = await openDatabase({ url: pgdb?.url, pgliteDir: 'memory://', pgliteSnapshot: pgliteSnapshot() });
     });
     afterAll(async () => {
       await database?.close();

@@ -10,7 +10,7 @@ import { openDatabase } from '../../server/src/db/client.js';
 import { auditLog } from '../../server/src/db/schema.js';
 import { recordAudit } from '../../server/src/services/audit/record-audit.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createPostgresDatabase, testBackends } from '../helpers/test-config.js';
+import { createPostgresDatabase, pgliteSnapshot, testBackends } from '../helpers/test-config.js';
 import { FAST_HASH_ENV, PASSWORD, randomIp, rest, signUpUser, uniqueEmail } from './auth-helpers.js';
 import { resetTokenIn, startInbox } from './smtp-inbox.js';
 
@@ -145,7 +145,7 @@ for (const backend of testBackends()) {
     });
 
     test('req 10: the command passes an intact chain and names the first tampered entry', async () => {
-      const open = () => openDatabase({ url: pg?.url, pgliteDir: join(dir, 'pg') });
+      const open = () => openDatabase({ url: pg?.url, pgliteDir: join(dir, 'pg'), pgliteSnapshot: pgliteSnapshot() });
       let database = await open();
       for (const action of ['auth.login', 'settings.change_password', 'account.delete']) {
         await recordAudit({

@@ -4,7 +4,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/private-redis.js';
-import { uniqueSuffix } from './test-config.js';
+import { openDatabase } from '../../server/src/db/client.js';
+import { pgliteSnapshot, uniqueSuffix } from './test-config.js';
 
 export interface E2eApp {
   url: string;
@@ -56,6 +57,12 @@ export async function startE2eApp(
     ...extraEnv,
   };
   delete env.PGLITE_DIR;
+  const snapshot = pgliteSnapshot();
+  if (!env.DATABASE_URL && snapshot) {
+    // The server's PGlite directory, written from the run's migrated template: the server finds
+    // its schema there instead of migrating an empty database first.
+    await (await openDatabase({ pgliteDir: join(dataDir, 'pg'), pgliteSnapshot: snapshot })).close();
+  }
   await import('node:fs/promises').then((fs) => fs.mkdir(E2E_LOG_DIR, { recursive: true }));
   const logFile = join(E2E_LOG_DIR, `${queuePrefix}.log`);
   const log = createWriteStream(logFile);

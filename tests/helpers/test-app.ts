@@ -4,7 +4,7 @@ import { buildApp } from '../../server/src/app.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import { openDeps } from '../../server/src/open-deps.js';
 import { startBackgroundServices } from '../../server/src/background.js';
-import { createPostgresDatabase, testConfig, type TBackend } from './test-config.js';
+import { createPostgresDatabase, pgliteSnapshot, testConfig, type TBackend } from './test-config.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -20,12 +20,15 @@ export interface TestAppOptions {
   background?: boolean;
 }
 
-/** The real app on a throwaway database (PGlite in memory, or a fresh PostgreSQL database). */
+/**
+ * The real app on a throwaway database (PGlite in memory, or a fresh PostgreSQL database), each a
+ * copy of the run's migrated template (tests/setup/database-templates.ts).
+ */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const backend = opts.backend ?? 'pglite';
   const pgdb = backend === 'postgres' ? await createPostgresDatabase() : null;
   const config = testConfig({ ...(pgdb ? { DATABASE_URL: pgdb.url } : { PGLITE_DIR: 'memory://' }), ...opts.env });
-  const opened = await openDeps(config);
+  const opened = await openDeps(config, undefined, { pgliteSnapshot: pgliteSnapshot() });
   const app = await buildApp({ deps: opened.deps, pingDb: opened.pingDb, logger: false });
   const background = opts.background ? startBackgroundServices(opened.deps) : null;
   await app.ready();

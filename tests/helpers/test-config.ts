@@ -1,11 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig, type TConfig } from '@contracts/config/server-config.js';
 
 export type TBackend = 'pglite' | 'postgres';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../server/src/db/migrations', import.meta.url));
+/** Set by tests/setup/database-templates.ts: the file of a migrated PGlite data directory. */
+export const PGLITE_SNAPSHOT_ENV = 'TEST_PGLITE_SNAPSHOT';
+/** Set by tests/setup/database-templates.ts: this run's migrated PostgreSQL template database. */
+export const PG_TEMPLATE_ENV = 'TEST_PG_TEMPLATE';
+
+let snapshot: Blob | undefined;
+/**
+ * The migrated PGlite data directory this run starts every in-memory database from (read once
+ * per worker), or undefined outside vitest's projects: then each database migrates from empty.
+ */
+export function pgliteSnapshot(): Blob | undefined {
+  const path = process.env[PGLITE_SNAPSHOT_ENV];
+  if (!path) return undefined;
+  snapshot ??= new Blob([readFileSync(path)]);
+  return snapshot;
+}
 
 /**
  * The database backends this run covers: PGlite always, and the PostgreSQL server named by
@@ -19,14 +38,21 @@ export function uniqueSuffix(): string {
   return randomBytes(6).toString('hex');
 }
 
-/** Creates a throwaway database on the test PostgreSQL server; returns its URL and a dropper. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates a throwaway database on the test PostgreSQL server; returns its URL and a dropper. It
+ * is a copy of this run's migrated template (where the global setup made one) unless `from` is
+ * 'empty': what a test of the migrations themselves needs.
+ */
+export async function createPostgresDatabase(
+  opts: { from?: 'template' | 'empty' } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const name = `cxr_t_${uniqueSuffix()}`;
+  const template = opts.from === 'empty' ? undefined : process.env[PG_TEMPLATE_ENV];
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${name}`);
+  await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;

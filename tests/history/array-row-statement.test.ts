@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.js';
 import { chatPageQuery, preparedChatPage } from '../../server/src/services/history/list-chats.js';
 import { latestAnalysesOf } from '../../server/src/services/history/latest-analyses.js';
 import { createChat, createUser } from '../helpers/factories.js';
-import { createPostgresDatabase, testBackends, testConfig } from '../helpers/test-config.js';
+import { createPostgresDatabase, pgliteSnapshot, testBackends, testConfig } from '../helpers/test-config.js';
 
 // history.list reads through arrayRowStatement (rows as arrays, mapped by hand) instead of
 // drizzle's mapping: on both drivers it must give exactly what drizzle's own select gives.
@@ -18,7 +18,7 @@ for (const backend of testBackends()) {
     beforeAll(async () => {
       const pgdb = backend === 'postgres' ? await createPostgresDatabase() : null;
       drop = pgdb?.drop ?? null;
-      database = await openDatabase({ url: pgdb?.url, pgliteDir: 'memory://' });
+      database = await openDatabase({ url: pgdb?.url, pgliteDir: 'memory://', pgliteSnapshot: pgliteSnapshot() });
       const deps = {
         db: database.db,
         images: null as never,

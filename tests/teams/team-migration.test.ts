@@ -94,7 +94,7 @@ describe('the teams migration keeps every existing row readable by its owner', (
         await migratePglite(db, { migrationsFolder: MIGRATIONS });
         await assertReadableByOwnerOnly(db as unknown as TDb);
       } else {
-        const pgdb = await createPostgresDatabase();
+        const pgdb = await createPostgresDatabase({ from: 'empty' });
         const pool = new pg.Pool({ connectionString: pgdb.url });
         cleanups.push(async () => {
           await pool.end();

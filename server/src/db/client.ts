@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -28,6 +29,13 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory, or 'memory://' for a throwaway database. */
   pgliteDir: string;
+  /**
+   * A dumped data directory (PGlite's dumpDataDir) to start a new database from (in memory, or a
+   * directory that holds none yet) instead of an empty one: the tests copy one template migrated
+   * per run rather than migrate every database again (tests/setup/database-templates.ts).
+   * Migrations still run after it, finding none due.
+   */
+  pgliteSnapshot?: Blob | undefined;
 }
 
 /** Opens the database and applies every pending migration (the same files on both drivers). */
@@ -48,7 +56,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   if (!opts.pgliteDir.startsWith('memory://')) mkdirSync(opts.pgliteDir, { recursive: true });
-  const client = await PGlite.create(opts.pgliteDir);
+  const fresh = opts.pgliteDir.startsWith('memory://') || !existsSync(join(opts.pgliteDir, 'PG_VERSION'));
+  const client =
+    opts.pgliteSnapshot && fresh
+      ? await PGlite.create({ dataDir: opts.pgliteDir, loadDataDir: opts.pgliteSnapshot })
+      : await PGlite.create(opts.pgliteDir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {
