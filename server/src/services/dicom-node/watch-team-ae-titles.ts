@@ -15,11 +15,14 @@ export type TTeamRoutes = ReadonlyMap<string, string>;
  * SQL by hand, and one indexed read of a small table every few seconds costs nothing. A failed
  * read (database away) keeps the last table.
  */
-export function watchTeamAeTitles(opts: Pick<AppDeps, 'db' | 'log'> & { onChange: (routes: TTeamRoutes) => void }): {
+export function watchTeamAeTitles(
+  opts: Pick<AppDeps, 'db' | 'log' | 'config'> & { onChange: (routes: TTeamRoutes) => void },
+): {
   check(): Promise<void>;
   stop(): void;
 } {
   const { db, log, onChange } = opts;
+  const nodeAe = opts.config.DICOM_AE_TITLE.trim().toUpperCase();
   let last: string | undefined;
   const check = async () => {
     const rows = await db
@@ -31,10 +34,20 @@ export function watchTeamAeTitles(opts: Pick<AppDeps, 'db' | 'log'> & { onChange
         return null;
       });
     if (!rows) return;
-    const routes = new Map(rows.map((r) => [r.aeTitle!.toUpperCase(), r.teamId]));
+    // The node's own title is its owner's personal space: a team holding it (set before
+    // DICOM_AE_TITLE changed, or by SQL; team.setAeTitle refuses it) is not routed, and said so.
+    const shadowed = rows.filter((r) => r.aeTitle!.trim().toUpperCase() === nodeAe).map((r) => r.teamId);
+    const routes = new Map(
+      rows.filter((r) => !shadowed.includes(r.teamId)).map((r) => [r.aeTitle!.trim().toUpperCase(), r.teamId]),
+    );
     const key = JSON.stringify([...routes].sort());
     if (key === last) return;
     last = key;
+    if (shadowed.length)
+      log.warn(
+        { component: 'dicom-node', teamIds: shadowed },
+        "a team's AE title is the DICOM node's own (DICOM_AE_TITLE): not routed to the team; give the team another",
+      );
     log.info({ component: 'dicom-node', teams: routes.size }, 'DICOM node routes by called AE title');
     onChange(routes);
   };
