@@ -36,24 +36,48 @@ export function resultContext(source: TSourceInstance, now: Date): TResultContex
   };
 }
 
+// eslint-disable-next-line no-control-regex -- control characters and the value separator are what is removed
+const NOT_IN_A_VALUE = /[\x00-\x1f\x7f-\x9f\\]+/g;
+
+/**
+ * One value as its VR allows it (PS3.5 6.2): no control character (CR, LF, ESC, NUL…) and no
+ * backslash, which would make a second value of a single-valued attribute, within the VR's
+ * length. The stored tags are blanked when read from the wire, but rows can come from elsewhere
+ * (an older version, a restored backup), and the results must stay valid objects whatever the
+ * name holds; markup such as `<b>` is plain text to DICOM and stays as it is.
+ */
+export function dicomValue(value: string | undefined, maxLength: number): string {
+  return (value ?? '').replace(NOT_IN_A_VALUE, ' ').replace(/ {2,}/g, ' ').trim().slice(0, maxLength).trim();
+}
+
+/**
+ * A person name within 64 characters in all: PS3.5 allows 64 per component group, but dciodvfy
+ * (and some PACS) hold the whole value to 64, and the results must pass both.
+ */
+export function dicomPersonName(value: string | undefined): string {
+  return dicomValue(value, 64);
+}
+
 /**
  * The patient and study modules copied from the source, so the PACS files the results in the
- * same study; type 2 attributes are present even when empty.
+ * same study; type 2 attributes are present even when empty. Each value goes through its VR's
+ * rules (dicomValue), so no stored tag can make an invalid result object.
  */
 export function patientAndStudy(ctx: TResultContext): TDataset {
   const t = ctx.source.tags;
+  const description = dicomValue(t.StudyDescription, 64);
   return {
     SpecificCharacterSet: 'ISO_IR 192',
-    PatientName: t.PatientName ?? '',
-    PatientID: t.PatientID ?? '',
-    PatientBirthDate: t.PatientBirthDate ?? '',
-    PatientSex: t.PatientSex ?? '',
+    PatientName: dicomPersonName(t.PatientName),
+    PatientID: dicomValue(t.PatientID, 64),
+    PatientBirthDate: dicomValue(t.PatientBirthDate, 8),
+    PatientSex: dicomValue(t.PatientSex, 16),
     StudyInstanceUID: ctx.studyUid,
-    StudyDate: t.StudyDate ?? '',
-    StudyTime: t.StudyTime ?? '',
-    ReferringPhysicianName: t.ReferringPhysicianName ?? '',
-    StudyID: t.StudyID ?? '',
-    AccessionNumber: t.AccessionNumber ?? '',
-    ...(t.StudyDescription ? { StudyDescription: t.StudyDescription } : {}),
+    StudyDate: dicomValue(t.StudyDate, 8),
+    StudyTime: dicomValue(t.StudyTime, 16),
+    ReferringPhysicianName: dicomPersonName(t.ReferringPhysicianName),
+    StudyID: dicomValue(t.StudyID, 16),
+    AccessionNumber: dicomValue(t.AccessionNumber, 16),
+    ...(description ? { StudyDescription: description } : {}),
   };
 }
