@@ -26,7 +26,8 @@ export const USAGE = `Usage: npm run batch -- <folder or CSV> [--api URL] [--key
                       [--seed N] [--bootstrap N] [--group-by COLUMNS] [--compare other-results.csv] [--model-dir DIR]
 
   <folder>   every .jpg .jpeg .png .webp .dcm file in it (recursively)
-  <CSV>      a 'path' (or 'file'/'image') column, relative to the CSV's folder; optional ground truth:
+  <CSV>      a 'path' (or 'file'/'image') column, relative to the CSV's folder and inside it (a row
+             leaving it by .., an absolute path or a symlink is refused); optional ground truth:
              'label' (one finding such as pneumonia, or normal, or abnormal) and 'findings' (names
              separated by |, the model's or ChestX-ray14's, e.g. Effusion|Infiltration; normal or
              No Finding for none); 'patient' (an id: a patient's films are resampled together;
@@ -34,9 +35,9 @@ export const USAGE = `Usage: npm run batch -- <folder or CSV> [--api URL] [--key
              'age', 'history' (sent as the patient profile)
   --api      server URL (default $CXR_API_URL or http://localhost:3000)
   --key      personal API key, cxr_... (default $CXR_API_KEY; create one in Settings)
-  --out      results CSV (default batch-results.csv); <out>.state.jsonl keeps progress for resuming,
-             and with ground truth <out>.summary.md / .summary.json and <out>.roc.png /
-             .calibration.png hold the evaluation (docs/research.md)
+  --out      results CSV (default batch-results.csv; a missing folder is created); <out>.state.jsonl
+             keeps progress for resuming, and with ground truth <out>.summary.md / .summary.json
+             and <out>.roc.png / .calibration.png hold the evaluation (docs/research.md)
   --concurrency  uploads in flight at once (default 4)
   --wait     seconds to wait for one analysis (default 300)
   --seed     bootstrap seed (default 1); --bootstrap resamples (default 2000)
@@ -49,8 +50,8 @@ export const USAGE = `Usage: npm run batch -- <folder or CSV> [--api URL] [--key
 Exit codes:
   0  every image has a result (results written)
   1  stopped: the server refused the API key, or an unexpected error
-  2  usage or input error: unknown flag, no key, a CSV line that cannot be read, a missing file
-     (nothing was uploaded)
+  2  usage or input error: unknown flag, no key, a CSV line that cannot be read, a missing file,
+     a row outside the CSV's folder (nothing was uploaded)
   3  the server cannot be reached (nothing was uploaded), or it stopped answering mid-run
   4  finished, but some images must be retried: run the same command again`;
 
