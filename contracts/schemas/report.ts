@@ -53,6 +53,8 @@ export const ZReport = z.object({
   signedBy: z.string().nullable(),
   signedAt: z.string().nullable(),
   addenda: z.array(ZReportAddendum),
+  /** Whether the caller may edit, sign and add addenda (the server decides; the viewer hides what it would refuse). */
+  canSign: z.boolean(),
 });
 export type TReport = z.infer<typeof ZReport>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZReportStatus } from './report.js';
 import { ZTeamId } from './team.js';
 
 /** Where a study from the DICOM network stands (issue 24). */
@@ -25,7 +26,10 @@ export const ZWorklistInput = z.object({
   statuses: z.array(ZWorklistStatus).max(6).optional(),
   urgencies: z.array(ZUrgency).max(5).optional(),
   reader: ZWorklistReader.default('anyone'),
-  /** true: only studies marked reviewed; false: only those not yet reviewed; absent: both. */
+  /**
+   * true: only studies done (marked reviewed, or their report signed); false: only the unread
+   * ones (neither); absent: both.
+   */
   reviewed: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).default(200),
   /** The previous page's nextCursor; absent: the first page. */
@@ -58,6 +62,10 @@ export const ZWorklistItem = z.object({
   claim: ZWorklistMark.nullable(),
   /** Who marked it reviewed, and when; null while it is not. */
   review: ZWorklistMark.nullable(),
+  /** Its radiology report (issue 41): draft, or signed ("Signed by …"); null before one is drafted. */
+  report: z
+    .object({ status: ZReportStatus, signedBy: z.string().nullable(), signedAt: z.string().nullable() })
+    .nullable(),
   receivedAt: z.string(),
   updatedAt: z.string(),
 });
@@ -76,6 +84,13 @@ export const ZReviewStudyInput = ZWorklistStudyInput.extend({
   reviewed: z.boolean().default(true),
 });
 export type TReviewStudyInput = z.input<typeof ZReviewStudyInput>;
+
+/** "Sign and next" (issue 41): the space whose next unread, unclaimed study to open (and claim, in a team). */
+export const ZNextStudyInput = z.object({ team: ZTeamId.nullish() });
+export type TNextStudyInput = z.infer<typeof ZNextStudyInput>;
+/** The study opened next, or null when none is left to read. */
+export const ZNextStudy = z.object({ id: z.uuid(), chatId: z.uuid() }).nullable();
+export type TNextStudy = z.infer<typeof ZNextStudy>;
 
 /** The claim and review answers: the study's reader and review after the change. */
 export const ZWorklistStudyState = z.object({

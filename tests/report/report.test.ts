@@ -165,6 +165,8 @@ for (const backend of testBackends()) {
       const read = await api('GET', url, clinician);
       assert.equal(read.status, 200);
       assert.equal(read.body.data.status, 'draft');
+      assert.equal(read.body.data.canSign, false);
+      assert.equal((await api('GET', url, w.users.radiologist.token)).body.data.canSign, true);
       assert.equal((await api('PUT', url, clinician, { sections: read.body.data.sections })).status, 403);
       assert.equal((await api('POST', `${url}/sign`, clinician)).status, 403);
       assert.equal((await api('GET', url, w.users.otherTeam.token)).status, 404);

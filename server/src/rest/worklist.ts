@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   WORKLIST_MESSAGES,
   ZUrgency,
+  ZNextStudy,
+  ZNextStudyInput,
   ZWorklist,
   ZWorklistInput,
   ZWorklistStatus,
@@ -10,6 +12,7 @@ import {
 } from '@contracts/schemas/worklist.js';
 import { listWorklist } from '../services/dicom-node/list-worklist.js';
 import { claimStudy } from '../services/worklist/claim-study.js';
+import { openNextStudy } from '../services/worklist/open-next-study.js';
 import { releaseStudy } from '../services/worklist/release-study.js';
 import { reviewStudy } from '../services/worklist/review-study.js';
 import { envelope, errorResponse } from './openapi/responses.js';
@@ -109,6 +112,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         id: req.params.studyId,
       });
       return { success: true as const, message: WORKLIST_MESSAGES.released, data };
+    },
+  );
+
+  app.post(
+    '/next',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Open the next study: the most urgent analysed one nobody has read or claimed; in a team it is claimed for you (data null: none left)',
+        body: ZNextStudyInput.optional(),
+        response: { 200: envelope(ZNextStudy), ...studyErrors, 404: errorResponse('Team not found') },
+      },
+    },
+    async (req) => {
+      const input = { team: req.body?.team ?? null };
+      const data = await openNextStudy({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input });
+      return { success: true as const, data };
     },
   );
 

@@ -73,6 +73,24 @@ export const worklistCases: TCase[] = [
     call: async (c) => trpcStatus(c.t, 'mutation', 'worklist.review', c.token, { id: await teamStudy(c, false) }),
   },
   {
+    surface: 'POST /api/worklist/next',
+    variant: '{team}',
+    expect: READERS,
+    call: async (c) => {
+      await teamStudy(c, false);
+      return restStatus(c.t, 'POST', '/api/worklist/next', c.token, { team: c.w.teamId });
+    },
+  },
+  {
+    surface: 'mutation worklist.next',
+    variant: '{team}',
+    expect: READERS,
+    call: async (c) => {
+      await teamStudy(c, false);
+      return trpcStatus(c.t, 'mutation', 'worklist.next', c.token, { team: c.w.teamId });
+    },
+  },
+  {
     surface: 'GET /api/dicom-owner/confirm',
     variant: 'a token nobody was sent',
     expect: ANYONE(400),

@@ -1,5 +1,6 @@
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { analyses } from '../../db/schema.js';
+import { analyses, teamMembers } from '../../db/schema.js';
 import { REPORT_MESSAGES } from '@contracts/schemas/report.js';
 import { findOwned, READER_ROLES } from './find-owned.js';
 import { requireTeamRole } from './team-role.js';
@@ -53,4 +54,19 @@ export async function requireReportAccess(opts: {
       forbidden: REPORT_MESSAGES.readersOnly,
     });
   return analysis;
+}
+
+/**
+ * Whether userId may sign a report of a space they read (the same rule, answered rather than
+ * thrown): the owner of a personal study, a radiologist or an admin of the team.
+ */
+export async function maySignReport(opts: { db: TDb; userId: string; teamId: string | null }): Promise<boolean> {
+  const { db, userId, teamId } = opts;
+  if (!teamId) return true;
+  const [row] = await db
+    .select({ role: teamMembers.role })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId), inArray(teamMembers.role, READER_ROLES)))
+    .limit(1);
+  return Boolean(row);
 }

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { analyses, dicomInstances, patientProfiles, users } from '../../db/schema.js';
+import { analyses, dicomInstances, patientProfiles, reports, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { readUrgentLabels } from '../site/get-urgent-findings.js';
@@ -52,6 +52,8 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
   const rank = urgencyRankSql([...labels]);
   const sortScore = sortScoreSql();
   const active = activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES);
+  // Done: marked reviewed, or its report signed (issue 41): either leaves the unread part.
+  const done = or(isNotNull(dicomInstances.reviewedAt), and(isNotNull(reports.status), ne(reports.status, 'draft')))!;
   const rows = await db
     .select({
       id: dicomInstances.id,
@@ -77,23 +79,23 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
       reviewerId: dicomInstances.reviewedBy,
       reviewerName: reviewer.name,
       reviewedAt: dicomInstances.reviewedAt,
+      reportStatus: reports.status,
+      signedBy: reports.signedByName,
+      signedAt: reports.signedAt,
     })
     .from(dicomInstances)
     .leftJoin(analyses, eq(analyses.id, dicomInstances.analysisId))
     .leftJoin(patientProfiles, eq(patientProfiles.id, dicomInstances.profileId))
     .leftJoin(claimer, and(eq(claimer.id, dicomInstances.claimedBy), active))
     .leftJoin(reviewer, eq(reviewer.id, dicomInstances.reviewedBy))
+    .leftJoin(reports, eq(reports.analysisId, dicomInstances.analysisId))
     .where(
       and(
         spaceRows(dicomInstances, userId, teamId),
         input.statuses?.length ? inArray(dicomInstances.status, input.statuses) : undefined,
         input.urgencies?.length ? sql`${rank} in ${input.urgencies.map(rankOf)}` : undefined,
         readerFilter(input.reader, userId, active),
-        input.reviewed === undefined
-          ? undefined
-          : input.reviewed
-            ? isNotNull(dicomInstances.reviewedAt)
-            : isNull(dicomInstances.reviewedAt),
+        input.reviewed === undefined ? undefined : input.reviewed ? done : not(done),
         after ? afterPosition(after, rank, sortScore) : undefined,
       ),
     )
@@ -125,6 +127,9 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
         chatId: r.chatId,
         claim: markOf(r.claimerId, r.claimerName, r.claimedAt),
         review: markOf(r.reviewerId, r.reviewerName, r.reviewedAt),
+        report: r.reportStatus
+          ? { status: r.reportStatus, signedBy: r.signedBy, signedAt: r.signedAt?.toISOString() ?? null }
+          : null,
         receivedAt: r.createdAt.toISOString(),
         updatedAt: r.updatedAt.toISOString(),
       };

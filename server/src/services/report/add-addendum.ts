@@ -36,7 +36,7 @@ export async function addAddendum(
           .set({ status: 'amended', updatedAt: sql`now()` })
           .where(eq(reports.analysisId, analysisId));
       });
-      return (await readReport({ db, analysisId }))!;
+      return (await readReport({ db, analysisId, canSign: true }))!;
     },
     detailsOf: (r) => ({ addenda: r.addenda.length }),
   });

@@ -32,7 +32,7 @@ export async function editReport(
         .where(and(eq(reports.analysisId, analysisId), eq(reports.status, 'draft')))
         .returning({ analysisId: reports.analysisId });
       if (!saved) throw new AppError('CONFLICT', REPORT_MESSAGES.signed);
-      return (await readReport({ db, analysisId }))!;
+      return (await readReport({ db, analysisId, canSign: true }))!;
     },
   });
 }

@@ -2,7 +2,12 @@ import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { REPORT_MESSAGES, type TReport } from '@contracts/schemas/report.js';
 import { auditedAccess } from '../audit/audited-access.js';
-import { requireReportAccess, type TReportAccess, type TReportAnalysis } from '../data-access/report-access.js';
+import {
+  maySignReport,
+  requireReportAccess,
+  type TReportAccess,
+  type TReportAnalysis,
+} from '../data-access/report-access.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { ensureReportDraft } from './ensure-report-draft.js';
 import { readReport } from './read-report.js';
@@ -16,10 +21,11 @@ export async function loadReport(
 ): Promise<{ analysis: TReportAnalysis; report: TReport }> {
   const { db, analysisId } = opts;
   const analysis = await requireReportAccess(opts);
-  const stored = await readReport({ db, analysisId });
+  const canSign = opts.access === 'sign' || (await maySignReport({ db, userId: opts.userId, teamId: analysis.teamId }));
+  const stored = await readReport({ db, analysisId, canSign });
   if (stored) return { analysis, report: stored };
   if (!(await ensureReportDraft(opts))) throw new AppError('NOT_FOUND', REPORT_MESSAGES.notFound);
-  const drafted = await readReport({ db, analysisId });
+  const drafted = await readReport({ db, analysisId, canSign });
   if (!drafted) throw new AppError('NOT_FOUND', REPORT_MESSAGES.notFound);
   return { analysis, report: drafted };
 }

@@ -4,8 +4,8 @@ import { reportAddenda, reports } from '../../db/schema.js';
 import type { TReport } from '@contracts/schemas/report.js';
 
 /** The stored report of an analysis as the API shows it, or null when none is drafted yet. */
-export async function readReport(opts: { db: TDb; analysisId: string }): Promise<TReport | null> {
-  const { db, analysisId } = opts;
+export async function readReport(opts: { db: TDb; analysisId: string; canSign: boolean }): Promise<TReport | null> {
+  const { db, analysisId, canSign } = opts;
   const [row] = await db.select().from(reports).where(eq(reports.analysisId, analysisId)).limit(1);
   if (!row) return null;
   const addenda = await db
@@ -26,5 +26,6 @@ export async function readReport(opts: { db: TDb; analysisId: string }): Promise
     signedBy: row.signedByName,
     signedAt: row.signedAt?.toISOString() ?? null,
     addenda: addenda.map((a) => ({ ...a, signedAt: a.signedAt.toISOString() })),
+    canSign,
   };
 }

@@ -48,7 +48,7 @@ export async function signReport(
           changes: impressionChanges(result.data.findings, signed.impression),
         });
       });
-      return (await readReport({ db, analysisId }))!;
+      return (await readReport({ db, analysisId, canSign: true }))!;
     },
     detailsOf: (r) => ({ status: r.status }),
   });

@@ -14,6 +14,8 @@ import { HeartSize } from './heart-size';
 import { MarkdownContent } from './markdown-content';
 import { MessageItem, type TDisplayMessage } from './message-item';
 import { XrayViewer, type TViewerHeatmap } from './xray-viewer';
+import { useCurrentSpace } from '../../../lib/current-space';
+import { ReportPanel } from '../../report/components/report-panel';
 import '../../../components/spinner.css';
 import './chat-view.css';
 
@@ -22,6 +24,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
   const { chat } = detail;
   const live = useLiveAnalysis(chat.id, chat.latestAnalysis);
   const followUp = useFollowUp(chat.id);
+  const space = useCurrentSpace();
   const [viewerSrc, setViewerSrc] = useState<string | null>(null);
 
   const messages = useMemo<TDisplayMessage[]>(() => {
@@ -100,6 +103,9 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               findings={result.findings}
               patientAge={chat.patientAge}
             />
+          ) : null}
+          {live.status === 'completed' && live.view && result?.gate.accepted ? (
+            <ReportPanel key={live.view.id} analysisId={live.view.id} team={space?.teamId ?? null} />
           ) : null}
         </aside>
         <section className="chat-thread" aria-label="Conversation">

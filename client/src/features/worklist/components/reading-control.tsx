@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { WORKLIST_MESSAGES, type TWorklistItem } from '@contracts/schemas/worklist';
 import type { TTeamRole } from '@contracts/schemas/team';
 import { useToast } from '../../../components/toast/use-toast';
@@ -12,9 +13,12 @@ import { trpc } from '../../../lib/trpc';
 export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId: string; role: TTeamRole }) {
   const toast = useToast();
   const utils = trpc.useUtils();
-  const done = (text: string) => () => {
+  const box = useRef<HTMLDivElement>(null);
+  const done = (text: string) => async () => {
     toast.success(text);
-    void utils.worklist.list.invalidate();
+    await utils.worklist.list.invalidate();
+    // The button pressed is gone: focus goes to the row's next control, not to <body>.
+    box.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
   };
   const failed = (fallback: string) => (err: unknown) => {
     toast.error(errorText(err, fallback));
@@ -36,7 +40,7 @@ export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId
   const busy = claim.isPending || release.isPending || review.isPending;
   const mine = item.claim?.userId === myId;
   return (
-    <div className="reading-control">
+    <div className="reading-control" ref={box}>
       {item.claim ? (
         <span className="reading-by">{mine ? 'You are reading this' : WORKLIST_MESSAGES.heldBy(item.claim.name)}</span>
       ) : null}

@@ -26,16 +26,26 @@ const STATUS_LABEL: Record<TWorklistStatus, string> = {
   failed: 'Failed',
   skipped: 'Skipped',
 };
-const FILTERS: { label: string; urgencies?: TUrgency[]; statuses?: TWorklistStatus[] }[] = [
+const FILTERS: { label: string; urgencies?: TUrgency[]; statuses?: TWorklistStatus[]; reviewed?: boolean }[] = [
   { label: 'All' },
+  // Neither reviewed nor signed (issue 41): what is left to read.
+  { label: 'Unread', reviewed: false },
   { label: 'Urgent', urgencies: ['urgent'] },
   { label: 'To review', urgencies: ['urgent', 'review'] },
   { label: 'In progress', statuses: ['received', 'queued'] },
   { label: 'Failed or skipped', statuses: ['failed', 'skipped'] },
+  { label: 'Reviewed or signed', reviewed: true },
 ];
 
 function time(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** The report column: 'Signed by …' once signed (issue 41), else where the draft stands. */
+function reportText(report: TWorklistItem['report']): string {
+  if (!report) return '—';
+  if (report.status === 'draft') return 'Draft';
+  return `${report.status === 'amended' ? 'Amended. ' : ''}Signed by ${report.signedBy ?? 'a former member'}`;
 }
 
 /** In a team's worklist: who is reading each study, and the caller's role to act on it. */
@@ -89,6 +99,7 @@ function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null 
         {[item.modality, item.viewPosition].filter(Boolean).join(' ')} · {item.callingAe ?? 'STOW-RS'}
       </td>
       <td className="muted">{time(item.receivedAt)}</td>
+      <td data-testid="worklist-report">{reportText(item.report)}</td>
       {reading ? (
         <td>
           <ReadingControl item={item} myId={reading.myId} role={reading.role} />
@@ -110,7 +121,13 @@ export function WorklistPage() {
   const role = teams.data?.teams.find((t) => t.id === team)?.role;
   const reading = team && role && me.data ? { myId: me.data.user.id, role } : null;
   const list = trpc.worklist.list.useQuery(
-    { urgencies: chosen.urgencies, statuses: chosen.statuses, team, ...(team ? { reader } : {}) },
+    {
+      urgencies: chosen.urgencies,
+      statuses: chosen.statuses,
+      reviewed: chosen.reviewed,
+      team,
+      ...(team ? { reader } : {}),
+    },
     { refetchInterval: POLL_MS },
   );
   const items = list.data?.items ?? [];
@@ -180,6 +197,7 @@ export function WorklistPage() {
                 <th scope="col">Status</th>
                 <th scope="col">Study</th>
                 <th scope="col">Received</th>
+                <th scope="col">Report</th>
                 {reading ? <th scope="col">Reading</th> : null}
               </tr>
             </thead>

@@ -1,4 +1,6 @@
 import {
+  ZNextStudy,
+  ZNextStudyInput,
   ZReviewStudyInput,
   ZWorklist,
   ZWorklistInput,
@@ -7,6 +9,7 @@ import {
 } from '@contracts/schemas/worklist.js';
 import { listWorklist } from '../../../services/dicom-node/list-worklist.js';
 import { claimStudy } from '../../../services/worklist/claim-study.js';
+import { openNextStudy } from '../../../services/worklist/open-next-study.js';
 import { releaseStudy } from '../../../services/worklist/release-study.js';
 import { reviewStudy } from '../../../services/worklist/review-study.js';
 import { protectedProcedure, router } from '../../trpc.js';
@@ -29,4 +32,9 @@ export const worklistRouter = router({
     .input(ZReviewStudyInput)
     .output(ZWorklistStudyState)
     .mutation(({ ctx, input }) => reviewStudy({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+  /** "Sign and next": the next unread, unclaimed study by urgency, claimed for the caller in a team. */
+  next: protectedProcedure
+    .input(ZNextStudyInput)
+    .output(ZNextStudy)
+    .mutation(({ ctx, input }) => openNextStudy({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 });

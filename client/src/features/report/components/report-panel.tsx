@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from 'react';
+import { REPORT_MESSAGES, type TReport, type TReportSections } from '@contracts/schemas/report';
+import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
+import { trpc } from '../../../lib/trpc';
+import { useOpenNext } from '../hooks/use-open-next';
+import { signedText } from '../lib/signed-text';
+import { AddendaList } from './addenda-list';
+import { ReportSectionsForm, ReportSectionsView } from './report-sections';
+import './report-panel.css';
+
+const STATUS_TEXT: Record<TReport['status'], string> = { draft: 'Draft', final: 'Final', amended: 'Amended' };
+
+/**
+ * The radiology report beside the film (issue 41): the AI's draft, which a reader edits and signs
+ * ("Sign and next" opens the next study to read); signed, it is read-only with its signer and its
+ * signed addenda. A clinician reads it. The server decides who may (`canSign`).
+ */
+export function ReportPanel({ analysisId, team }: { analysisId: string; team: string | null }) {
+  const toast = useToast();
+  const utils = trpc.useUtils();
+  const report = trpc.report.get.useQuery({ analysisId });
+  const [draft, setDraft] = useState<TReportSections | null>(null);
+  const signedRef = useRef<HTMLParagraphElement>(null);
+  const { openNext, pending: opening } = useOpenNext(team);
+  const data = report.data;
+  useEffect(() => {
+    if (data?.status === 'draft') setDraft((d) => d ?? data.sections);
+  }, [data]);
+
+  const edit = trpc.report.edit.useMutation();
+  const sign = trpc.report.sign.useMutation();
+  const store = (r: TReport) => utils.report.get.setData({ analysisId }, r);
+  const save = async () => {
+    if (!draft) return;
+    store(await edit.mutateAsync({ analysisId, sections: draft }));
+  };
+  const signNow = async (thenNext: boolean) => {
+    try {
+      if (draft && data && JSON.stringify(draft) !== JSON.stringify(data.sections)) await save();
+      store(await sign.mutateAsync({ analysisId }));
+      toast.success(REPORT_MESSAGES.signedOk);
+      void utils.worklist.list.invalidate();
+      if (thenNext) openNext();
+      // The next control after signing: the signature line, then the addendum box.
+      else requestAnimationFrame(() => signedRef.current?.focus());
+    } catch (err) {
+      toast.error(errorText(err, 'Could not sign the report'));
+      void report.refetch();
+    }
+  };
+  const saveOnly = () =>
+    save().then(
+      () => toast.success(REPORT_MESSAGES.saved),
+      (err: unknown) => toast.error(errorText(err, 'Could not save the report')),
+    );
+
+  if (report.isPending) return <p className="muted">Loading the report...</p>;
+  if (report.isError || !data) return null;
+  const busy = edit.isPending || sign.isPending || opening;
+  return (
+    <section className="report-panel" aria-labelledby="report-heading" data-testid="report-panel">
+      <header className="report-header">
+        <h2 id="report-heading">Report</h2>
+        <span className={`report-status report-status-${data.status}`}>{STATUS_TEXT[data.status]}</span>
+      </header>
+      {data.status === 'draft' ? (
+        <>
+          <p className="muted report-drafted">Drafted by {data.draftedBy}: check every section before signing.</p>
+          <ReportSectionsForm sections={draft ?? data.sections} onChange={setDraft} readOnly={!data.canSign} />
+          {data.canSign ? (
+            <div className="report-actions">
+              <button type="button" className="button button-secondary" disabled={busy} onClick={() => void saveOnly()}>
+                Save draft
+              </button>
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                onClick={() => void signNow(false)}
+              >
+                Sign
+              </button>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={busy}
+                onClick={() => void signNow(true)}
+              >
+                Sign and next
+              </button>
+            </div>
+          ) : (
+            <p className="muted">Only a radiologist or an admin of the team signs the report.</p>
+          )}
+        </>
+      ) : (
+        <>
+          <p className="report-signed" ref={signedRef} tabIndex={-1} data-testid="report-signed">
+            {signedText(data.signedBy, data.signedAt)}
+          </p>
+          <ReportSectionsView sections={data.sections} />
+          <AddendaList report={data} onAdded={store} />
+          {data.canSign ? (
+            <button type="button" className="button button-secondary" disabled={busy} onClick={openNext}>
+              Next study
+            </button>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
