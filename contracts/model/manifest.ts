@@ -67,8 +67,11 @@ export const ZManifestFinding = z.object({
    * reported as not measurable with the CTR's reason), never the classifier alone.
    */
   requiresCtr: z.boolean().optional(),
-  /** 'pediatric': validated only in children; shown only when the patient's age says child. */
-  ageGroup: z.literal('pediatric').optional(),
+  /**
+   * 'pediatric': validated only in children; shown only when the patient's age says child. 'adult' (model 5's
+   * airspace opacity): validated only in adults; withheld when the patient's age says child.
+   */
+  ageGroup: z.enum(['pediatric', 'adult']).optional(),
   /** Which held-out population decided the finding (model card). */
   population: z.string().optional(),
 });

@@ -104,8 +104,11 @@ export const ZFinding = z
     /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
     modelThreshold: z.number().optional(),
     call: ZFindingCall,
-    /** 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child. */
-    ageGroup: z.enum(['pediatric']).optional(),
+    /**
+     * 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child.
+     * 'adult': validated only in adults; withheld when the age says child.
+     */
+    ageGroup: z.enum(['pediatric', 'adult']).optional(),
   })
   .transform((f) => ({ ...f, call: currentCall(f) }));
 export type TFinding = z.output<typeof ZFinding>;
@@ -162,6 +165,7 @@ export const NOT_ASSESSED_REASON = 'this model version cannot back these finding
 
 /** Why a finding validated only in children is "not assessed" for an adult or a patient of unknown age. */
 export const PEDIATRIC_ONLY_REASON = 'validated only in children';
+export const ADULT_ONLY_REASON = 'validated only in adults';
 
 /**
  * A candidate finding this model version cannot back on held-out data, or (with `reason`) one it

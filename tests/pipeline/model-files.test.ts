@@ -40,7 +40,7 @@ describe('model files contract', () => {
   test('the JSON Schemas refuse a wrongly typed field, though the product reads it as "not reported"', () => {
     const ajv = new Ajv2020({ strict: false });
     const manifest = ajv.compile(modelFileJsonSchema('manifest'));
-    assert.equal(manifest({ ...shipped, findings: [{ ...shipped.findings[0], ageGroup: 'adult' }] }), false);
+    assert.equal(manifest({ ...shipped, findings: [{ ...shipped.findings[0], ageGroup: 'elderly' }] }), false);
     const metrics = json('models/cxr/metrics.json') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     const badFigure = { ...metrics, findings: { x: { auc: '0.9' } } };
     assert.equal(ajv.compile(modelFileJsonSchema('metrics'))(badFigure), false);
@@ -65,7 +65,7 @@ describe('model files contract', () => {
     });
     assert.ok(parseModelManifest(m3).ok);
     const cases: [(m: typeof shipped) => void, RegExp][] = [
-      [(m) => (m.findings[2].ageGroup = 'adult'), /findings\.2\.ageGroup/],
+      [(m) => (m.findings[2].ageGroup = 'elderly'), /findings\.2\.ageGroup/],
       [
         (m) => delete m.findings[m.findings.length - 1].ctrCombine,
         /cardiomegaly: thresholdWithoutCtr needs ctrCombine/,

@@ -92,10 +92,10 @@ export function composeFindings(
     };
   });
   // The top finding: the most probable called ('positive' or 'possible') non-summary finding,
-  // else none. Findings of an age group come only after the others: the server withholds them
-  // for adults, and the overlay is drawn for the top finding.
+  // else none. Pediatric findings come only after the others: the server withholds them
+  // for adults (and unknown ages), and the overlay is drawn for the top finding.
   let top: FindingResult | null = null;
-  const rank = (r: FindingResult): number => (r.ageGroup ? 0 : 1);
+  const rank = (r: FindingResult): number => (r.ageGroup === 'pediatric' ? 0 : 1);
   for (const r of findings) {
     const summary = model.findings.find((f) => f.label === r.label)?.summary === true;
     if (summary || !isCalled(r.call)) continue;

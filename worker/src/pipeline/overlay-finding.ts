@@ -16,6 +16,9 @@ export function overlayHeatmap(result: AnalysisResult, model: LoadedModel): Heat
   const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
   const candidates = result.findings
     .filter((f) => isCalled(f.call) && !summary.has(f.label) && maps.has(f.label))
-    .sort((a, b) => Number(Boolean(a.ageGroup)) - Number(Boolean(b.ageGroup)) || b.probability - a.probability);
+    .sort(
+      (a, b) =>
+        Number(a.ageGroup === 'pediatric') - Number(b.ageGroup === 'pediatric') || b.probability - a.probability,
+    );
   return candidates[0] ? maps.get(candidates[0].label)! : null;
 }

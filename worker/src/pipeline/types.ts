@@ -22,7 +22,7 @@ export interface FindingResult {
   threshold: number;
   call: FindingCall;
   /** 'pediatric': validated only in children (the manifest's ageGroup); the server decides by the patient's age. */
-  ageGroup?: 'pediatric';
+  ageGroup?: 'pediatric' | 'adult';
 }
 
 /**
@@ -164,7 +164,7 @@ export interface ManifestFinding {
   /** With ctrCombine: no call at all without a plausible CTR (reported as not measurable). */
   requiresCtr?: boolean;
   /** 'pediatric': validated only in children; the server withholds it unless the patient's age says child. */
-  ageGroup?: 'pediatric';
+  ageGroup?: 'pediatric' | 'adult';
 }
 
 export interface ManifestAnatomy {

@@ -19,6 +19,7 @@ Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.export.recover   ->
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import numpy as np
@@ -95,6 +96,14 @@ def recover(path: Path = MODEL_DIR / "anatomy.onnx") -> tuple[AnatomyNet, GateNe
     return anatomy.eval(), gate.eval()
 
 
+def head_labels(path: Path) -> list[str]:
+    """The head's labels: the manifest beside the graph names them (model 5 added lung_opacity); else model 3's."""
+    man = path.parent / "manifest.json"
+    if man.exists():
+        return list(json.loads(man.read_text())["heads"][0]["labels"])
+    return list(LABELS)
+
+
 def recover_classifier(path: Path = MODEL_DIR / "model.onnx") -> tuple[nn.Sequential, Head]:
     """Model 3's fine-tuned blocks 14-18 (as in shipped_backbone: folded, NCHW) and its linear head from model.onnx."""
     from cxr_train.heads.finetune.net import TOP_FIRST, folded_backbone
@@ -116,9 +125,10 @@ def recover_classifier(path: Path = MODEL_DIR / "model.onnx") -> tuple[nn.Sequen
         if not torch.allclose(v.float(), frozen[k].float(), rtol=1e-5, atol=1e-6):
             raise SystemExit(f"{path}: block {k} differs from the frozen ImageNet backbone; not model 3's classifier")
     w = init["head.c2.weight"]
-    if w.shape[0] != len(LABELS):
-        raise SystemExit(f"{path}: the head has {w.shape[0]} outputs, cxr_train.data.labels has {len(LABELS)}")
-    head = Head(len(LABELS), hidden=0)
+    labels = head_labels(path)
+    if w.shape[0] != len(labels):
+        raise SystemExit(f"{path}: the head has {w.shape[0]} outputs, its manifest names {len(labels)}")
+    head = Head(len(labels), hidden=0)
     with torch.no_grad():
         for name in HEAD_INITS:
             head.get_parameter(name[len("head."):]).copy_(torch.from_numpy(init[name]))
@@ -146,7 +156,7 @@ def main() -> None:
     HEADS.mkdir(parents=True, exist_ok=True)
     ANATOMY3.parent.mkdir(parents=True, exist_ok=True)
     src = str(args.classifier_onnx.resolve())
-    torch.save({"head": head.state_dict(), "hidden": 0, "labels": LABELS, "args": {"recovered_from": src}}, HEADS / "head.pt")
+    torch.save({"head": head.state_dict(), "hidden": 0, "labels": head_labels(args.classifier_onnx), "args": {"recovered_from": src}}, HEADS / "head.pt")
     torch.save({"top": top.state_dict(), "recovered_from": src}, HEADS / "top.pt")
     torch.save({"net": anatomy.state_dict(), "recovered_from": str(args.anatomy_onnx.resolve())}, ANATOMY3)
     print(f"recovered classifier from {args.classifier_onnx} -> {HEADS}/top.pt, head.pt; anatomy -> {ANATOMY3}")

@@ -9,6 +9,7 @@ Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.model5.dump [--only
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 from PIL import Image
@@ -25,6 +26,8 @@ from cxr_train.model4.dump import DATASETS, EXTERNAL, EXTRA, add_film_features, 
 M5 = REPO_ROOT / ".cache" / "m5"
 NIH_MORE = DATASETS / "cxr-nih-more"
 NIH_MORE_224 = M5 / "nih-more-224"
+# The model the head is refitted from (model 4's files, as m5-dump found them): m5-export starts from these.
+BASE = M5 / "base"
 SETS = ("external", "extra", "nih-more")
 
 
@@ -90,7 +93,11 @@ def parser():
 def main() -> None:
     args = parser().parse_args()
     M5.mkdir(parents=True, exist_ok=True)
-    feat = feature_copy(args.model_dir, M5 / "feat-model")
+    if not (BASE / "model.onnx").exists():
+        BASE.mkdir(parents=True, exist_ok=True)
+        for name in ("model.onnx", "manifest.json", "anatomy.onnx"):
+            shutil.copyfile(args.model_dir / name, BASE / name)
+    feat = feature_copy(BASE, M5 / "feat-model")
     todo = [args.only] if args.only else list(SETS)
     for s in todo:
         out = M5 / f"{s}.jsonl"

@@ -7,7 +7,8 @@
 - manifest.json 5.x: calibration (Platt, out of fold), the flag operating points chosen against every other film,
   uncertainMargin 0 (below its point a finding is "not flagged"), cardiomegaly from the heart, the adult airspace
   opacity finding, and "not assessed" for what did not ship.
-anatomy.onnx is not touched. Run after cxr_train.model5.choose.
+anatomy.onnx is not touched. Run after cxr_train.model5.choose. It starts from the model-4 files m5-dump kept in
+.cache/m5/base, so a rerun gives the same files.
 
 Usage: PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.model5.export [--version 5.0.0]
 """
@@ -22,7 +23,7 @@ from onnx import numpy_helper
 
 from cxr_train.common import MODEL_DIR, cli_parser, sha256_file, write_json
 from cxr_train.model5.data import LABELS
-from cxr_train.model5.dump import M5
+from cxr_train.model5.dump import BASE, M5
 
 OPACITY_DISPLAY = "Airspace opacity (as in pneumonia; the model cannot tell the cause)"
 DISPLAY = {
@@ -46,14 +47,28 @@ def _replace(g: onnx.GraphProto, name: str, arr: np.ndarray) -> None:
     t.CopyFrom(numpy_helper.from_array(arr.astype(np.float32), name))
 
 
-def write_model(head_labels: list[str], refit: set[str], proj: dict, variant: str) -> list[str]:
-    """The head's conv with the refitted rows (and new labels appended); returns the new head's labels."""
+def write_model(head_labels: list[str], refit: set[str], proj: dict, variant: str, mix: dict) -> list[str]:
+    """The head's conv with the refitted rows (and new labels appended); returns the new head's labels.
+
+    A label whose out-of-fold choice mixed in model 4's head gets a * w4 / s4 + (1 - a) * w5 / s5 (choose.py).
+    """
     fin = np.load(M5 / ("head-final.npz" if variant == "none" else f"head-final-{variant}.npz"))
-    w_new = {lab: (fin["w"][i], float(fin["b"][i])) for i, lab in enumerate(fin["labels"].tolist())}
-    m = onnx.load(MODEL_DIR / "model.onnx")
+    m = onnx.load(BASE / "model.onnx")
     g = m.graph
     w = numpy_helper.to_array(_init(g, "head.c2.weight")).copy()
     b = numpy_helper.to_array(_init(g, "head.c2.bias")).copy()
+    w_new = {}
+    for i, lab in enumerate(fin["labels"].tolist()):
+        wn, bn = fin["w"][i], float(fin["b"][i])
+        mx = mix.get(lab)
+        if mx:
+            idx = [head_labels.index(r) for r in mx["rows"]]
+            w4 = np.mean([w[j, :, 0, 0] for j in idx], axis=0)
+            b4 = float(np.mean([b[j] for j in idx]))
+            a = mx["share"]
+            wn = a * w4 / mx["s4"] + (1 - a) * wn / mx["s5"]
+            bn = a * b4 / mx["s4"] + (1 - a) * bn / mx["s5"]
+        w_new[lab] = (wn, bn)
     labels = list(head_labels)
     rows_w, rows_b = list(w), list(b)
     for lab in LABELS:
@@ -68,8 +83,9 @@ def write_model(head_labels: list[str], refit: set[str], proj: dict, variant: st
         rows_b[i] = w_new[lab][1]
     _replace(g, "head.c2.weight", np.stack(rows_w))
     _replace(g, "head.c2.bias", np.asarray(rows_b))
-    _replace(g, "m4_projection_w", np.asarray(proj["weights"])[:, None])
-    _replace(g, "m4_projection_b", np.asarray([proj["bias"]]))
+    if not proj.get("keep"):
+        _replace(g, "m4_projection_w", np.asarray(proj["weights"])[:, None])
+        _replace(g, "m4_projection_b", np.asarray([proj["bias"]]))
     onnx.checker.check_model(m)
     onnx.save(m, MODEL_DIR / "model.onnx")
     return labels
@@ -90,7 +106,7 @@ def manifest_of(man: dict, ch: dict, labels: list[str], refit: set[str], version
     t = ch["triage"]
     findings.append({"label": "abnormal", "display": "Abnormal (triage)", "source": {"head": "main", "label": "abnormal"},
                      "threshold": t["threshold"], "summary": True, "heatmap": "abnormal",
-                     "population": "ChestX-ray14 abnormal vs normal films (high-sensitivity point, cross-validated)"})
+                     "population": "ChestX-ray14 abnormal vs normal films (operating point cross-validated)"})
     order = sorted((lab for lab, f in fs.items() if f["ships"]), key=lambda lab: -fs[lab]["oneVsRest"])
     for lab in order:
         f = fs[lab]
@@ -140,9 +156,9 @@ def main() -> None:
     ap.add_argument("--version", default="5.0.0")
     args = ap.parse_args()
     ch = json.loads((M5 / "choices.json").read_text())
-    man = json.loads((MODEL_DIR / "manifest.json").read_text())
+    man = json.loads((BASE / "manifest.json").read_text())
     refit = {lab for lab in LABELS if lab != "abnormal"} | ({"abnormal"} if ch["triage"]["source"] == "head" else set())
-    labels = write_model(man["heads"][0]["labels"], refit, ch["projection"], ch["headVariant"])
+    labels = write_model(man["heads"][0]["labels"], refit, ch["projection"], ch["headVariant"], ch["mix"])
     write_json(MODEL_DIR / "manifest.json", manifest_of(man, ch, labels, refit, args.version))
     print(f"wrote {MODEL_DIR / 'model.onnx'} and manifest.json {args.version}")
 
