@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { analyses, chats, dicomInstances, patientProfiles } from '../../server/src/db/schema.js';
 import { QueueName } from '@contracts/queues.js';
+import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import { PARAMETRIC_MAP_SOP_CLASS } from '../../server/src/services/dicom-node/build-parametric-map.js';
 import { DICOM_SEND_QUEUE } from '../../server/src/services/dicom-node/start-dicom-services.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -121,15 +123,18 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
     const instances = await orthanc.rest<{ ID: string; MainDicomTags: { SOPInstanceUID: string } }[]>(
       `/studies/${studies[0]}/instances`,
     );
-    assert.equal(instances.length, 3);
+    // The film, the SC, the SR and one Parametric Map per flagged finding's kept heatmap (issue 42).
+    const maps = ZStoredResult.parse(analysis!.result).heatmaps.filter((h) => h.grid).length;
+    assert.equal(instances.length, 3 + maps);
     const modalities: string[] = [];
+    let parametricMaps = 0;
     for (const i of instances) {
       if (i.MainDicomTags.SOPInstanceUID === dx.sopInstanceUid) continue;
       const tags = await orthanc.rest<Record<string, string>>(`/instances/${i.ID}/simplified-tags`);
       modalities.push(tags.Modality!);
       assert.equal(tags.PatientID, 'RT-1');
       assert.equal(tags.StudyInstanceUID, dx.studyUid);
-      const file = join(dir, `${tags.Modality}.dcm`);
+      const file = join(dir, `${i.ID}.dcm`);
       writeFileSync(file, await orthanc.restBytes(`/instances/${i.ID}/file`));
       const v = await run('dciodvfy', [file]).catch((e: { stdout: string; stderr: string }) => e);
       assert.doesNotMatch(`${v.stdout}${v.stderr}`, /^Error/m, `dciodvfy on the ${tags.Modality}`);
@@ -142,6 +147,9 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
         assert.match(dump.stdout, /Algorithm Version/);
         assert.match(dump.stdout, /Certainty of Finding/);
         assert.match(dump.stdout, /Operating threshold/);
+      } else if (tags.SOPClassUID === PARAMETRIC_MAP_SOP_CLASS) {
+        parametricMaps++;
+        assert.equal(tags.BurnedInAnnotation, 'NO');
       } else {
         assert.equal(tags.BurnedInAnnotation, 'YES');
         assert.match(tags.SOPClassUID!, /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.7$/);
@@ -150,7 +158,8 @@ describe('the DICOM node with Orthanc as the PACS and dcmtk as a second sender',
         assert.match(comments.stdout, /Heatmap: |No heatmap: /);
       }
     }
-    assert.deepEqual(modalities.sort(), ['OT', 'SR']);
+    assert.deepEqual(modalities.sort(), ['OT', ...Array<string>(maps).fill('OT'), 'SR']);
+    assert.equal(parametricMaps, maps);
 
     // PHI: the queues carry ids only.
     const sendQueue = new Queue(DICOM_SEND_QUEUE, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });

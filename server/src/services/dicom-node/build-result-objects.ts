@@ -1,6 +1,7 @@
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { airReportContent, notAnalysedContent } from './build-air-content.js';
 import { buildHeatmapSc } from './build-heatmap-sc.js';
+import { buildParametricMaps } from './build-parametric-map.js';
 import { buildReportSr } from './build-report-sr.js';
 import { resultContext, type TDataset, type TSourceInstance } from './result-object-base.js';
 
@@ -11,14 +12,17 @@ export interface TResultObjects {
   /** The secondary capture; null for a film that was not analysed. */
   secondaryCapture: TDataset | null;
   report: TDataset;
-  /** In the order they are sent: the secondary capture (when there is one), then the SR. */
+  /** One Parametric Map per flagged finding with kept heat values (issue 42); none for older results. */
+  parametricMaps: TDataset[];
+  /** In the order they are sent: the secondary capture (when there is one), the SR, the parametric maps. */
   datasets: TDataset[];
 }
 
 /**
  * The objects sent back to the PACS for one analysed film, in its study, each in a new series:
  * the secondary capture (the heatmap overlay, or the film when nothing was called, with its
- * legend) and the IHE AIR SR (TID 1500) with one measurement group per shipped finding.
+ * legend), the IHE AIR SR (TID 1500) with one measurement group per shipped finding, and a
+ * Parametric Map of each flagged finding's heat values.
  */
 export async function buildResultObjects(opts: {
   source: TSourceInstance;
@@ -37,7 +41,14 @@ export async function buildResultObjects(opts: {
     content: airReportContent(result, ctx.film),
     seriesDescription: 'AI findings (assistive)',
   });
-  return { studyUid: ctx.studyUid, secondaryCapture: sc, report: sr, datasets: [sc, sr] };
+  const maps = buildParametricMaps(ctx, result);
+  return {
+    studyUid: ctx.studyUid,
+    secondaryCapture: sc,
+    report: sr,
+    parametricMaps: maps,
+    datasets: [sc, sr, ...maps],
+  };
 }
 
 /**
@@ -57,5 +68,5 @@ export function buildNotAnalysedObjects(opts: {
     content: notAnalysedContent(opts.result, ctx.film, opts.reason),
     seriesDescription: 'AI: not analysed',
   });
-  return { studyUid: ctx.studyUid, secondaryCapture: null, report: sr, datasets: [sr] };
+  return { studyUid: ctx.studyUid, secondaryCapture: null, report: sr, parametricMaps: [], datasets: [sr] };
 }
