@@ -129,8 +129,9 @@ def projection(films: list[Film], folds: np.ndarray) -> dict:
     by_set = {s: auroc(y[[films[i].set == s for i in idx]], res[c][1][[films[i].set == s for i in idx]]) for s in ("more", "extra", "external")}
     old = np.array([films[i].p_ap or 0.5 for i in idx])
     prev = auroc(y, old)
+    prev_by_set = {s: auroc(y[[films[i].set == s for i in idx]], old[[films[i].set == s for i in idx]]) for s in ("more", "external")}
     # Model 4's projection output never saw these views: if it reads them better, it stays (keep).
-    return {"C": c, "auroc": point, "ci": [lo, hi], "bySet": by_set, "films": int(len(idx)), "previousAuroc": prev,
+    return {"C": c, "auroc": point, "ci": [lo, hi], "bySet": by_set, "films": int(len(idx)), "previousAuroc": prev, "previousBySet": prev_by_set,
             "keep": bool(prev is not None and point is not None and prev >= point),
             "weights": m.coef_[0].tolist(), "bias": float(m.intercept_[0])}
 
