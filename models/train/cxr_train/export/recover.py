@@ -96,11 +96,14 @@ def recover(path: Path = MODEL_DIR / "anatomy.onnx") -> tuple[AnatomyNet, GateNe
     return anatomy.eval(), gate.eval()
 
 
-def head_labels(path: Path) -> list[str]:
-    """The head's labels: the manifest beside the graph names them (model 5 added lung_opacity); else model 3's."""
-    man = path.parent / "manifest.json"
-    if man.exists():
-        return list(json.loads(man.read_text())["heads"][0]["labels"])
+def head_labels(path: Path, outputs: int | None = None) -> list[str]:
+    """The head's labels: named by the manifest beside the graph, or the shipped one (model 5 added lung_opacity),
+    whichever has as many as the graph's head; else model 3's."""
+    for man in (path.parent / "manifest.json", MODEL_DIR / "manifest.json"):
+        if man.exists():
+            labels = list(json.loads(man.read_text())["heads"][0]["labels"])
+            if outputs is None or len(labels) == outputs:
+                return labels
     return list(LABELS)
 
 
@@ -125,7 +128,7 @@ def recover_classifier(path: Path = MODEL_DIR / "model.onnx") -> tuple[nn.Sequen
         if not torch.allclose(v.float(), frozen[k].float(), rtol=1e-5, atol=1e-6):
             raise SystemExit(f"{path}: block {k} differs from the frozen ImageNet backbone; not model 3's classifier")
     w = init["head.c2.weight"]
-    labels = head_labels(path)
+    labels = head_labels(path, w.shape[0])
     if w.shape[0] != len(labels):
         raise SystemExit(f"{path}: the head has {w.shape[0]} outputs, its manifest names {len(labels)}")
     head = Head(len(labels), hidden=0)

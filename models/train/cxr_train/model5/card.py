@@ -161,8 +161,12 @@ def splice(text: str, key: str, body: str, after: str) -> str:
     return text[:i].rstrip("\n") + "\n\n" + block + "\n\n" + text[i:].lstrip("\n")
 
 
+def parser():
+    return cli_parser(__doc__)
+
+
 def main() -> None:
-    cli_parser(__doc__).parse_args()
+    parser().parse_args()
     ch = json.loads((M5 / "choices.json").read_text())
     man = json.loads((MODEL_DIR / "manifest.json").read_text())
     fs = ch["findings"]

@@ -167,8 +167,12 @@ def mix_with_model4(films: list[Film], z: dict[str, np.ndarray], sel: np.ndarray
     return mix
 
 
+def parser():
+    return cli_parser(__doc__)
+
+
 def main() -> None:
-    cli_parser(__doc__).parse_args()
+    parser().parse_args()
     # The head variant (penalty towards zero, or towards model 4's head) with the better out-of-fold mean.
     variants = {}
     for name, file in (("none", "heads.json"), ("model4", "heads-model4.json")):

@@ -151,10 +151,14 @@ def manifest_of(man: dict, ch: dict, labels: list[str], refit: set[str], version
     return out
 
 
-def main() -> None:
+def parser():
     ap = cli_parser(__doc__)
     ap.add_argument("--version", default="5.0.0")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
     ch = json.loads((M5 / "choices.json").read_text())
     man = json.loads((BASE / "manifest.json").read_text())
     refit = {lab for lab in LABELS if lab != "abnormal"} | ({"abnormal"} if ch["triage"]["source"] == "head" else set())
