@@ -212,6 +212,7 @@ const ORDER = [
   'worker: total',
   'worker: pipelineMs',
   'worker: overlayMs',
+  'worker: heatGridsMs',
   'worker: workerTotalMs',
   'jobs: resultQueueHop',
   'jobs: finalize',
@@ -233,8 +234,9 @@ async function main(): Promise<void> {
     `bench:analysis — ${images.length} radiographs, ${Math.min(...mp).toFixed(2)}-${Math.max(...mp).toFixed(2)} MP, model ${modelDir}`,
   );
   console.log(`images: ${source}`);
+  const loadStart = loadAverage();
   console.log(
-    `load average at start (1/5/15 min): ${loadAverage()} on ${(await import('node:os')).availableParallelism()} cores`,
+    `load average at start (1/5/15 min): ${loadStart} on ${(await import('node:os')).availableParallelism()} cores`,
   );
 
   const pure = await measurePipeline(modelDir, images);
@@ -276,8 +278,16 @@ async function main(): Promise<void> {
     console.log(`  first token p50 ${ms(percentile(one.chat.first, 50))}   p95 ${ms(percentile(one.chat.first, 95))}`);
     console.log(`  whole reply p50 ${ms(percentile(one.chat.total, 50))}   p95 ${ms(percentile(one.chat.total, 95))}`);
   }
-  console.log(`\nload average at end (1/5/15 min): ${loadAverage()}`);
+  const loadEnd = loadAverage();
+  console.log(`\nload average at end (1/5/15 min): ${loadEnd}`);
   const round = (x: number) => Math.round(x * 10) / 10;
+  // Where the time goes, as medians: the app's stages (job timestamps, worker stages) and the pure pipeline's.
+  const medians = (stages: Record<string, number[]>) =>
+    Object.fromEntries(
+      Object.keys(stages)
+        .sort((a, b) => rank(a) - rank(b))
+        .map((k) => [k, round(median(stages[k]!))]),
+    );
   console.log(
     JSON.stringify({
       p50Ms: round(percentile(one.latencies, 50)),
@@ -287,6 +297,9 @@ async function main(): Promise<void> {
       throughput2Workers: round(twoProcs.throughput),
       lost2Workers: twoProcs.lost,
       duplicated2Workers: twoProcs.duplicated,
+      loadStart,
+      loadEnd,
+      stageMedianMs: { ...medians(one.stages), ...medians(pure.stages) },
     }),
   );
 }

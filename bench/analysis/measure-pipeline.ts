@@ -1,5 +1,6 @@
 import { analyseFilm, loadModel, overlayCodingFor, drawOverlay } from '../../worker/src/pipeline/run-pipeline.js';
 import { decodeUpload } from '../../server/src/services/analysis/decode-upload.js';
+import { heatGrid } from '../../worker/src/pipeline/heat-grid.js';
 
 /**
  * The worker's pure stages in this process (no queue, no storage) on the images as the server
@@ -21,6 +22,10 @@ export async function measurePipeline(modelDir: string, images: { data: Buffer; 
   for (const img of stored) {
     const { result, film } = await analyseFilm(img.data, model);
     for (const [k, v] of Object.entries(result.timingsMs)) (stages[`pipeline: ${k}`] ??= []).push(v);
+    // Every finding's heat grid, as the worker sends them (issue 42).
+    const g0 = performance.now();
+    for (const h of result.heatmaps) heatGrid(h);
+    (stages['pipeline: heat grids (all findings)'] ??= []).push(performance.now() - g0);
     const heatmap = result.heatmaps.find((h) => h.label === result.topFinding) ?? result.heatmaps[0];
     if (!heatmap || !film) continue;
     // The worker's coding for this film first; then a PNG as well when that was a JPEG, for films stored as PNG.

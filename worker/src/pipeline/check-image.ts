@@ -35,10 +35,13 @@ export function refuse(code: GateReasonCode, model: LoadedModel, flags: string[]
 export async function checkImage(img: DecodedImage, model: LoadedModel, lap: Lap): Promise<CheckedImage> {
   const { manifest, checks } = model;
   let t = performance.now();
-  const pre = preChecks(img, model);
-  if (pre) return { accepted: false, gate: refuse(pre, model) };
+  const shape = shapeCheck(img, model);
+  if (shape) return { accepted: false, gate: refuse(shape, model) };
+  // One pass over the pixels gives the luma and the colour check (issue 42: two passes over a 3 MP
+  // RGB film were a third of the preprocess stage).
+  const { gray, coloured } = grayAndColour(img, checks.chromaLevel);
+  if (coloured > checks.maxColourFraction) return { accepted: false, gate: refuse('colour', model) };
   const input = manifest.anatomy?.input ?? manifest.input;
-  const gray = toGray(img);
   const x255 = resizeArea(gray, img.width, img.height, input.width, input.height);
   const sd = stdDev(x255);
   t = lap('preprocess', t);
@@ -77,12 +80,38 @@ export function colourFraction(img: DecodedImage, chromaLevel: number): number {
   return coloured / n;
 }
 
-/** Checks on the decoded pixels: size, shape, colour. */
-function preChecks(img: DecodedImage, { checks }: LoadedModel): GateReasonCode | null {
+/**
+ * The film's luma (toGray) and its fraction of clearly coloured pixels (colourFraction) in one
+ * pass: the same values as the two functions, read from memory once.
+ */
+export function grayAndColour(img: DecodedImage, chromaLevel: number): { gray: Uint8Array; coloured: number } {
+  if (img.channels < 3) return { gray: toGray(img), coloured: 0 };
+  const { data, channels } = img;
+  const n = img.width * img.height;
+  const gray = new Uint8Array(n);
+  let coloured = 0;
+  for (let i = 0, o = 0; i < n; i++, o += channels) {
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    if (r === g && g === b) {
+      gray[i] = r;
+      if (chromaLevel <= 0) coloured++;
+      continue;
+    }
+    gray[i] = ((r * 299 + g * 587 + b * 114 + 500) / 1000) | 0;
+    const hi = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
+    if (hi - lo >= chromaLevel) coloured++;
+  }
+  return { gray, coloured: coloured / n };
+}
+
+/** Checks on the decoded image's size and shape. */
+function shapeCheck(img: DecodedImage, { checks }: LoadedModel): GateReasonCode | null {
   const short = Math.min(img.width, img.height);
   if (short < checks.minSide) return 'too_small';
   if (Math.max(img.width, img.height) / short > checks.maxAspect) return 'aspect_ratio';
-  if (colourFraction(img, checks.chromaLevel) > checks.maxColourFraction) return 'colour';
   return null;
 }
 

@@ -85,16 +85,25 @@ export function heatmapZones(heatmaps: readonly Heatmap[], lung: Mask): HeatmapZ
   const out: HeatmapZones[] = [];
   for (const map of heatmaps) {
     const mass = new Float64Array(LUNG_ZONES.length);
-    for (let y = 0; y < lung.height; y++) {
-      const my = Math.min(map.height - 1, Math.floor(((y + 0.5) * map.height) / lung.height));
-      for (let x = 0; x < lung.width; x++) {
-        const zone = grid[y * lung.width + x]!;
-        if (zone < 0) continue;
-        const mx = Math.min(map.width - 1, Math.floor(((x + 0.5) * map.width) / lung.width));
-        const v = Number(map.data[my * map.width + mx]);
-        if (Number.isFinite(v) && v > 0) mass[zone]! += v;
+    if (map.width === lung.width && map.height === lung.height) {
+      // The usual case (lung-heatmaps.ts draws on the mask's grid): cell for cell, no resampling.
+      const { data } = map;
+      for (let k = 0; k < grid.length; k++) {
+        const zone = grid[k]!;
+        const v = data[k]!;
+        if (zone >= 0 && v > 0 && Number.isFinite(v)) mass[zone]! += v;
       }
-    }
+    } else
+      for (let y = 0; y < lung.height; y++) {
+        const my = Math.min(map.height - 1, Math.floor(((y + 0.5) * map.height) / lung.height));
+        for (let x = 0; x < lung.width; x++) {
+          const zone = grid[y * lung.width + x]!;
+          if (zone < 0) continue;
+          const mx = Math.min(map.width - 1, Math.floor(((x + 0.5) * map.width) / lung.width));
+          const v = Number(map.data[my * map.width + mx]);
+          if (Number.isFinite(v) && v > 0) mass[zone]! += v;
+        }
+      }
     const total = mass.reduce((a, b) => a + b, 0);
     if (!(total > 0)) continue;
     const zones = Object.fromEntries(LUNG_ZONES.map((z, i) => [z, round3(mass[i]! / total)])) as Record<
