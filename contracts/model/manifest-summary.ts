@@ -24,6 +24,7 @@ export const ZManifestSummary = z.looseObject({
   trainingData: text,
   /** Log-odds half-width of the "uncertain" band around each threshold. */
   uncertainMargin: orNull(z.number().finite().min(0)),
+  changeMargin: orNull(z.number().finite().min(0)),
   findings: listOf(ZShownFinding),
   notAssessed: listOf(ZShownFinding),
   anatomy: orNull(z.looseObject({ sha256: text })),

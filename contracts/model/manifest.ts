@@ -175,6 +175,11 @@ export const ZModelManifest = z
     heads: z.array(ZManifestHead).min(1),
     cams: z.object({ output: z.string(), channels: z.array(z.string()) }).optional(),
     uncertainMargin: finite.optional(),
+    /**
+     * Model 5+: the log-odds half-width within which a change between two results is "unchanged" (the timeline),
+     * kept apart from uncertainMargin, which model 5 sets to 0 so that every call follows its threshold.
+     */
+    changeMargin: finite.optional(),
     findings: z.array(ZManifestFinding).optional(),
     notAssessed: z.array(ZNotAssessedEntry).optional(),
     gate: ZManifestGate.optional(),

@@ -11,9 +11,11 @@ import { MODEL_DIR, sampleResultV2 } from '../analysis/support/fixtures.js';
 // The shipped manifest's band and thresholds: the rule reuses them, the test does too.
 const manifest = JSON.parse(readFileSync(`${MODEL_DIR}/manifest.json`, 'utf8')) as {
   uncertainMargin: number;
+  changeMargin?: number;
   findings: { label: string; display: string; threshold: number }[];
 };
-const MARGIN = manifest.uncertainMargin;
+// Model 5 calls with no band (uncertainMargin 0) and keeps the timeline's band as changeMargin.
+const MARGIN = manifest.changeMargin ?? manifest.uncertainMargin;
 const PNEUMONIA = manifest.findings.find((f) => f.label === 'pneumonia')!;
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const logit = (p: number) => Math.log(p / (1 - p));

@@ -140,6 +140,8 @@ def manifest_of(man: dict, ch: dict, labels: list[str], refit: set[str], version
         heads=[head],
         cams={"output": "cams", "channels": labels},
         uncertainMargin=0.0,
+        # The timeline's "unchanged" band keeps model 4's width: calls have no band now, changes still need one.
+        changeMargin=man["uncertainMargin"],
         findings=findings,
         notAssessed=[{"label": lab, "display": DISPLAY[lab]} for lab in DISPLAY
                      if lab not in shipped and not (lab == "cardiomegaly" and "cardiomegaly" in shipped)],
