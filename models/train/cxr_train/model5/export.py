@@ -83,6 +83,10 @@ def write_model(head_labels: list[str], refit: set[str], proj: dict, variant: st
         rows_b[i] = w_new[lab][1]
     _replace(g, "head.c2.weight", np.stack(rows_w))
     _replace(g, "head.c2.bias", np.asarray(rows_b))
+    # The declared output shapes name the label count (onnxruntime warns when they disagree with the head's).
+    for o in g.output:
+        if o.name in ("logits", "cams"):
+            o.type.tensor_type.shape.dim[1].dim_value = len(labels)
     if not proj.get("keep"):
         _replace(g, "m4_projection_w", np.asarray(proj["weights"])[:, None])
         _replace(g, "m4_projection_b", np.asarray([proj["bias"]]))
