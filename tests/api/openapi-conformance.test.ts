@@ -235,6 +235,21 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     await joinTeam({ ...t.deps, meta: null, userId: member.user.id, email: member.user.email, token });
     return { url: `/api/teams/${team.id}/members/${member.user.id}` };
   },
+  'DELETE /api/teams/{teamId}/invitations/{invitationId}': async (t, u) => {
+    const team = await createTeam({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      name: `Radiology revoke ${uniqueSuffix()}`,
+    });
+    const { invitationId } = await inviteMember({
+      ...t.deps,
+      meta: null,
+      userId: u.user.id,
+      input: { teamId: team.id, email: `revoked-${uniqueSuffix()}@example.org`, role: 'clinician' },
+    });
+    return { url: `/api/teams/${team.id}/invitations/${invitationId}` };
+  },
   // The team worklist (issue 32 part 3): the caller is a radiologist of a team holding one study.
   'GET /api/worklist': async (t, u) => ({ url: `/api/worklist?team=${(await teamStudy(t, u)).teamId}` }),
   'POST /api/worklist/{studyId}/claim': async (t, u) => ({

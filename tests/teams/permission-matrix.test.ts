@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { chats, patientProfiles } from '../../server/src/db/schema.js';
+import { createApiKey } from '../../server/src/services/api-key/create-api-key.js';
 import { appRouter } from '../../server/src/trpc/router.js';
 import { DEFAULT_PASSWORD } from '../helpers/factories.js';
 import { registeredApiRoutes } from '../helpers/list-api-routes.js';
@@ -16,8 +17,8 @@ import { reportCases } from './matrix/cases-report.js';
 import { studyCases } from './matrix/cases-studies.js';
 import { teamCases } from './matrix/cases-teams.js';
 import { worklistCases } from './matrix/cases-worklist.js';
-import type { TCase } from './matrix/matrix-case.js';
-import { ACTORS, seedRows, seedWorld, type TRows } from './matrix/matrix-world.js';
+import { TEAM_KEY_REFUSED, type TCase } from './matrix/matrix-case.js';
+import { ACTORS, seedRows, seedWorld, type TRows, type TWorld } from './matrix/matrix-world.js';
 import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
 
 /**
@@ -57,6 +58,21 @@ function surfacesOf(t: TestApp): string[] {
     'batch query',
     'batch mutation',
   ].sort();
+}
+
+/**
+ * A team key made just before its call: an earlier actor's call may have revoked the admin's keys
+ * (a password change does), which would answer 401 instead of what the key itself gets.
+ */
+async function freshTeamKey(t: TestApp, w: TWorld): Promise<string> {
+  const made = await createApiKey({
+    db: t.deps.db,
+    meta: null,
+    userId: w.users.admin.user.id,
+    teamId: w.teamId,
+    name: 'pacs',
+  });
+  return made.key;
 }
 
 /** The colleague's profile and chat as stored (absent: deleted). */
@@ -107,14 +123,15 @@ for (const backend of testBackends()) {
         for (const actor of ACTORS) {
           const rows = await seedRows(t, w.teamId, w.users.author.user.id);
           const before = await colleagueRows(t, rows);
-          const user = actor === 'anon' ? null : w.users[actor];
-          const member = actor !== 'anon' && actor !== 'otherTeam';
+          // The team key acts for its creator (the admin) as far as it acts at all: STOW-RS.
+          const user = actor === 'anon' ? null : w.users[actor === 'teamKey' ? 'admin' : actor];
+          const member = actor !== 'anon' && actor !== 'otherTeam' && actor !== 'teamKey';
           let own: TRows | null = null;
           const answer = await c.call({
             t,
             w,
             actor,
-            token: user?.token ?? null,
+            token: actor === 'teamKey' ? await freshTeamKey(t, w) : (user?.token ?? null),
             self: user?.user.id ?? randomUUID(),
             password: user?.password ?? DEFAULT_PASSWORD,
             rows,
@@ -125,7 +142,7 @@ for (const backend of testBackends()) {
           if (answer >= 400)
             assert.deepEqual(await colleagueRows(t, rows), before, `${actor} was refused but changed rows`);
         }
-        assert.deepEqual(answers, [...c.expect], `answers for ${ACTORS.join(', ')}`);
+        assert.deepEqual(answers, [...c.expect, c.teamKey ?? TEAM_KEY_REFUSED], `answers for ${ACTORS.join(', ')}`);
       });
     }
   });

@@ -27,7 +27,7 @@ const stowRoutes: FastifyPluginAsync = async (app) => {
   let reading = 0;
   // The body is handed on unread: the route reads it part by part, or not at all when it refuses.
   app.addContentTypeParser(/^multipart\/related/i, (_req, payload, done) => done(null, payload));
-  app.post('/studies', { config: { auth: 'user' } }, async (req, reply) => {
+  app.post('/studies', { config: { auth: 'user', teamKey: true } }, async (req, reply) => {
     // A refusal may leave the body unread (or half read): close the connection after the answer.
     reply.header('connection', 'close');
     const auth = req.signedIn();
@@ -72,7 +72,7 @@ const stowRoutes: FastifyPluginAsync = async (app) => {
   app.route({
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
     url: '/studies',
-    config: { auth: 'public' },
+    config: { auth: 'public', teamKey: true },
     handler: async (_req, reply) =>
       reply
         .status(405)

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
+import { AppError } from '../lib/app-error.js';
 import { credentialOf } from '../lib/request-auth.js';
 import { API_KEY_PREFIX, resolveApiKey } from '../services/api-key/resolve-api-key.js';
 import { admitCaller, type TAuthLevel, type TPasswordSession } from '../services/auth/auth-level.js';
@@ -12,6 +14,8 @@ export type TRouteAuth = TAuthLevel;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: TRouteAuth;
+    /** The route accepts a team API key (STOW-RS only): every other route refuses one with 403. */
+    teamKey?: boolean;
   }
   interface FastifyRequest {
     /** The caller the route's auth level admitted; only on routes whose level is not public. */
@@ -64,6 +68,13 @@ export default fp(async (app) => {
   });
 
   app.addHook('onRequest', async (req) => {
+    // A team key is a STOW-RS credential and nothing else (issue 39 S2): it is refused on every
+    // route that does not say it takes one, public ones included, before any handler runs.
+    const cred = credentialOf(req);
+    if (cred?.from === 'bearer' && cred.token.startsWith(API_KEY_PREFIX) && !req.routeOptions.config.teamKey) {
+      const auth = await req.resolveAuth();
+      if (auth?.keyTeamId) throw new AppError('FORBIDDEN', API_KEY_MESSAGES.teamKeyStowOnly);
+    }
     const level = req.routeOptions.config.auth;
     if (!level || level === 'public') return;
     admitted.set(req, admitCaller({ level, auth: await req.resolveAuth() }));

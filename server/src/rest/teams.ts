@@ -20,12 +20,14 @@ import { listMembers } from '../services/teams/list-members.js';
 import { listTeamAudit } from '../services/teams/list-team-audit.js';
 import { listTeams } from '../services/teams/list-teams.js';
 import { removeMember } from '../services/teams/remove-member.js';
+import { revokeInvitation } from '../services/teams/revoke-invitation.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['teams'];
 const config = { auth: 'user' } as const;
 const ZTeamParams = z.object({ teamId: z.string().max(100) });
 const ZMemberParams = ZTeamParams.extend({ userId: z.string().max(100) });
+const ZInvitationParams = ZTeamParams.extend({ invitationId: z.string().max(100) });
 const notFound = { 404: errorResponse(TEAM_MESSAGES.notFound) };
 
 /** /api/teams: the same services as the tRPC `team` procedures, in the spec's envelope. */
@@ -92,6 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           201: envelope(z.object({ invitationId: z.uuid() })),
           ...notFound,
           409: errorResponse(TEAM_MESSAGES.alreadyMember),
+          429: errorResponse(TEAM_MESSAGES.tooManyInvitesToAddress),
         },
       },
     },
@@ -99,6 +102,28 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const input = { teamId: req.params.teamId, email: req.body.email, role: req.body.role };
       const data = await inviteMember({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input });
       return reply.status(201).send({ success: true, message: TEAM_MESSAGES.invited, data });
+    },
+  );
+
+  app.delete(
+    '/:teamId/invitations/:invitationId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Withdraw a pending invitation (admins); its link stops working at once',
+        params: ZInvitationParams,
+        response: {
+          200: ZOk,
+          403: errorResponse(TEAM_MESSAGES.adminOnly),
+          404: errorResponse(TEAM_MESSAGES.invitationNotFound),
+        },
+      },
+    },
+    async (req) => {
+      const { teamId, invitationId } = req.params;
+      await revokeInvitation({ ...deps, meta: req.meta(), userId: req.signedIn().userId, teamId, invitationId });
+      return { success: true as const, message: TEAM_MESSAGES.invitationRevoked };
     },
   );
 

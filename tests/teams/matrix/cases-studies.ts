@@ -23,7 +23,7 @@ async function analyzerStatus(c: TCallCtx, url: '/api/chat/analyzer?wait=0' | '/
 
 /** A reply the caller asked for on the team's chat (a non-member gets the author's). */
 async function replyStreamOf(c: TCallCtx): Promise<string> {
-  const member = c.actor !== 'otherTeam' && c.actor !== 'anon';
+  const member = c.actor !== 'otherTeam' && c.actor !== 'anon' && c.actor !== 'teamKey';
   const token = member ? c.token : c.w.users.author.token;
   const res = await c.t.app.inject({
     method: 'POST',
@@ -180,12 +180,13 @@ export const studyCases: TCase[] = [
   },
   {
     surface: 'POST /dicomweb/studies',
-    variant: "STOW-RS with the caller's personal API key (no account: none)",
+    variant: "STOW-RS with the caller's personal API key (no account: none; team key: the team key)",
     expect: [200, 200, 200, 200, 401],
+    teamKey: 200,
     call: async (c) => {
       const key =
-        c.actor === 'anon'
-          ? null
+        c.actor === 'anon' || c.actor === 'teamKey'
+          ? c.token
           : (await createApiKey({ db: c.t.deps.db, meta: null, userId: c.self, name: 'pacs' })).key;
       const body = related([(await buildDxInstance()).bytes]);
       return (await rawStatus(c.t, { method: 'POST', url: '/dicomweb/studies', ...body }, key)).statusCode;
@@ -195,6 +196,7 @@ export const studyCases: TCase[] = [
     surface: 'POST /dicomweb/studies',
     variant: 'STOW-RS with a team key (the key is the credential, whoever sends it): lands in the team',
     expect: ANYONE(200),
+    teamKey: 200,
     call: async (c) => {
       const admin = c.w.users.admin.user.id;
       const made = await createApiKey({ db: c.t.deps.db, meta: null, userId: admin, teamId: c.w.teamId, name: 'pacs' });
@@ -213,6 +215,7 @@ export const studyCases: TCase[] = [
   ...(['GET', 'PUT', 'PATCH', 'DELETE'] as const).map((method): TCase => ({
     surface: `${method} /dicomweb/studies`,
     expect: ANYONE(405),
+    teamKey: 405,
     call: (c) => restStatus(c.t, method, '/dicomweb/studies', c.token),
   })),
 ];

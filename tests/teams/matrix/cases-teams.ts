@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { MANAGE, READ, SIGNED_IN, type TAnswers, type TCase } from './matrix-case.js';
+import { teamInvitations } from '../../../server/src/db/schema.js';
+import { MANAGE, READ, SIGNED_IN, type TAnswers, type TCase, type TCallCtx } from './matrix-case.js';
 import { restStatus, trpcStatus } from './matrix-calls.js';
 
 /** The team itself: creating, listing, membership, invitations, AE title. */
@@ -9,6 +10,22 @@ const aeTitle = () => `MX${randomBytes(4).toString('hex').toUpperCase()}`;
 const teamName = () => `Radiology — Matrix ${randomBytes(4).toString('hex')}`;
 const inviteEmail = () => `invitee-${randomBytes(4).toString('hex')}@example.org`;
 /** Leaving: the only admin may not (409, the last admin); another team's member is no member (404). */
+/** A pending invitation of the team, sent by its admin (written straight to the table: no mail). */
+async function pendingInvitation(c: TCallCtx): Promise<string> {
+  const [row] = await c.t.deps.db
+    .insert(teamInvitations)
+    .values({
+      teamId: c.w.teamId,
+      email: inviteEmail(),
+      role: 'clinician',
+      tokenHash: randomBytes(32).toString('hex'),
+      invitedBy: c.w.users.admin.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning({ id: teamInvitations.id });
+  if (!row) throw new Error('invitation not made');
+  return row.id;
+}
 const LEAVE: TAnswers = [409, 200, 200, 404, 401];
 
 export const teamCases: TCase[] = [
@@ -32,6 +49,13 @@ export const teamCases: TCase[] = [
         email: inviteEmail(),
         role: 'clinician',
       }),
+  },
+  {
+    surface: 'DELETE /api/teams/{teamId}/invitations/{invitationId}',
+    variant: 'a pending invitation',
+    expect: MANAGE,
+    call: async (c) =>
+      restStatus(c.t, 'DELETE', `/api/teams/${c.w.teamId}/invitations/${await pendingInvitation(c)}`, c.token),
   },
   {
     surface: 'GET /api/teams/{teamId}/members',
@@ -80,6 +104,16 @@ export const teamCases: TCase[] = [
     expect: MANAGE,
     call: (c) =>
       trpcStatus(c.t, 'mutation', 'team.invite', c.token, { teamId: c.w.teamId, email: inviteEmail(), role: 'admin' }),
+  },
+  {
+    surface: 'mutation team.revokeInvitation',
+    variant: 'a pending invitation',
+    expect: MANAGE,
+    call: async (c) =>
+      trpcStatus(c.t, 'mutation', 'team.revokeInvitation', c.token, {
+        teamId: c.w.teamId,
+        invitationId: await pendingInvitation(c),
+      }),
   },
   {
     surface: 'mutation team.join',

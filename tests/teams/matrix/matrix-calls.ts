@@ -74,6 +74,8 @@ export async function batchStatus(
   const input = Object.fromEntries(calls.map((c, i) => [String(i), c.input]));
   const res = await t.app.inject(trpcRequest(kind, calls.map((c) => c.path).join(','), token, input, true));
   const items = res.json() as { error?: { data?: { httpStatus?: number } } }[];
+  // Refused before tRPC reads the batch (a team key: plugins/auth.ts): one answer for the request.
+  if (!Array.isArray(items)) return res.statusCode;
   const statuses = items.map((it) => it.error?.data?.httpStatus ?? 200);
   if (new Set(statuses).size !== 1) throw new Error(`batched items disagree: ${statuses.join(', ')}`);
   return statuses[0] ?? res.statusCode;

@@ -6,7 +6,7 @@ export interface TCallCtx {
   t: TestApp;
   w: TWorld;
   actor: TActor;
-  /** The caller's session token; null for no account. */
+  /** The caller's session token (for `teamKey`, the team's API key); null for no account. */
   token: string | null;
   /** The caller's user id (a random UUID for no account). */
   self: string;
@@ -28,8 +28,16 @@ export interface TCase {
   surface: string;
   variant?: string;
   expect: TAnswers;
+  /**
+   * The answer to the same call made with a team API key of the team (issue 39 S2): a team key is
+   * a STOW-RS credential and nothing else, so every other surface answers 403 (the default).
+   */
+  teamKey?: number;
   call(c: TCallCtx): Promise<number>;
 }
+
+/** What a team key gets everywhere but STOW-RS. */
+export const TEAM_KEY_REFUSED = 403;
 export type TAnswers = readonly [number, number, number, number, number];
 
 /** Any member reads it; another team's member gets 404, like a missing id; no account 401. */

@@ -5,8 +5,11 @@ import { createTeam } from '../../helpers/team-factories.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { RESULT, REPORT_MD } from '../../export/analysed-chat.js';
 
-/** Who calls: the three roles of the team, a member of another team, and nobody signed in. */
-export const ACTORS = ['admin', 'radiologist', 'clinician', 'otherTeam', 'anon'] as const;
+/**
+ * Who calls: the three roles of the team, a member of another team, nobody signed in, and a
+ * team API key of the team (made by its admin) as the only credential.
+ */
+export const ACTORS = ['admin', 'radiologist', 'clinician', 'otherTeam', 'anon', 'teamKey'] as const;
 export type TActor = (typeof ACTORS)[number];
 
 /**
@@ -18,7 +21,7 @@ export type TActor = (typeof ACTORS)[number];
 export interface TWorld {
   teamId: string;
   otherTeamId: string;
-  users: Record<Exclude<TActor, 'anon'> | 'author', TTestUser>;
+  users: Record<Exclude<TActor, 'anon' | 'teamKey'> | 'author', TTestUser>;
 }
 
 /** The team rows of one author: a profile and an analysed chat (X-ray, overlay, report). */
@@ -42,7 +45,11 @@ export async function seedWorld(t: TestApp): Promise<TWorld> {
     [author.user.id]: 'radiologist',
   });
   const other = await createTeam(t.deps, { [otherTeam.user.id]: 'admin' });
-  return { teamId: team.id, otherTeamId: other.id, users: { admin, radiologist, clinician, author, otherTeam } };
+  return {
+    teamId: team.id,
+    otherTeamId: other.id,
+    users: { admin, radiologist, clinician, author, otherTeam },
+  };
 }
 
 /** A completed analysis in the team, as the finalizer leaves it (result, overlay, report message). */

@@ -1,4 +1,4 @@
-import type { TCase } from './matrix-case.js';
+import { TEAM_KEY_REFUSED, type TCase } from './matrix-case.js';
 
 export const MATRIX_START = '<!-- permission-matrix:start (written by tests/teams/permission-matrix.test.ts) -->';
 export const MATRIX_END = '<!-- permission-matrix:end -->';
@@ -7,9 +7,12 @@ export const MATRIX_END = '<!-- permission-matrix:end -->';
 export function renderMatrix(cases: readonly TCase[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const lines = [
-    '| Surface | Variant | admin | radiologist | clinician | another team | no account |',
-    '|---|---|---|---|---|---|---|',
-    ...cases.map((c) => `| \`${esc(c.surface)}\` | ${esc(c.variant ?? '')} | ${c.expect.join(' | ')} |`),
+    '| Surface | Variant | admin | radiologist | clinician | another team | no account | team key |',
+    '|---|---|---|---|---|---|---|---|',
+    ...cases.map(
+      (c) =>
+        `| \`${esc(c.surface)}\` | ${esc(c.variant ?? '')} | ${[...c.expect, c.teamKey ?? TEAM_KEY_REFUSED].join(' | ')} |`,
+    ),
   ];
   return [MATRIX_START, ...lines, MATRIX_END].join('\n');
 }

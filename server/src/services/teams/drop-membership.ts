@@ -1,10 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { dicomInstances, teamMembers } from '../../db/schema.js';
 import type { TTx } from './lock-team-admins.js';
+import { voidInvitations } from './void-invitations.js';
 
 /**
  * Inside the caller's transaction (which checked the last-admin rule under lockTeamAdmins):
- * ends a membership and releases the member's claims on the team's worklist.
+ * ends a membership, releases the member's claims on the team's worklist and voids the pending
+ * invitations of their address to the team (a link sent before must not bring them back).
  */
 export async function dropMembership(opts: { tx: TTx; teamId: string; userId: string }): Promise<void> {
   const { tx, teamId, userId } = opts;
@@ -13,4 +15,5 @@ export async function dropMembership(opts: { tx: TTx; teamId: string; userId: st
     .update(dicomInstances)
     .set({ claimedBy: null, claimedAt: null })
     .where(and(eq(dicomInstances.teamId, teamId), eq(dicomInstances.claimedBy, userId)));
+  await voidInvitations({ tx, teamId, userId });
 }

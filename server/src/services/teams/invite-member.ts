@@ -14,14 +14,20 @@ import { recordAudit } from '../audit/record-audit.js';
 import { requireTeamRole } from '../data-access/team-role.js';
 import { sendMail } from '../mail/send-mail.js';
 import { teamInvitationMail } from '../mail/team-invitation-mail.js';
+import { countInvitation } from './count-invitation.js';
 import { countMembers, countPendingInvitations } from './count-team.js';
 
 /**
  * An admin invites an address with a role: the e-mailed link carries a one-time token (only its
- * hash is stored) valid for 7 days, and only an account with that address can accept it.
+ * hash is stored) valid for 7 days, and only an account with that address can accept it. Mail
+ * is limited per recipient address and per inviting account (countInvitation: 429).
  */
 export async function inviteMember(
-  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; input: TInviteInput },
+  opts: Pick<AppDeps, 'db' | 'config' | 'log' | 'redis'> & {
+    meta: RequestMeta | null;
+    userId: string;
+    input: TInviteInput;
+  },
 ): Promise<{ invitationId: string }> {
   const { db, userId, input } = opts;
   const teamId = input.teamId;
@@ -40,6 +46,7 @@ export async function inviteMember(
     throw new AppError('CONFLICT', TEAM_MESSAGES.tooManyInvitations);
   const [team] = await db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId)).limit(1);
   if (!team) throw new AppError('NOT_FOUND', TEAM_MESSAGES.notFound);
+  await countInvitation({ ...opts, email });
 
   const token = newToken();
   const [row] = await db

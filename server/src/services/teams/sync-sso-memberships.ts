@@ -8,6 +8,7 @@ import { loadMemberships, resolveMappedTeams } from '../sso/resolve-mapped-teams
 import { dropMembership } from './drop-membership.js';
 import { lockTeamAdmins } from './lock-team-admins.js';
 import { publishMemberRemoved } from './membership-signal.js';
+import { voidInvitations } from './void-invitations.js';
 
 /**
  * At every SSO login: makes userId's team memberships follow the groups claim (planTeamSync
@@ -38,11 +39,13 @@ export async function syncSsoMemberships(
     for (const c of plan) {
       if (!c.teamId) continue;
       const member = and(eq(teamMembers.teamId, c.teamId), eq(teamMembers.userId, userId));
-      if (c.action === 'join' && c.to)
+      if (c.action === 'join' && c.to) {
         await tx
           .insert(teamMembers)
           .values({ teamId: c.teamId, userId, role: c.to, source: 'sso' })
           .onConflictDoNothing();
+        await voidInvitations({ tx, teamId: c.teamId, userId });
+      }
       if (c.action === 'change' && c.to) await tx.update(teamMembers).set({ role: c.to, source: 'sso' }).where(member);
       if (c.action === 'remove') await dropMembership({ tx, teamId: c.teamId, userId });
     }

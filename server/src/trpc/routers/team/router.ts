@@ -3,6 +3,7 @@ import {
   ZAeTitleInput,
   ZChangeRoleInput,
   ZCreateTeamInput,
+  ZInvitationInput,
   ZInviteInput,
   ZJoinTeamInput,
   ZMemberInput,
@@ -21,6 +22,7 @@ import { listMembers } from '../../../services/teams/list-members.js';
 import { listTeamAudit } from '../../../services/teams/list-team-audit.js';
 import { listTeams } from '../../../services/teams/list-teams.js';
 import { removeMember } from '../../../services/teams/remove-member.js';
+import { revokeInvitation } from '../../../services/teams/revoke-invitation.js';
 import { setTeamAeTitle } from '../../../services/teams/set-team-ae-title.js';
 import { protectedProcedure, router } from '../../trpc.js';
 
@@ -48,6 +50,21 @@ export const teamRouter = router({
     .input(ZInviteInput)
     .output(z.object({ invitationId: z.uuid() }))
     .mutation(({ ctx, input }) => inviteMember({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+
+  /** An admin withdraws a pending invitation. */
+  revokeInvitation: protectedProcedure
+    .input(ZInvitationInput)
+    .output(ZDone)
+    .mutation(async ({ ctx, input }) => {
+      await revokeInvitation({
+        ...ctx.deps,
+        meta: ctx.meta,
+        userId: ctx.auth.userId,
+        teamId: input.teamId,
+        invitationId: input.invitationId,
+      });
+      return { ok: true as const };
+    }),
 
   join: protectedProcedure
     .input(ZJoinTeamInput)
