@@ -142,6 +142,24 @@ def section(ch: dict, man: dict, tg: list[dict]) -> str:
         "- Not tried this time (the session's two CPU cores were shared; no accelerator was lent): fine-tuning the top "
         "blocks on the new films, a larger crop, test-time flip, anatomy measures as features.",
         "",
+        "### Ablation: one-vs-rest AUROC on the external ChestX-ray14 films (cross-validated)",
+        "",
+        "Model 4's head never saw these films (out of sample); the refitted head's logits are out of fold. The mix "
+        "(a share of model 4's standardised logit) is chosen per finding on these figures; head variants by their "
+        "mean over the 12 findings with >= 10 positives: "
+        + ", ".join(f"penalty towards {'zero' if k == 'none' else 'model 4'} {fmt(v)}" for k, v in ch["headVariants"].items())
+        + f" (shipped: towards {'zero' if ch['headVariant'] == 'none' else 'model 4'}, C {ch['C']}).",
+        "",
+        "| output | model 4's head | refitted head | 50/50 | shipped (model-4 share) |",
+        "|---|---|---|---|---|",
+    ]
+    for lab, mx in ch["mix"].items():
+        a = mx["aurocs"]
+        k = key_of(lab)
+        name = "Abnormal (triage), normal vs abnormal" if lab == "abnormal" else DISPLAY.get(k, k)
+        lines.append(f"| {name} | {fmt(a['1.0'])} | {fmt(a['0.0'])} | {fmt(a['0.5'])} | {fmt(a[str(mx['share'])])} ({mx['share']}) |")
+    lines += [
+        "",
         "### Targets (issue 42, cross-validated on cxr-external-val)",
         "",
         "| figure | measured | target | met |",

@@ -42,7 +42,9 @@ def platt(z: np.ndarray, y: np.ndarray) -> tuple[float, float]:
         a, c = a - step[0], c - step[1]
         if np.abs(step).max() < 1e-8:
             break
-    return float(a), float(c)
+    # A calibration must keep the order: a slope at or below zero (a label the logit cannot rank) becomes a
+    # small positive one, so its AUROC stays the logit's.
+    return max(float(a), 1e-3), float(c)
 
 
 def threshold_at_rate(p_neg: np.ndarray, rate: float) -> float:
