@@ -1,4 +1,8 @@
-"""The films model 5 learns from, as one table: features, labels (None where a collection does not say), groups."""
+"""The films model 5 learns from, as one table: features, labels (None where a collection does not say), groups.
+
+`group` is the patient: cxr-external-val's films are only ever fitted on under patient-grouped k-fold
+cross-validation (folds.fold_of), with a patient's films in cxr-nih-more kept on the same side.
+"""
 from __future__ import annotations
 
 import csv
