@@ -8,8 +8,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  *     tests/setup/database-templates.ts migrates once per run, with their own random
  *     QUEUE_PREFIX (tests/helpers/test-config.ts), which also namespaces rate-limit counters:
  *     two of them never see each other's data, queues or limits.
- *  1. serial: the reliability suites, one file at a time: timing comparisons (median response
- *     times), fuzzing and filled disks must not share two cores with other files.
+ *  1. serial: the files that compare timings (median response times), one at a time: they
+ *     must not share two cores with other files. The other reliability files run in group 0.
  *  2. e2e: every file that starts the app as processes (server, worker, Chromium, private Redis
  *     servers, a proxy that cuts PostgreSQL), one at a time. Its global teardown scans their logs.
  * New files land in "integration" unless listed below: the safe default with Redis and PostgreSQL.
@@ -41,7 +41,9 @@ const E2E = [
   'tests/auth/session-cache.test.ts',
   'tests/reliability/read-audit-crash.test.ts',
 ];
-const SERIAL = ['tests/reliability/*.test.ts'];
+// Alone only where a test measures time (median response times): the other reliability files
+// (fuzzing, faults, a full disk, backups) isolate themselves like any integration file.
+const SERIAL = ['tests/reliability/attack-checklist.test.ts'];
 // Migrates once per run; every test database is then a copy (tests/setup/database-templates.ts).
 const DATABASE_TEMPLATES = 'tests/setup/database-templates.ts';
 const ALL = ['tests/**/*.test.ts'];
