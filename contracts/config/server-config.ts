@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { baseConfigShape } from './base-config.js';
 import { dicomConfigShape } from './dicom-config.js';
 import { checkOidcConfig, oidcConfigShape } from './oidc-config.js';
+import { reportConfigShape } from './report-config.js';
 import { parseEnv, zBool } from './parse-env.js';
 
 /**
@@ -14,6 +15,7 @@ export const ZConfig = z
     ...baseConfigShape,
     ...dicomConfigShape,
     ...oidcConfigShape,
+    ...reportConfigShape,
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().default('http://localhost:3000'),

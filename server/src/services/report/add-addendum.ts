@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { REPORT_MESSAGES, ZAddendumInput, type TAddendumInput, type TReport } from '@contracts/schemas/report.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { isUuid } from '../data-access/is-uuid.js';
+import { deliverSignedReport } from './deliver-signed-report.js';
 import { loadReport } from './get-report.js';
 import { readReport } from './read-report.js';
 import { signerName } from './signer-name.js';
@@ -14,7 +15,7 @@ import { signerName } from './signer-name.js';
  * draft is edited instead: CONFLICT. The addendum's text stays out of the audit entry.
  */
 export async function addAddendum(
-  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; input: TAddendumInput },
+  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; input: TAddendumInput },
 ): Promise<TReport> {
   const { db, userId } = opts;
   const { analysisId, text } = ZAddendumInput.parse(opts.input);
@@ -36,7 +37,9 @@ export async function addAddendum(
           .set({ status: 'amended', updatedAt: sql`now()` })
           .where(eq(reports.analysisId, analysisId));
       });
-      return (await readReport({ db, analysisId, canSign: true }))!;
+      const out = (await readReport({ db, analysisId, canSign: true }))!;
+      void deliverSignedReport({ ...opts, report: out });
+      return out;
     },
     detailsOf: (r) => ({ addenda: r.addenda.length }),
   });

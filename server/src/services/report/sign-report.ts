@@ -7,6 +7,7 @@ import { REPORT_MESSAGES, type TReport } from '@contracts/schemas/report.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { saveImpressionFeedback } from '../feedback/save-impression-feedback.js';
+import { deliverSignedReport } from './deliver-signed-report.js';
 import { loadReport } from './get-report.js';
 import { impressionChanges } from './impression-changes.js';
 import { readReport } from './read-report.js';
@@ -19,7 +20,7 @@ import { signerName } from './signer-name.js';
  * signed report is CONFLICT.
  */
 export async function signReport(
-  opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; analysisId: string },
+  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; analysisId: string },
 ): Promise<TReport> {
   const { db, userId, analysisId } = opts;
   return auditedAccess({
@@ -48,7 +49,9 @@ export async function signReport(
           changes: impressionChanges(result.data.findings, signed.impression),
         });
       });
-      return (await readReport({ db, analysisId, canSign: true }))!;
+      const out = (await readReport({ db, analysisId, canSign: true }))!;
+      void deliverSignedReport({ ...opts, report: out });
+      return out;
     },
     detailsOf: (r) => ({ status: r.status }),
   });
