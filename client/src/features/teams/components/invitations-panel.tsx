@@ -2,13 +2,14 @@ import { TEAM_MESSAGES, TEAM_ROLES, ZInviteInput, type TTeamMembers, type TTeamR
 import { describedBy, Field } from '../../../components/field';
 import { Form } from '../../../components/form';
 import { useToast } from '../../../components/toast/use-toast';
+import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { ROLE_LABEL } from './space-switcher';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
-/** Admin only: invite an address with a role (an e-mailed link, valid once for 7 days). */
+/** Admin only: invite an address with a role (an e-mailed link, valid once for 7 days), or withdraw one. */
 export function InvitationsPanel({
   teamId,
   invitations,
@@ -18,6 +19,18 @@ export function InvitationsPanel({
 }) {
   const toast = useToast();
   const utils = trpc.useUtils();
+  const revoke = trpc.team.revokeInvitation.useMutation();
+  const withdraw = (invitationId: string) =>
+    revoke.mutate(
+      { teamId, invitationId },
+      {
+        onSuccess: () => {
+          toast.success(TEAM_MESSAGES.invitationRevoked);
+          void utils.team.members.invalidate({ teamId });
+        },
+        onError: (err) => toast.error(errorText(err, 'Failed to withdraw invitation')),
+      },
+    );
   const form = useZodForm({
     schema: ZInviteInput,
     initialValues: { email: '', role: 'radiologist' as TTeamRole },
@@ -76,7 +89,16 @@ export function InvitationsPanel({
           {invitations.map((i) => (
             <li key={i.id}>
               <span className="team-email">{i.email}</span> · {ROLE_LABEL[i.role]} ·{' '}
-              <span className="muted">expires {day(i.expiresAt)}</span>
+              <span className="muted">expires {day(i.expiresAt)}</span>{' '}
+              <button
+                type="button"
+                className="button button-danger-outline"
+                aria-label={`Withdraw the invitation to ${i.email}`}
+                disabled={revoke.isPending}
+                onClick={() => withdraw(i.id)}
+              >
+                Withdraw
+              </button>
             </li>
           ))}
         </ul>
