@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { WORKLIST_MESSAGES, type TWorklistItem } from '@contracts/schemas/worklist';
 import type { TTeamRole } from '@contracts/schemas/team';
 import { useToast } from '../../../components/toast/use-toast';
@@ -14,11 +14,13 @@ export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId
   const toast = useToast();
   const utils = trpc.useUtils();
   const box = useRef<HTMLDivElement>(null);
-  const done = (text: string) => async () => {
+  // The row's reading as it was when a button was pressed: focus moves once it has changed.
+  const refocus = useRef<string | null>(null);
+  const readingKey = `${item.claim?.userId ?? ''}/${item.review?.userId ?? ''}`;
+  const done = (text: string) => () => {
     toast.success(text);
-    await utils.worklist.list.invalidate();
-    // The button pressed is gone: focus goes to the row's next control, not to <body>.
-    box.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+    refocus.current = readingKey;
+    void utils.worklist.list.invalidate();
   };
   const failed = (fallback: string) => (err: unknown) => {
     toast.error(errorText(err, fallback));
@@ -39,6 +41,13 @@ export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId
   const reader = role === 'admin' || role === 'radiologist';
   const busy = claim.isPending || release.isPending || review.isPending;
   const mine = item.claim?.userId === myId;
+  // The button pressed is gone once the row shows the change: focus goes to the row's next
+  // control, not to <body>.
+  useEffect(() => {
+    if (refocus.current === null || refocus.current === readingKey || busy) return;
+    refocus.current = null;
+    box.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+  }, [busy, readingKey]);
   return (
     <div className="reading-control" ref={box}>
       {item.claim ? (

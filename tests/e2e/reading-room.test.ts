@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from '../helpers/browser.js';
+import { buildDxInstance } from '../helpers/build-dx-instance.js';
+import { expectToast, openSignedInPage, startClientApp, trpcMutation, type TClientApp } from './support/client-ui.js';
+
+const TEAM = 'Reading room';
+const READER = 'Dr Rita Reader';
+
+/** Two films sent by STOW-RS with the team's key, analysed by the real worker process. */
+async function stow(baseUrl: string, key: string, parts: Buffer[]) {
+  const boundary = 'reading-room-e2e';
+  const chunks: Buffer[] = [];
+  for (const p of parts)
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), p, Buffer.from('\r\n'));
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  const res = await fetch(`${baseUrl}/dicomweb/studies`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`,
+    },
+    body: Buffer.concat(chunks),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+const rows = (page: Page) => page.locator('[data-testid="worklist-row"]');
+const chatOf = (page: Page) => new URL(page.url()).searchParams.get('chat');
+
+/**
+ * Issue 41's walk: a team reader goes from the worklist through a study to a signed report and on
+ * to the next study without leaving the viewer ("Sign and next" claims it), signs that one too
+ * and amends it. Prints the time from opening a study to its signature.
+ */
+describe('web client: the reading room, worklist → report → signed → next', () => {
+  let ctx: TClientApp;
+  let page: Page;
+  let errors: string[];
+  beforeAll(async () => {
+    ctx = await startClientApp({ worker: true });
+    const opened = await openSignedInPage(ctx, { name: READER, viewport: { width: 1440, height: 900 } });
+    ({ page, errors } = opened);
+    const token = opened.account.token;
+    const team = await trpcMutation<{ id: string }>(ctx.app.url, token, 'team.create', { name: TEAM });
+    const { key } = await trpcMutation<{ key: string }>(ctx.app.url, token, 'apiKey.create', {
+      name: 'PACS',
+      team_id: team.id,
+    });
+    const films = await Promise.all(
+      [0, 1].map((index) => buildDxInstance({ index, patientId: `RR-${index}`, patientName: `READING^CASE${index}` })),
+    );
+    await stow(
+      ctx.app.url,
+      key,
+      films.map((f) => f.bytes),
+    );
+    await page.goto(`${ctx.app.url}/chat/worklist`);
+    await page.locator('#space-select').selectOption(team.id);
+    await page.getByRole('heading', { name: `Worklist — ${TEAM}` }).waitFor();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  test('claim, open, edit, Sign and next (claimed), sign, amend; the worklist says "Signed by"', async () => {
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="worklist-row"]').length === 2 &&
+        !/Queued|Received/.test(document.querySelector('.worklist-table tbody')?.textContent ?? ''),
+      undefined,
+      { timeout: 240_000 },
+    );
+    await page.getByRole('button', { name: 'Unread' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="worklist-row"]').length === 2);
+    const first = rows(page).first();
+    await first.getByRole('button', { name: 'Claim' }).click();
+    await first.getByText('You are reading this').waitFor();
+    // Focus moved to the row's next control, not to <body>.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Release');
+
+    const opened = Date.now();
+    await first.getByRole('button').first().click();
+    await page.waitForURL((u) => u.pathname === '/chat' && u.searchParams.has('chat'));
+    const firstChat = chatOf(page);
+    const panel = page.getByTestId('report-panel');
+    const impression = panel.getByLabel('Impression');
+    await impression.waitFor({ timeout: 60_000 });
+    assert.match(await impression.inputValue(), /^1\. /);
+    assert.match(await panel.getByLabel('Findings').inputValue(), /Lines, tubes and devices: not assessed/);
+    await impression.fill(`${await impression.inputValue()}\nReviewed against the film.`);
+    const signed = page.waitForResponse((r) => r.url().includes('/trpc/report.sign') && r.status() === 200);
+    await panel.getByRole('button', { name: 'Sign and next' }).click();
+    await signed;
+    const openToSigned = Date.now() - opened;
+    await page.waitForURL((u) => u.searchParams.get('chat') !== firstChat);
+    await page.getByTestId('report-panel').getByLabel('Impression').waitFor({ timeout: 60_000 });
+    const walk = Date.now() - opened;
+    console.log(
+      `reading room: opening a study to its signature ${openToSigned} ms; to the next study's draft on screen ${walk} ms`,
+    );
+    await screenshot(page, 'reading-room-next');
+
+    // The next study is claimed for the reader; sign it plainly, then amend it.
+    const second = page.getByTestId('report-panel');
+    await second.getByRole('button', { name: 'Sign', exact: true }).click();
+    await expectToast(page, 'Report signed');
+    const line = second.getByTestId('report-signed');
+    await line.waitFor();
+    assert.match((await line.textContent()) ?? '', new RegExp(`^Signed by ${READER} at `));
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'report-signed');
+    assert.equal(await second.getByLabel('Impression').count(), 0, 'signed: read-only');
+    await second.getByLabel('Addendum').fill('Compared with the outside film: unchanged.');
+    await second.getByRole('button', { name: 'Sign addendum' }).click();
+    await second.getByText('Amended', { exact: true }).waitFor();
+    await screenshot(page, 'reading-room-signed');
+
+    await page.goto(`${ctx.app.url}/chat/worklist`);
+    await page.getByRole('heading', { name: `Worklist — ${TEAM}` }).waitFor();
+    const reports = await page.getByTestId('worklist-report').allTextContents();
+    assert.deepEqual(reports.sort(), [`Amended. Signed by ${READER}`, `Signed by ${READER}`]);
+    // "Sign and next" claimed the second study: the reader holds both (nobody else could).
+    assert.equal(await page.getByText('You are reading this').count(), 2);
+    await page.getByRole('button', { name: 'Unread' }).click();
+    await page.getByRole('heading', { name: 'No studies' }).waitFor();
+    assert.deepEqual(errors, []);
+  });
+});
