@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { afterAll, beforeAll } from 'vitest';
 import { FAST_HASH_ENV } from '../auth/auth-helpers.js';
 import { startOidcProvider, type TTestIdp } from './start-oidc-provider.js';
-import type { TestApp } from './test-app.js';
-import { uniqueSuffix } from './test-config.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { uniqueSuffix, type TBackend } from './test-config.js';
 
 export const SSO_PUBLIC_URL = 'http://localhost:3000';
 
@@ -25,6 +26,30 @@ export const ssoEnv = (idp: TTestIdp, extra: Record<string, string> = {}) => ({
   OIDC_BUTTON_TEXT: 'St Elsewhere',
   ...extra,
 });
+
+/**
+ * The set-up every SSO suite shares: its own IdP and an app configured for it (`ssoEnv` plus
+ * `env`), started before the describe block it is called in and closed after it. `use` receives
+ * both; with `idpDown` the IdP is stopped before the app boots.
+ */
+export function useSsoApp(
+  env: Record<string, string>,
+  use: (t: TestApp, idp: TTestIdp) => void,
+  opts: { backend?: TBackend; idpDown?: boolean } = {},
+): void {
+  let t: TestApp | undefined;
+  let idp: TTestIdp | undefined;
+  beforeAll(async () => {
+    idp = await idpFor();
+    if (opts.idpDown) await idp.stop();
+    t = await createTestApp({ env: ssoEnv(idp, env), ...(opts.backend ? { backend: opts.backend } : {}) });
+    use(t, idp);
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (!opts.idpDown) await idp?.stop();
+  });
+}
 
 export function cookieValue(res: { cookies: { name: string; value: string }[] }, name: string): string | undefined {
   return res.cookies.find((c) => c.name === name && c.value !== '')?.value;

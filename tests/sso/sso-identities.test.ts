@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../server/src/db/schema.js';
 import { SSO_MESSAGES, type TLinkedIdentities } from '@contracts/schemas/sso.js';
 import { rest, signUpUser, trpc } from '../auth/auth-helpers.js';
-import { idpFor, idpPerson, ssoEnv, ssoLogin } from '../helpers/sso-flow.js';
+import { idpPerson, ssoLogin, useSsoApp } from '../helpers/sso-flow.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
 const identitiesOf = async (t: TestApp, token: string) =>
@@ -26,15 +26,9 @@ const audited = async (t: TestApp, userId: string, action: string) =>
 describe('linked hospital sign-ins under Settings → Profile', () => {
   let idp: TTestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, { OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }),
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+  useSsoApp({ OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }, (app, provider) => {
+    t = app;
+    idp = provider;
   });
 
   test('a signed-in person links a sign-in from Settings, sees it, and unlinks it while the password remains', async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, userIdentities } from '../../server/src/db/schema.js';
 import { PASSWORD, rest, signUpUser, uniqueEmail } from '../auth/auth-helpers.js';
 import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
-import { cookieValue, idpFor, idpPerson, ssoEnv, ssoLogin, SSO_PUBLIC_URL } from '../helpers/sso-flow.js';
+import { cookieValue, idpPerson, SSO_PUBLIC_URL, ssoLogin, useSsoApp } from '../helpers/sso-flow.js';
 import { createTeam } from '../helpers/team-factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
 const PUBLIC_URL = SSO_PUBLIC_URL;
@@ -20,15 +20,9 @@ const auditActions = async (t: TestApp, userId: string) =>
 describe('OIDC single sign-on against a real OpenID Provider', () => {
   let idp: TTestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, { OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }),
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+  useSsoApp({ OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }, (app, provider) => {
+    t = app;
+    idp = provider;
   });
 
   test('the login page learns the button text without a call to the IdP', async () => {
@@ -225,17 +219,13 @@ describe('OIDC single sign-on against a real OpenID Provider', () => {
 describe('OIDC settings that refuse', () => {
   let idp: TTestIdp;
   let t: TestApp;
+  useSsoApp({ OIDC_ROLE_STRICT: 'true', OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist' }, (app, provider) => {
+    t = app;
+    idp = provider;
+  });
   beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, { OIDC_ROLE_STRICT: 'true', OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist' }),
-    });
     // The map names teams by slug; "Radiology" is `radiology`.
     await createTeam(t.deps, {}, { name: 'Radiology' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
   });
 
   test('auto-register off: an unknown person gets no account', async () => {
@@ -258,14 +248,7 @@ describe('OIDC settings that refuse', () => {
 
 describe('the IdP down at boot', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    const gone = await idpFor();
-    await gone.stop();
-    t = await createTestApp({ env: ssoEnv(gone) });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  useSsoApp({}, (app) => (t = app), { idpDown: true });
 
   test('the app boots, the login page and password login work, SSO says the IdP is unreachable', async () => {
     assert.equal((await rest(t.app, 'GET', '/api/auth/oidc/options')).body.sso, true);
@@ -280,14 +263,7 @@ describe('the IdP down at boot', () => {
 
 describe('PASSWORD_LOGIN=off', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    const idp = await idpFor();
-    await idp.stop();
-    t = await createTestApp({ env: ssoEnv(idp, { PASSWORD_LOGIN: 'off' }) });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  useSsoApp({ PASSWORD_LOGIN: 'off' }, (app) => (t = app), { idpDown: true });
 
   test('the password routes answer 403 with a message, and the login page is told to hide the form', async () => {
     assert.equal((await rest(t.app, 'GET', '/api/auth/oidc/options')).body.passwordLogin, false);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { beforeAll, describe, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, teamMembers, teams, users } from '../../server/src/db/schema.js';
 import type { TSsoTeamChange, TTeamMappingPreview } from '@contracts/schemas/sso.js';
 import { PASSWORD, rest, signUpUser, trpc } from '../auth/auth-helpers.js';
-import { cookieValue, idpFor, idpPerson, ssoEnv, ssoLogin } from '../helpers/sso-flow.js';
+import { cookieValue, idpPerson, ssoLogin, useSsoApp } from '../helpers/sso-flow.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
 import { createTeam } from '../helpers/team-factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { testBackends, uniqueSuffix } from '../helpers/test-config.js';
 
 const TEAM_MAP = [
@@ -64,23 +64,18 @@ describe('SSO groups → team memberships at every login', () => {
   let t: TestApp;
   let team: TTeams;
   let siteAdmin: { token: string };
+  useSsoApp(
+    { OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example', OIDC_TEAM_MAP: TEAM_MAP },
+    (app, provider) => {
+      t = app;
+      idp = provider;
+    },
+  );
   beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, {
-        OIDC_AUTO_REGISTER: 'true',
-        OIDC_ALLOWED_DOMAINS: 'hospital.example',
-        OIDC_TEAM_MAP: TEAM_MAP,
-      }),
-    });
     team = await seedTeams(t);
     const admin = await signUpUser(t.app);
     await t.deps.db.update(users).set({ siteAdminSince: new Date() }).where(eq(users.id, admin.id));
     siteAdmin = admin;
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
   });
 
   test('the first login joins the mapped teams; a group lowered or removed at the IdP applies at the next login', async () => {
@@ -214,23 +209,22 @@ describe('SSO groups → teams with OIDC_ROLE_STRICT', () => {
   let idp: TTestIdp;
   let t: TestApp;
   let team: TTeams;
+  useSsoApp(
+    {
+      OIDC_AUTO_REGISTER: 'true',
+      OIDC_ALLOWED_DOMAINS: 'hospital.example',
+      OIDC_TEAM_MAP: TEAM_MAP,
+      OIDC_ROLE_STRICT: 'true',
+    },
+    (app, provider) => {
+      t = app;
+      idp = provider;
+    },
+    // PostgreSQL when the run has one (the row locks and migration 0010 on the real server).
+    { backend: testBackends().at(-1) ?? 'pglite' },
+  );
   beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, {
-        OIDC_AUTO_REGISTER: 'true',
-        OIDC_ALLOWED_DOMAINS: 'hospital.example',
-        OIDC_TEAM_MAP: TEAM_MAP,
-        OIDC_ROLE_STRICT: 'true',
-      }),
-      // PostgreSQL when the run has one (the row locks and migration 0010 on the real server).
-      backend: testBackends().at(-1) ?? 'pglite',
-    });
     team = await seedTeams(t);
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
   });
 
   test('the IdP is the only authority: hand-granted roles follow it; no mapped group refuses the login and changes nothing', async () => {
