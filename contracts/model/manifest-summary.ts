@@ -15,6 +15,10 @@ const ZShownFinding = z.looseObject({
   /** The summary score (e.g. abnormal), never the top finding. */
   summary: flag,
   population: text,
+  /** 'pediatric' or 'adult': a finding reported for one age group only. */
+  ageGroup: text,
+  /** Set on a hint conditional on another finding (the pediatric bacterial/viral hints). */
+  conditionalOn: orNull(z.looseObject({})),
 });
 
 export const ZManifestSummary = z.looseObject({

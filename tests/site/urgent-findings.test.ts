@@ -8,6 +8,8 @@ import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { auditLog } from '../../server/src/db/schema.js';
 import { urgencyOf } from '../../server/src/services/dicom-node/list-worklist.js';
 import { readUrgentLabels } from '../../server/src/services/site/get-urgent-findings.js';
+import { readModelIdentity } from '../../server/src/services/site/read-model-identity.js';
+import { migrateUrgentLabels, offeredUrgentFindings } from '../../server/src/services/site/urgent-labels.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { trpc, TEST_ENV } from '../history/http.js';
@@ -39,7 +41,7 @@ describe('worklist urgency and lead', () => {
       'analysed',
     );
     assert.deepEqual(r.lead, { display: 'Cardiomegaly', probability: 0.81, call: 'positive' });
-    assert.equal(r.urgency, 'urgent');
+    assert.equal(r.urgency, 'review', 'urgent only for a finding the site marked urgent (issue 42)');
     assert.equal(r.score, 0.81);
   });
 
@@ -52,7 +54,7 @@ describe('worklist urgency and lead', () => {
     assert.equal(urgencyOf(resultOf(f('pneumonia', 0.45, 0.5, 'uncertain')), 'analysed').urgency, 'review');
   });
 
-  test('a possible finding asks for review; the site makes it urgent; a positive call stays urgent whatever the site chose', () => {
+  test('a flagged finding asks for review; the site makes it urgent; a positive call alone is not urgent (issue 42)', () => {
     const possible = resultOf(f('pneumothorax', 0.2, 0.08, 'possible'), f('edema', 0.01, 0.025, 'negative'));
     assert.equal(urgencyOf(possible, 'analysed').urgency, 'review');
     assert.equal(urgencyOf(possible, 'analysed', new Set(['pneumothorax'])).urgency, 'urgent');
@@ -62,9 +64,60 @@ describe('worklist urgency and lead', () => {
       'an uncalled finding raises nothing',
     );
     const positive = resultOf(f('pleural_effusion', 0.7, 0.3, 'positive'));
-    assert.equal(urgencyOf(positive, 'analysed', new Set(['pneumothorax'])).urgency, 'urgent');
+    assert.equal(urgencyOf(positive, 'analysed', new Set(['pneumothorax'])).urgency, 'review');
+    assert.equal(urgencyOf(positive, 'analysed', new Set(['pleural_effusion'])).urgency, 'urgent');
     // a stored "positive" below 50 % (before 'possible') reads as possible
     assert.equal(urgencyOf(resultOf(f('edema', 0.118, 0.025, 'positive')), 'analysed').urgency, 'review');
+  });
+});
+
+describe('the urgent-finding settings offer only shipped findings that can fire (issue 42 item 5)', () => {
+  const model = {
+    modelVersion: '5.0.0-test',
+    sha256: 'c'.repeat(64),
+    findings: [
+      { label: 'abnormal', display: 'Abnormal (triage)', threshold: 0.3, summary: true },
+      { label: 'pneumonia', display: 'Pneumonia / lung opacity', threshold: 0.5, ageGroup: 'pediatric' },
+      { label: 'pneumonia_viral', display: 'Viral pneumonia (pediatric hint)', threshold: 0.3, conditional: true },
+      { label: 'lung_opacity', display: 'Airspace opacity', threshold: 0.3 },
+      { label: 'pneumothorax', display: 'Pneumothorax', threshold: 0.2 },
+    ],
+  };
+
+  test('no summary score, no pediatric-only finding, no hint', () => {
+    assert.deepEqual(
+      offeredUrgentFindings(model).map((x) => x.label),
+      ['lung_opacity', 'pneumothorax'],
+    );
+  });
+
+  test('a stored choice migrates: pneumonia becomes airspace opacity, a finding no longer offered is dropped', () => {
+    assert.deepEqual(migrateUrgentLabels(['pneumonia', 'edema', 'pneumothorax'], ['lung_opacity', 'pneumothorax']), [
+      'lung_opacity',
+      'pneumothorax',
+    ]);
+    assert.deepEqual(migrateUrgentLabels(['pneumonia'], ['pneumothorax']), []);
+  });
+
+  test('the manifest summary carries ageGroup and conditionalOn to the site tools', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cxr-urgent-model5-'));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({
+        modelVersion: '5.0.0-test',
+        sha256: 'd'.repeat(64),
+        findings: [
+          { label: 'pneumonia', display: 'Pneumonia / lung opacity', threshold: 0.5, ageGroup: 'pediatric' },
+          { label: 'pneumonia_viral', threshold: 0.3, conditionalOn: { head: 'main', label: 'pneumonia' } },
+          { label: 'lung_opacity', display: 'Airspace opacity', threshold: 0.3, ageGroup: 'adult' },
+          { label: 'pleural_effusion', display: 'Pleural effusion', threshold: 0.3 },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      offeredUrgentFindings(readModelIdentity(dir)).map((x) => x.label),
+      ['lung_opacity', 'pleural_effusion'],
+    );
   });
 });
 
@@ -106,7 +159,7 @@ describe('site urgent findings', () => {
     const saved = await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, { labels: ['pneumothorax'] });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal((saved.data as { findings: { urgent: boolean }[] }).findings[0]?.urgent, true);
-    assert.deepEqual([...(await readUrgentLabels({ db: t.deps.db })).labels], ['pneumothorax']);
+    assert.deepEqual([...(await readUrgentLabels(t.deps)).labels], ['pneumothorax']);
     const audit = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'site.urgent_findings.set'));
     assert.equal(audit.length, 1);
     assert.equal(audit[0]?.actorUserId, admin.user.id);
@@ -119,6 +172,6 @@ describe('site urgent findings', () => {
     assert.equal((await trpc(t.app, 'query', 'site.urgentFindings', clinician.token)).status, 403);
     const refused = await trpc(t.app, 'mutation', 'site.setUrgentFindings', clinician.token, { labels: [] });
     assert.equal(refused.status, 403);
-    assert.deepEqual([...(await readUrgentLabels({ db: t.deps.db })).labels], ['pneumothorax'], 'unchanged');
+    assert.deepEqual([...(await readUrgentLabels(t.deps)).labels], ['pneumothorax'], 'unchanged');
   });
 });

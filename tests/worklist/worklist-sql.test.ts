@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, inArray, isNull } from 'drizzle-orm';
 import { analyses, dicomInstances, siteSettings } from '../../server/src/db/schema.js';
 import { urgencyOf } from '../../server/src/services/dicom-node/list-worklist.js';
-import { URGENT_FINDINGS_KEY } from '../../server/src/services/site/get-urgent-findings.js';
+import { readUrgentLabels, URGENT_FINDINGS_KEY } from '../../server/src/services/site/get-urgent-findings.js';
 import type { TWorklistInput, TWorklistItem } from '@contracts/schemas/worklist.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
@@ -39,8 +39,10 @@ for (const backend of testBackends()) {
     test('after a 2,005-slice CT series, the urgent and sent filters still find the older studies; paging walks every row once', async () => {
       const u = await createUser(t.deps);
       const before = Date.now() - 3_600_000;
-      const positive = resultOf(f('pneumothorax', 0.71, 0.08, 'positive'), f('edema', 0.01, 0.025, 'negative'));
-      const calm = resultOf(f('pneumothorax', 0.01, 0.08, 'negative'));
+      // Urgent only for a flagged finding the site marked urgent (issue 42), one the shipped model offers.
+      await setUrgentLabels(['pleural_effusion']);
+      const positive = resultOf(f('pleural_effusion', 0.71, 0.08, 'positive'), f('edema', 0.01, 0.025, 'negative'));
+      const calm = resultOf(f('pleural_effusion', 0.01, 0.08, 'negative'));
       const older: TSeedStudy[] = [
         ...[0, 1, 2].map((i) => ({
           status: 'analysed' as const,
@@ -125,6 +127,7 @@ for (const backend of testBackends()) {
         resultOf(f('pneumonia', 0.45, 0.5, 'uncertain')),
         resultOf(f('pneumothorax', 0.2, 0.08, 'possible'), f('edema', 0.01, 0.025, 'negative')),
         resultOf(f('pleural_effusion', 0.7, 0.3, 'positive')),
+        resultOf(f('cardiomegaly', 0.2, 0.1, 'possible'), f('edema', 0.01, 0.025, 'negative')),
         resultOf(f('edema', 0.118, 0.025, 'positive')), // stored before 'possible': reads possible
         resultOf(f('abnormal', 0.66, 0.5, 'positive')), // only the summary called: it leads
         {
@@ -157,13 +160,14 @@ for (const backend of testBackends()) {
           .where(and(inArray(analyses.id, analysisIds), isNull(analyses.triageAssessed)));
       assert.equal((await untriaged()).length, results.length * statuses.length, 'half stored as before 0011');
 
-      for (const labels of [['pneumothorax', 'edema'], []]) {
+      // Labels the shipped model offers (models/cxr): a stored label it does not offer is dropped on read.
+      for (const labels of [['cardiomegaly', 'pleural_effusion'], ['pneumothorax', 'edema'], []]) {
         await setUrgentLabels(labels);
         const { items } = await list(u, { limit: 500 });
         assert.equal(items.length, studies.length);
         for (const item of items) {
           const s = byId.get(item.id)!;
-          const expected = urgencyOf(s.result ?? null, s.status, new Set(labels));
+          const expected = urgencyOf(s.result ?? null, s.status, (await readUrgentLabels(t.deps)).labels);
           assert.deepEqual(
             { urgency: item.urgency, score: item.score, lead: item.lead },
             expected,

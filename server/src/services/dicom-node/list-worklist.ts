@@ -48,7 +48,7 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
   const after = decodeWorklistCursor(input.cursor);
   const teamId = await resolveSpace({ db, userId, teamId: input.team });
   await fillWorklistTriage({ db, userId, teamId });
-  const { labels } = await readUrgentLabels({ db });
+  const { labels } = await readUrgentLabels({ db, config });
   const rank = urgencyRankSql([...labels]);
   const sortScore = sortScoreSql();
   const active = activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES);

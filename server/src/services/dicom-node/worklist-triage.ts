@@ -63,9 +63,12 @@ export function triageColumns(result: unknown) {
 }
 
 /**
- * Urgency from a triage: urgent on a positive call, or a called finding (positive or possible)
- * the site made urgent; review on any other called or an uncertain finding; routine otherwise.
- * Skipped and failed studies are none. worklist-urgency-sql.ts is the same rule in SQL.
+ * Urgency from a triage (issue 42 item 5): urgent only when a flagged finding (positive or
+ * possible) the site marked urgent is present; review on any other flag, the triage score's
+ * included (triage-abnormal with nothing flagged), or a finding an older result left uncertain;
+ * routine otherwise (triage-negative, nothing flagged). A high score alone never makes a study
+ * urgent, so a normal film is never Urgent. Skipped and failed studies are none.
+ * worklist-urgency-sql.ts is the same rule in SQL.
  */
 export function urgencyOfTriage(
   triage: TTriage,
@@ -74,12 +77,11 @@ export function urgencyOfTriage(
 ): Pick<TWorklistItem, 'urgency' | 'score' | 'lead'> {
   if (status === 'skipped' || status === 'failed') return { urgency: 'none', score: null, lead: null };
   if (!triage.assessed) return { urgency: 'pending', score: null, lead: null };
-  const urgency =
-    triage.anyPositive || triage.calledLabels.some((l) => urgentLabels.has(l))
-      ? 'urgent'
-      : triage.calledLabels.length > 0 || triage.anyUncertain
-        ? 'review'
-        : 'routine';
+  const urgency = triage.calledLabels.some((l) => urgentLabels.has(l))
+    ? 'urgent'
+    : triage.calledLabels.length > 0 || triage.anyUncertain
+      ? 'review'
+      : 'routine';
   return { urgency, score: scoreOf(triage.lead?.probability ?? null), lead: triage.lead };
 }
 

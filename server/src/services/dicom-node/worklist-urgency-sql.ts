@@ -12,16 +12,17 @@ export const rankOf = (u: TUrgency): number => URGENCIES_BY_RANK.indexOf(u);
  * next read, stored studies included. An instance without a worked-out triage reads pending.
  */
 export function urgencyRankSql(urgentLabels: readonly string[]): SQL<number> {
-  const urgentLabel = urgentLabels.length
-    ? sql` or ${analyses.calledLabels} && array[${sql.join(
+  // No urgent label: nothing is urgent (a high triage score alone never is, issue 42 item 5).
+  const urgent = urgentLabels.length
+    ? sql`${analyses.calledLabels} && array[${sql.join(
         urgentLabels.map((l) => sql`${l}`),
         sql`, `,
       )}]::text[]`
-    : sql``;
+    : sql`false`;
   return sql<number>`(case
     when ${dicomInstances.status} in ('skipped', 'failed') then ${rankOf('none')}
     when ${analyses.triageAssessed} is not true then ${rankOf('pending')}
-    when coalesce(${analyses.anyPositive}, false)${urgentLabel} then ${rankOf('urgent')}
+    when coalesce(${urgent}, false) then ${rankOf('urgent')}
     when coalesce(cardinality(${analyses.calledLabels}), 0) > 0 or coalesce(${analyses.anyUncertain}, false) then ${rankOf('review')}
     else ${rankOf('routine')} end)::int`;
 }

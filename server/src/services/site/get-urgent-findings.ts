@@ -4,15 +4,20 @@ import type { AppDeps } from '../../deps.js';
 import { siteSettings } from '../../db/schema.js';
 import type { TUrgentFindings } from '@contracts/schemas/site.js';
 import { readModelIdentity } from './read-model-identity.js';
+import { migrateUrgentLabels, offeredUrgentFindings } from './urgent-labels.js';
 
 /** The site_settings key of the findings that make a worklist study Urgent. */
 export const URGENT_FINDINGS_KEY = 'urgent_findings';
 
 const ZStored = z.array(z.string());
 
-/** The labels a site administrator made urgent; empty when none was chosen (or the row is unreadable). */
+/**
+ * The labels a site administrator made urgent, read against the findings the shipped model offers
+ * now (urgent-labels.ts: a label the model no longer offers is migrated or dropped); empty when
+ * none was chosen (or the row is unreadable).
+ */
 export async function readUrgentLabels(
-  opts: Pick<AppDeps, 'db'>,
+  opts: Pick<AppDeps, 'db' | 'config'>,
 ): Promise<{ labels: Set<string>; updatedAt: Date | null }> {
   const [row] = await opts.db
     .select({ value: siteSettings.value, updatedAt: siteSettings.updatedAt })
@@ -20,15 +25,20 @@ export async function readUrgentLabels(
     .where(eq(siteSettings.key, URGENT_FINDINGS_KEY))
     .limit(1);
   const parsed = ZStored.safeParse(row?.value);
-  return { labels: new Set(parsed.success ? parsed.data : []), updatedAt: row?.updatedAt ?? null };
+  const offered = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => f.label);
+  return {
+    labels: new Set(migrateUrgentLabels(parsed.success ? parsed.data : [], offered)),
+    updatedAt: row?.updatedAt ?? null,
+  };
 }
 
-/** The Site tab's view: every finding the shipped model reports (summary scores left out), ticked when urgent. */
+/** The Site tab's view: the findings a site may make urgent (urgent-labels.ts), ticked when urgent. */
 export async function getUrgentFindings(opts: Pick<AppDeps, 'db' | 'config'>): Promise<TUrgentFindings> {
   const { labels, updatedAt } = await readUrgentLabels(opts);
-  const model = readModelIdentity(opts.config.MODEL_DIR);
-  const findings = (model?.findings ?? [])
-    .filter((f) => !f.summary)
-    .map((f) => ({ label: f.label, display: f.display, urgent: labels.has(f.label) }));
+  const findings = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => ({
+    label: f.label,
+    display: f.display,
+    urgent: labels.has(f.label),
+  }));
   return { findings, updatedAt: updatedAt?.toISOString() ?? null };
 }

@@ -9,7 +9,16 @@ export interface TModelIdentity {
   modelVersion: string;
   sha256: string;
   uncertainMargin?: number;
-  findings: { label: string; display: string; threshold: number; summary?: boolean }[];
+  findings: {
+    label: string;
+    display: string;
+    threshold: number;
+    summary?: boolean;
+    /** 'pediatric' or 'adult' when the finding is reported for one age group only. */
+    ageGroup?: string;
+    /** A hint read only beside another finding (the pediatric bacterial/viral hints). */
+    conditional?: boolean;
+  }[];
 }
 
 /**
@@ -29,6 +38,8 @@ export function readModelIdentity(modelDir: string): TModelIdentity | null {
       display: f.display ?? f.label,
       threshold: f.threshold ?? 0.5,
       ...(f.summary === null ? {} : { summary: f.summary }),
+      ...(f.ageGroup === null ? {} : { ageGroup: f.ageGroup }),
+      ...(f.conditionalOn === null ? {} : { conditional: true }),
     })),
   };
 }
