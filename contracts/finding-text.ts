@@ -1,4 +1,5 @@
 import type { TFindingCall } from './finding-call.js';
+import { CALL_WORDS, findingValueText } from './finding-story.js';
 import type { TAnatomy, TProjection, TWithdrawn } from './schemas/analysis.js';
 
 /**
@@ -7,46 +8,50 @@ import type { TAnatomy, TProjection, TWithdrawn } from './schemas/analysis.js';
  * stored result.
  */
 
-/** The findings panel's word for each call; 'possible' says it is flagged, not likely. */
-export const PANEL_CALL_TEXT: Record<TFindingCall, string> = {
-  positive: 'Likely',
-  possible: 'Possible — flagged for review',
-  uncertain: 'Uncertain',
-  negative: 'Unlikely',
-};
+/** The findings panel's word for each call: the one story's (finding-story.ts). */
+export const PANEL_CALL_TEXT: Record<TFindingCall, string> = CALL_WORDS;
 
-const panelPct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
+export { findingValueText };
+
+/** From this p(AP) (or below 1 minus it) the model's read contradicts a DICOM ViewPosition (issue 42 item 7). */
+export const PROJECTION_DISAGREES_FROM = 0.8;
 
 /**
- * '81% Likely', 'Possible — flagged for review, 11.8%': the panel's value; a finding flagged below
- * 50 % puts the word first, so that its figure is not read as "likely".
+ * Whether the DICOM ViewPosition says one projection and the model reads the other with p >= 0.8.
+ * The worker stores it; a result stored before it is worked out from its figures.
  */
-export function findingValueText(f: { probability: number; call: TFindingCall }): string {
-  return f.call === 'possible'
-    ? `${PANEL_CALL_TEXT.possible}, ${panelPct(f.probability)}`
-    : `${panelPct(f.probability)} ${PANEL_CALL_TEXT[f.call]}`;
+export function projectionDisagrees(p: TProjection): boolean {
+  if (p.disagrees !== undefined) return p.disagrees;
+  if (p.source !== 'dicom' || p.probabilityAP === null) return false;
+  return p.call === 'PA'
+    ? p.probabilityAP >= PROJECTION_DISAGREES_FROM
+    : p.probabilityAP <= 1 - PROJECTION_DISAGREES_FROM;
 }
 
-/** Whether the heart box and the report say "Enlarged cardiac silhouette": cardiomegaly called with a measured CTR. */
-export function enlargedHeart(
-  anatomy: Pick<TAnatomy, 'ctr'> | null | undefined,
-  findings: readonly { label: string; call: TFindingCall }[] | undefined,
-): boolean {
-  return (
-    anatomy?.ctr !== null &&
-    anatomy?.ctr !== undefined &&
-    (findings ?? []).some((f) => f.label === 'cardiomegaly' && (f.call === 'positive' || f.call === 'possible'))
-  );
+/** The CTR is judged against the AP reference when either the DICOM tag or the model (p >= 0.8) says AP. */
+export const judgedAp = (p: TProjection | null | undefined): boolean =>
+  Boolean(p && (p.call === 'AP' || projectionDisagrees(p)));
+
+/** 'a PA film' / 'an AP film' / 'a film tagged PA but read as AP by the model'. */
+export function filmOf(p: TProjection): string {
+  if (p.call === 'PA' && projectionDisagrees(p)) return 'a film tagged PA but read as AP by the model';
+  return p.call === 'AP' ? 'an AP film' : 'a PA film';
 }
 
-/** 'a PA film' / 'an AP film'. */
-export const filmOf = (p: Pick<TProjection, 'call'>): string => (p.call === 'AP' ? 'an AP film' : 'a PA film');
-
-/** 'PA (DICOM ViewPosition)' / 'AP (model, p(AP) 81%)'. */
+/**
+ * 'PA (read by the model, probability of AP 12%)', "AP (from the image's DICOM ViewPosition)", and
+ * when the two disagree: "PA (from the image's DICOM ViewPosition), but the model reads it as AP
+ * (probability of AP 91%): the two disagree, so the heart is judged as on an AP film".
+ */
 export function projectionText(p: TProjection): string {
-  if (p.source === 'dicom') return `${p.call} (from the image's DICOM ViewPosition)`;
-  const pAp = p.probabilityAP === null ? '' : `, probability of AP ${Math.round(p.probabilityAP * 100)}%`;
-  return `${p.call} (read by the model${pAp})`;
+  const pAp = p.probabilityAP === null ? '' : `probability of AP ${Math.round(p.probabilityAP * 100)}%`;
+  if (p.source === 'model') return `${p.call} (read by the model${pAp ? `, ${pAp}` : ''})`;
+  if (!projectionDisagrees(p)) return `${p.call} (from the image's DICOM ViewPosition)`;
+  const other = p.call === 'AP' ? 'PA' : 'AP';
+  return (
+    `${p.call} (from the image's DICOM ViewPosition), but the model reads it as ${other} (${pAp}): ` +
+    'the two disagree, so the heart is judged as on an AP film'
+  );
 }
 
 /** Why an AP film's ratio reads high. */
@@ -54,7 +59,7 @@ export const AP_MAGNIFIES = 'the heart is magnified on AP films, so the ratio re
 
 /**
  * 'Cardiothoracic ratio 0.56 on a PA film (usual upper reference 0.50 on an adult PA film)', with
- * the projection when the result has one (on an AP film: that the heart is magnified), or null
+ * the projection when the result has one (judged AP: that the heart is magnified), or null
  * without a CTR.
  */
 export function ctrLine(
@@ -64,23 +69,31 @@ export function ctrLine(
   if (!anatomy || anatomy.ctr === null) return null;
   const on = projection ? ` on ${filmOf(projection)}` : '';
   const ref = `usual upper reference ${anatomy.ctrReference.toFixed(2)} on an adult PA film`;
-  const ap = projection?.call === 'AP' ? `; ${AP_MAGNIFIES}` : '';
+  const ap = judgedAp(projection) ? `; ${AP_MAGNIFIES}` : '';
   return `Cardiothoracic ratio ${anatomy.ctr.toFixed(2)}${on} (${ref}${ap})`;
 }
 
 /**
- * 'Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)': the words for a called
- * cardiomegaly measured from the heart; on an AP film the reference is said to be for PA films.
+ * 'CTR 0.61 on a PA film (reference 0.50)'; judged AP: 'CTR 0.61 on an AP film (reference 0.50 on
+ * PA films; the heart is magnified …)'.
  */
-export function enlargedHeartText(
+export function ctrFigureText(
   anatomy: Pick<TAnatomy, 'ctr' | 'ctrReference'>,
   projection: TProjection | null | undefined,
 ): string {
   const ctr = (anatomy.ctr ?? 0).toFixed(2);
   const ref = anatomy.ctrReference.toFixed(2);
-  if (projection?.call === 'AP')
-    return `Enlarged cardiac silhouette — CTR ${ctr} on an AP film (reference ${ref} on PA films; ${AP_MAGNIFIES})`;
-  return `Enlarged cardiac silhouette — CTR ${ctr}${projection ? ' on a PA film' : ''} (reference ${ref})`;
+  if (projection && judgedAp(projection))
+    return `CTR ${ctr} on ${filmOf(projection)} (reference ${ref} on PA films; ${AP_MAGNIFIES})`;
+  return `CTR ${ctr}${projection ? ' on a PA film' : ''} (reference ${ref})`;
+}
+
+/** 'Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)': a cardiomegaly flagged likely. */
+export function enlargedHeartText(
+  anatomy: Pick<TAnatomy, 'ctr' | 'ctrReference'>,
+  projection: TProjection | null | undefined,
+): string {
+  return `Enlarged cardiac silhouette — ${ctrFigureText(anatomy, projection)}`;
 }
 
 /**

@@ -134,6 +134,8 @@ export const CTR_UNRELIABLE_CODES = [
   'lungs_retracted',
   'heart_oversized',
   'heart_too_wide',
+  // Issue 42: a flagged basal opacity or effusion meets the heart border (the silhouette sign), so the border cannot be seen.
+  'heart_border_obscured',
 ] as const;
 export type TCtrUnreliableCode = (typeof CTR_UNRELIABLE_CODES)[number];
 
@@ -211,6 +213,12 @@ export const ZProjection = z.object({
   probabilityAP: z.number().min(0).max(1).nullable(),
   /** 'dicom': the film's ViewPosition, which wins when present; 'model': the projection output. */
   source: z.enum(['dicom', 'model']),
+  /**
+   * Issue 42: the DICOM ViewPosition says one projection and the model reads the other with p >= 0.8
+   * (the CTR is then judged as on an AP film). Absent on older results (finding-text.ts
+   * projectionDisagrees works it out from the figures).
+   */
+  disagrees: z.boolean().optional(),
 });
 export type TProjection = z.infer<typeof ZProjection>;
 

@@ -64,9 +64,9 @@ describe('compose-report with a model-2 result (anatomy, not assessed)', () => {
     });
     const { content, disease } = composeReport(r, adult);
     assert.equal(disease, null);
-    assert.match(content, /\| Nodule \| 8\.0% \| 30\.0% \| negative \|/);
+    assert.match(content, /\| Nodule \| 8\.0% \| 30\.0% \| Not flagged \|/);
     assert.match(content, /Not assessed: Pneumonia \/ lung opacity, COVID-19 pattern \(this model version/);
-    assert.match(content, /No finding among the conditions the model assesses \(Nodule\) was called positive/);
+    assert.match(content, /No finding flagged\. The conditions the model assesses: Nodule\./);
     assert.match(content, /for example pneumonia \/ lung opacity, covid-19 pattern or fractures/);
     assert.doesNotMatch(content, /\| Pneumonia/);
   });

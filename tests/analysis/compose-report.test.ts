@@ -12,7 +12,7 @@ describe('compose-report (pure)', () => {
     const { content, disease } = composeReport(r, adult);
     for (const f of r.findings)
       assert.ok(content.includes(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} |`), f.label);
-    assert.match(content, /uncertain \(near threshold\)/);
+    assert.match(content, /\| Uncertain \|/);
     assert.equal(disease, 'Pneumonia');
     assert.ok(content.endsWith(`*${DISCLAIMER}*`));
   });

@@ -132,9 +132,9 @@ describe('the finalizer words model 4 codes', () => {
 describe('the report', () => {
   const report = composeReport(modelFour(), patient).content;
 
-  test('"possible — flagged for review" below 50 %, "positive" from 50 %', () => {
-    assert.ok(report.includes('| Edema | 11.8% | 2.5% | possible — flagged for review |'), report);
-    assert.ok(report.includes('| Cardiomegaly | 81.0% | 30.0% | positive |'));
+  test('"Possible — flagged for review" below 50 %, "Likely" from 50 %', () => {
+    assert.ok(report.includes('| Edema | 11.8% | 2.5% | Possible — flagged for review |'), report);
+    assert.ok(report.includes('| Cardiomegaly | 81.0% | 30.0% | Likely |'));
   });
 
   test("cardiomegaly in the reader's words, the CTR on its projection, the projection and the withdrawn note", () => {
@@ -173,7 +173,7 @@ describe('the report', () => {
     const { content, disease } = composeReport(r, patient);
     assert.match(
       content,
-      /No finding is likely \(50 % or more\)\. \*\*Edema\*\* is possible — flagged for review \(probability 11\.8%/,
+      /Flagged \(most probable first\): \*\*Edema\*\* 11\.8% \(possible — flagged for review\)\. No finding is likely \(50 % or more\): it is more likely absent than present/,
     );
     assert.doesNotMatch(content, /consistent with \*\*Edema/);
     assert.equal(disease, 'Edema (possible)');
@@ -187,7 +187,7 @@ describe('the report', () => {
     const stored = wordWorkerResult(workerResultOf(old));
     assert.equal(stored.findings[0]?.call, 'possible');
     assert.ok(
-      composeReport(stored, patient).content.includes('| Edema | 11.8% | 2.5% | possible — flagged for review |'),
+      composeReport(stored, patient).content.includes('| Edema | 11.8% | 2.5% | Possible — flagged for review |'),
     );
   });
 });

@@ -100,7 +100,7 @@ describe.skipIf(!modelInstalled() && 'no model installed')('the follow-up chat o
       ['Do I need a CT scan?', /I can't decide whether further imaging is needed/],
       ['What else could it be?', /a similar appearance can come from|no pattern to build a differential/],
       ['How do I explain this to the patient?', /plain-language explanation/],
-      ['Is the X-ray normal?', /did not consider this image normal|could not decide|No finding among those/],
+      ['Is the X-ray normal?', /did not consider this image normal|could not decide|No finding flagged among those/],
       ['Is the image quality good enough?', /Image quality, from the automatic checks/],
       ['Which lobe is affected?', /heatmap evidence[\s\S]*zone[\s\S]*not lobes/],
       ['What does the heatmap show?', /What it does not show/],

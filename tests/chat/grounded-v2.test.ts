@@ -140,7 +140,7 @@ describe('grounded chat with a model-2 result', () => {
       /cardiothoracic ratio of 0\.56\*\*, above the usual upper reference of 0\.50 on an adult PA film/,
     );
     assert.match(answer, /less reliable on AP films/);
-    assert.ok(answer.includes(`Cardiomegaly: ${pct(0.7408)}`));
+    assert.ok(answer.includes(`Cardiomegaly ${pct(0.7408)} — likely`));
     assertFiguresGrounded(answer, sampleResultV2());
     const pediatric = groundedAnswer(ctxOf('What is the CTR?', sampleResultV2(), '7'));
     assert.match(pediatric, /Patient age 7: this is a pediatric film/);
@@ -177,7 +177,7 @@ describe('grounded chat with a model-2 result', () => {
     const answer = groundedAnswer(ctxOf('Is it normal?', r));
     assert.match(
       answer,
-      /No finding among those the model assesses \(Pneumonia \/ lung opacity, COVID-19 pattern, Cardiomegaly and Pleural effusion\)/,
+      /No finding flagged among those the model assesses \(Pneumonia \/ lung opacity, COVID-19 pattern, Cardiomegaly and Pleural effusion\)/,
     );
     assert.match(answer, /Not assessed: Hernia, Fibrosis, Atelectasis/);
     assert.match(groundedAnswer(ctxOf('hello', r)), /heart size \(the cardiothoracic ratio\)/);
@@ -192,7 +192,7 @@ describe('grounded chat with a model-2 result', () => {
     });
     const answer = groundedAnswer(ctxOf('Could it be lung cancer?', r));
     assert.match(answer, /does not assess lung cancer/);
-    assert.ok(answer.includes(`Nodule: ${pct(0.0712)}`));
+    assert.ok(answer.includes(`Nodule ${pct(0.0712)} — not flagged`));
     assertFiguresGrounded(answer, r);
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
+import { heartStory } from '@contracts/heart-story.js';
 import {
   ctrLine,
-  enlargedHeart,
   enlargedHeartText,
   findingValueText,
   PANEL_CALL_TEXT,
@@ -17,7 +17,7 @@ describe('findings panel', () => {
   test('"Likely" only from 50 %; flagged below it reads "Possible — flagged for review, 11.8%"', () => {
     assert.equal(findingValueText({ probability: 0.118, call: 'possible' }), 'Possible — flagged for review, 11.8%');
     assert.equal(findingValueText({ probability: 0.81, call: 'positive' }), '81% Likely');
-    assert.equal(findingValueText({ probability: 0.02, call: 'negative' }), '2% Unlikely');
+    assert.equal(findingValueText({ probability: 0.02, call: 'negative' }), '2% not flagged');
     assert.equal(PANEL_CALL_TEXT.uncertain, 'Uncertain');
   });
 });
@@ -25,10 +25,13 @@ describe('findings panel', () => {
 describe('heart size', () => {
   test('a called cardiomegaly with a measured CTR reads "Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)"', () => {
     const pa = { call: 'PA', probabilityAP: 0.12, source: 'model' } as const;
-    assert.ok(enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'positive' }]));
-    assert.ok(enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'possible' }]));
-    assert.ok(!enlargedHeart(anatomy, [{ label: 'cardiomegaly', call: 'uncertain' }]));
-    assert.ok(!enlargedHeart({ ctr: null }, [{ label: 'cardiomegaly', call: 'positive' }]), 'never without a CTR');
+    const cm = (call: 'positive' | 'possible' | 'uncertain', probability = 0.81) => [
+      { label: 'cardiomegaly', display: 'Cardiomegaly', probability, threshold: 0.3, call },
+    ];
+    assert.equal(heartStory(anatomy, pa, cm('positive'))?.state, 'enlarged');
+    assert.equal(heartStory(anatomy, pa, cm('possible', 0.38))?.state, 'possibly_enlarged');
+    assert.equal(heartStory(anatomy, pa, cm('uncertain', 0.3))?.state, 'above_reference_not_flagged');
+    assert.equal(heartStory({ ...anatomy, ctr: null }, pa, cm('positive'))?.headline, null, 'never without a CTR');
     assert.equal(
       enlargedHeartText(anatomy, pa),
       'Enlarged cardiac silhouette — CTR 0.61 on a PA film (reference 0.50)',

@@ -20,4 +20,9 @@ export interface TConditionNote {
   nextSteps: string[];
   redFlags: string[];
   forPatient: string;
+  /**
+   * Labels this finding answers for when the result does not report them: model 5's adult airspace
+   * opacity answers "is there pneumonia?" for a patient whose pediatric pneumonia output is withheld.
+   */
+  answersFor?: string[];
 }

@@ -2,7 +2,7 @@
  * Runs the worker's pipeline on each image (folders are walked recursively) and prints one
  * JSON line per image on stdout: gate decision (and the refusal's code), every shipped finding's probability and call
  * ('positive' only from 50 %, 'possible' when flagged below it), for model 2+ the anatomy stage's CTR, lung box and
- * flags, and for model 4 the projection ({call: 'AP' | 'PA', probabilityAP}) and the withdrawn outputs. Without --jsonl a short summary follows on stderr.
+ * flags, and for model 4 the projection ({call: 'AP' | 'PA', probabilityAP, source, disagrees}) and the withdrawn outputs. Without --jsonl a short summary follows on stderr.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +30,8 @@ const USAGE = `Usage: npm run classify -- [--jsonl] [--model DIR] <files or fold
 Runs the analysis pipeline locally (no server) and prints one JSON line per image on stdout.
   --jsonl       only the JSON lines (no summary on stderr)
   --model DIR   the model directory (default $MODEL_DIR)
+  --view AP|PA  the films' DICOM ViewPosition: it decides the projection, and "disagrees" says when
+                the model reads the other one with p >= 0.8
   -h, --help    this text
 Exit codes: 0 done, 1 failed, 2 usage error.`;
 
@@ -37,7 +39,11 @@ async function main(): Promise<number> {
   const { values, positionals: inputs } = parseCliArgs(process.argv.slice(2), {
     jsonl: { type: 'boolean' },
     model: { type: 'string' },
+    view: { type: 'string' },
   });
+  const view = values.view === undefined ? null : String(values.view).toUpperCase();
+  if (view !== null && view !== 'AP' && view !== 'PA') throw new CliUsageError('--view must be AP or PA.');
+  const context = { viewPosition: view as 'AP' | 'PA' | null };
   if (inputs.length === 0) throw new CliUsageError('Give at least one image file or folder.');
   const jsonl = values.jsonl === true;
   const modelDir = values.model;
@@ -49,7 +55,7 @@ async function main(): Promise<number> {
   let accepted = 0;
   for (const input of inputs) {
     for await (const file of walk(input, true)) {
-      const r = await runPipeline(await readFile(file), model);
+      const r = await runPipeline(await readFile(file), model, context);
       n++;
       if (r.gate.accepted) accepted++;
       const line = {
@@ -62,10 +68,16 @@ async function main(): Promise<number> {
         calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
         topFinding: r.topFinding,
         // Model 4: AP or PA from the projection output (null when refused); absent without one.
-        ...(model.manifest.projection
+        ...(model.manifest.projection || view
           ? {
               projection: r.projection
-                ? { call: r.projection.call, probabilityAP: roundOrNull(r.projection.probabilityAP) }
+                ? {
+                    call: r.projection.call,
+                    probabilityAP: roundOrNull(r.projection.probabilityAP),
+                    source: r.projection.source,
+                    // The DICOM view (--view) says one projection, the model the other with p >= 0.8.
+                    disagrees: r.projection.disagrees === true,
+                  }
                 : null,
             }
           : {}),

@@ -1,3 +1,4 @@
+import { judgedAp } from '@contracts/finding-text.js';
 import { cropResize, pixelBox, type PixelBox } from './anatomy.js';
 import { composeFindings, findingProbabilities } from './compose.js';
 import type { FoundAnatomy } from './find-anatomy.js';
@@ -61,7 +62,8 @@ export async function classifyFilm(
   lap('classifier', t);
   const { ctr } = found.anatomy;
   const projection = readProjection(spec, spec?.model === 'anatomy' ? checked.firstNet : outputs, viewPosition);
-  const ap = projection?.call === 'AP';
+  // Judged against the AP reference when either the DICOM tag or the model (p >= 0.8) says AP.
+  const ap = judgedAp(projection);
   return {
     ...composeFindings(model, findingProbabilities(model, outputs, ctr, ap), ctr),
     projection,

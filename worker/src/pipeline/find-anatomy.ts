@@ -9,11 +9,15 @@ export interface AnatomyMasks {
   heart: Mask;
 }
 
-/** What the anatomy stage hands on: the result, the lung box the classifier crops to and the lung mask the heatmaps keep to. */
+/**
+ * What the anatomy stage hands on: the result, the lung box the classifier crops to, the lung mask
+ * the heatmaps keep to and the heart mask whose border check-heart-border.ts looks at.
+ */
 export interface FoundAnatomy {
   anatomy: AnatomyResult;
   box: Box | null;
   lung: Mask;
+  heart: Mask;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface FoundAnatomy {
  */
 export function findAnatomy(spec: ManifestAnatomy, outputs: Record<string, OutputTensor>): FoundAnatomy {
   const masks = anatomyMasks(spec, outputs);
-  return { ...measureAnatomy(spec, masks), lung: masks.lung };
+  return { ...measureAnatomy(spec, masks), lung: masks.lung, heart: masks.heart };
 }
 
 /** The thresholded lung and heart masks of the anatomy net's (1, 2, H, W) output. */

@@ -1,3 +1,4 @@
+import { projectionDisagrees } from '@contracts/finding-text.js';
 import { sigmoid } from './calibrate.js';
 import type { OutputTensor } from './infer.js';
 import type { ManifestProjection, ProjectionResult } from './types.js';
@@ -8,7 +9,8 @@ export type ViewPosition = 'AP' | 'PA';
 /**
  * The film's projection: the DICOM ViewPosition when the film has one (it wins), else the model's
  * projection output (p(AP) = sigmoid(logit / temperature + bias), AP from `threshold`); null when
- * neither says. The model's p(AP) is kept beside a DICOM call so both can be shown.
+ * neither says. The model's p(AP) is kept beside a DICOM call so both can be shown, and
+ * `disagrees` says when the model reads the other projection with p >= 0.8 (issue 42 item 7).
  */
 export function readProjection(
   spec: ManifestProjection | undefined,
@@ -16,9 +18,12 @@ export function readProjection(
   viewPosition: ViewPosition | null,
 ): ProjectionResult | null {
   const probabilityAP = spec ? projectionProbability(spec, outputs) : null;
-  if (viewPosition) return { call: viewPosition, probabilityAP, source: 'dicom' };
+  if (viewPosition) {
+    const read = { call: viewPosition, probabilityAP, source: 'dicom' } as const;
+    return { ...read, disagrees: projectionDisagrees(read) };
+  }
   if (!spec || probabilityAP === null) return null;
-  return { call: probabilityAP >= spec.threshold ? 'AP' : 'PA', probabilityAP, source: 'model' };
+  return { call: probabilityAP >= spec.threshold ? 'AP' : 'PA', probabilityAP, source: 'model', disagrees: false };
 }
 
 /** Calibrated p(AP) of batch item 0 of the spec's [N, 1] logit output. */

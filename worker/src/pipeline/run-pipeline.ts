@@ -1,4 +1,5 @@
 import { buildHeatmaps } from './build-heatmaps.js';
+import { checkHeartBorder } from './check-heart-border.js';
 import { checkImage, refuse } from './check-image.js';
 import { classifyFilm } from './classify-film.js';
 import { decodeImage } from './decode-image.js';
@@ -86,7 +87,7 @@ export async function analyseFilm(image: Buffer, model: LoadedModel, context: Fi
   const found = manifest.anatomy ? findAnatomy(manifest.anatomy, checked.firstNet) : null;
   if (found) lap('measure', t);
 
-  const { findings, topFinding, notMeasurable, projection, outputs, crop } = await classifyFilm(
+  const classified = await classifyFilm(
     model,
     { film, flags: gate.flags, firstNet: checked.firstNet },
     found,
@@ -94,12 +95,17 @@ export async function analyseFilm(image: Buffer, model: LoadedModel, context: Fi
     context.viewPosition ?? null,
   );
 
+  const { projection, outputs, crop } = classified;
+
   t = performance.now();
   const { heatmaps, heatmapZones } = buildHeatmaps(model, outputs, found, film, crop);
+  // A ratio whose heart border a flagged basal opacity or effusion hides enters no call.
+  const border = found ? checkHeartBorder(model, found, classified, heatmaps) : null;
+  const { findings, topFinding, notMeasurable } = border ?? classified;
   lap('compose', t);
   lap('total', t0);
   const notAssessed = [...(manifest.notAssessed ?? []), ...notMeasurable];
-  const anatomy = found ? { anatomy: found.anatomy, notAssessed, heatmapZones } : {};
+  const anatomy = found ? { anatomy: border?.anatomy ?? found.anatomy, notAssessed, heatmapZones } : {};
   const result = {
     ...base,
     gate,

@@ -5,16 +5,9 @@ export const INFECTION_NOTES: TConditionNote[] = [
   {
     label: 'pneumonia',
     name: 'Pneumonia',
-    aliases: [
-      'pneumonia',
-      'chest infection',
-      'lung infection',
-      'lobar pneumonia',
-      'bronchopneumonia',
-      'lung opacity',
-      'airspace opacity',
-      'airspace disease',
-    ],
+    aliases: ['pneumonia', 'chest infection', 'lung infection', 'lobar pneumonia', 'bronchopneumonia'],
+    // An older result (or a child's) has no airspace-opacity finding: "lung opacity?" is its pneumonia output.
+    answersFor: ['lung_opacity'],
     what: 'Infection of the lung parenchyma, bacterial or viral, in which alveoli fill with inflammatory exudate.',
     signs: [
       'lobar or segmental airspace consolidation with air bronchograms',
@@ -141,6 +134,45 @@ export const INFECTION_NOTES: TConditionNote[] = [
     redFlags: ['hypoxia', 'rapidly progressive bilateral opacities (ARDS)', 'suspected pulmonary embolism'],
     forPatient:
       'The picture shows changes that can be seen with COVID-19 and some other infections. A swab test, not an X-ray, confirms COVID-19.',
+  },
+  {
+    label: 'lung_opacity',
+    name: 'Airspace opacity',
+    aliases: ['lung opacity', 'airspace opacity', 'airspace disease', 'air space opacity'],
+    answersFor: ['pneumonia'],
+    what:
+      'Lung whose airspaces are filled (by pus, fluid, blood or cells), so that it looks denser than normal: the radiographic sign of pneumonia, ' +
+      'but also of oedema, haemorrhage, aspiration or tumour. For an adult the model answers "is there pneumonia?" from this finding: ' +
+      'it can see the opacity; it cannot tell the cause.',
+    signs: [
+      'patchy or confluent opacity that hides the vessels',
+      'air bronchograms',
+      'silhouetting of the heart border or a hemidiaphragm',
+      'little or no volume loss',
+    ],
+    callMeaning:
+      'A flag means the film shows an airspace opacity like those of the adult films labelled consolidation, infiltration or pneumonia. ' +
+      'The model cannot tell the cause: infection is common, but oedema, haemorrhage, aspiration and tumour look the same.',
+    limits: [
+      'the model cannot tell the cause of an opacity: whether it is pneumonia rests on the clinical picture',
+      'the training labels were text-mined from radiology reports and are noisy',
+      'opacities behind the heart or below the dome of the diaphragm are easily missed on a frontal film',
+    ],
+    differential: ['pneumonia', 'pulmonary oedema', 'aspiration', 'pulmonary haemorrhage', 'atelectasis', 'malignancy'],
+    nextSteps: [
+      'correlate with symptoms, temperature, oxygen saturation and auscultation',
+      'blood tests as indicated (full blood count, CRP) and sputum or viral testing',
+      'consider a lateral view or ultrasound when the frontal film is equivocal',
+      'follow-up radiograph after treatment in adults with risk factors, to confirm resolution',
+    ],
+    redFlags: [
+      'hypoxia or rising oxygen need',
+      'sepsis or haemodynamic instability',
+      'cavitation',
+      'multilobar involvement',
+    ],
+    forPatient:
+      'Part of the lung looks denser than normal. This is often an infection, but it can have other causes; your doctor will work out which.',
   },
   {
     label: 'consolidation',

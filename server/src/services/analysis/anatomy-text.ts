@@ -1,4 +1,6 @@
-import { ctrLine, enlargedHeart, enlargedHeartText, projectionText, withdrawnText } from '@contracts/finding-text.js';
+import { ctrLine, projectionText, withdrawnText } from '@contracts/finding-text.js';
+import { SUMMARY_LABEL } from '@contracts/finding-story.js';
+import { heartStory } from '@contracts/heart-story.js';
 import {
   NOT_ASSESSED_REASON,
   type TAnatomy,
@@ -49,7 +51,7 @@ export function withdrawnLines(withdrawn: readonly TWithdrawn[] | undefined): st
 /** What the heart-size lines read beside the anatomy: the projection and the findings (a called cardiomegaly). */
 export interface THeartContext {
   projection?: TProjection | null | undefined;
-  findings?: readonly Pick<TFinding, 'label' | 'call'>[] | undefined;
+  findings?: readonly TFinding[] | undefined;
 }
 
 /** Why a measured CTR cannot be trusted, for each code of the worker's plausibility checks; completes "not measurable: …". */
@@ -61,6 +63,8 @@ export const CTR_UNRELIABLE_REASONS: Record<TCtrUnreliableCode, string> = {
   lungs_retracted: 'the lung outlines are retracted, as over opaque lung',
   heart_oversized: 'the heart outline is too large against the lung fields',
   heart_too_wide: 'the heart outline is implausibly wide for the thorax',
+  heart_border_obscured:
+    'the heart border meets a flagged opacity or effusion at the lung base, so the border cannot be seen there',
 };
 
 /** Why there is no CTR: the plausibility check's reason, else from the anatomy stage's flags. */
@@ -107,13 +111,16 @@ export function heartSizeLines(
   if (!anatomy) return null;
   const flagged = ctrNotMeasurableText(anatomy);
   if (flagged) return [`${flagged}.`, 'Judge the cardiac silhouette on the film itself.'];
-  const text = ctrText(anatomy, context.projection);
-  if (!text) return [`Heart size: no cardiothoracic ratio was measured: ${noCtrReason(anatomy)}.`];
-  // Cardiomegaly called from the measured heart (model 4) is said in the words a reader uses.
-  const enlarged = enlargedHeart(anatomy, context.findings)
-    ? [`${enlargedHeartText(anatomy, context.projection)}.`]
-    : [];
-  return [...enlarged, `${text}.`, ctrCaveat(age)];
+  const story = heartStory(anatomy, context.projection, context.findings);
+  if (!story?.ratio) return [`Heart size: no cardiothoracic ratio was measured: ${noCtrReason(anatomy)}.`];
+  // The heart box's story (contracts/heart-story.ts): the call in the reader's words, the ratio,
+  // and why a ratio above its reference is not a flagged enlarged heart.
+  return [
+    ...(story.headline ? [`${story.headline}.`] : []),
+    `${story.ratio}.`,
+    ...(story.reconcile ? [`${story.reconcile}.`] : []),
+    ctrCaveat(age),
+  ];
 }
 
 /** 'not measurable: <the CTR's reason>': why a finding that needs the measured heart has no call. */
@@ -135,8 +142,8 @@ export function notAssessedLine(list: readonly TNotAssessed[] | undefined): stri
   return [...byReason].map(([reason, names]) => `Not assessed: ${names.join(', ')} (${reason}).`).join(' ');
 }
 
-/** The summary score is never a condition of its own (the pipeline's `summary` finding). */
-export const SUMMARY_LABEL = 'abnormal';
+/** The summary score is never a condition of its own (the pipeline's `summary` finding; contracts/finding-story.ts). */
+export { SUMMARY_LABEL };
 
 /** The conditions this result reports a probability for, by display name (the summary score left out). */
 export function assessedNames(result: Pick<TStoredResult, 'findings'>): string[] {

@@ -1,5 +1,6 @@
 import type { TPatientSnapshot } from '../../db/schema.js';
 import { CONDITION_NOTES, trainingDataNoteFor } from '../../knowledge/cxr-conditions.js';
+import { CALL_WORDS, flaggedFindings, impressionLead } from '@contracts/finding-story.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
 import { comparisonLines } from '../timeline/comparison-text.js';
@@ -30,13 +31,6 @@ export interface TReport {
 
 export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
-const CALL_WORDS: Record<TFinding['call'], string> = {
-  positive: 'positive',
-  possible: 'possible — flagged for review',
-  negative: 'negative',
-  uncertain: 'uncertain (near threshold)',
-};
-
 /** The assistant's report for an accepted image, as markdown. Pure: same input, same text. */
 export function composeReport(
   result: TStoredResult,
@@ -46,8 +40,9 @@ export function composeReport(
   if (!result.gate.accepted) return composeRefusal(result);
   const top = result.findings.find((f) => f.label === result.topFinding) ?? null;
   const lines: string[] = ['## Chest X-ray analysis', ''];
-  lines.push('### Findings', '', "| Finding | Probability | Threshold | Model's call |", '|---|---|---|---|');
-  for (const f of result.findings)
+  lines.push('### Findings', '', "| Finding | Probability | Operating point | Model's call |", '|---|---|---|---|');
+  // Most probable first, as the panel lists them.
+  for (const f of [...result.findings].sort((a, b) => b.probability - a.probability))
     lines.push(`| ${f.display} | ${pct(f.probability)} | ${pct(f.threshold)} | ${CALL_WORDS[f.call]} |`);
   const site = siteThresholdLines(result.findings);
   if (site.length) lines.push('', ...site);
@@ -59,7 +54,7 @@ export function composeReport(
   if (heart) lines.push('', '### Heart size', '', ...heart.map((s) => `- ${s}`));
   // The patient's previous analysis (same profile), when there is one: what changed since.
   if (opts.comparison) lines.push('', ...comparisonLines(opts.comparison).slice(0, -1));
-  lines.push('', '### Impression', '', impression(result, top), '');
+  lines.push('', '### Impression', '', impression(result), '');
   lines.push('### Suggested next steps', '', ...nextSteps(result, top).map((s) => `- ${s}`), '');
   lines.push('### Remarks', '', ...remarks(result, patient).map((s) => `- ${s}`), '');
   lines.push('### Image quality', '', ...quality(result).map((s) => `- ${s}`), '');
@@ -86,29 +81,16 @@ export function siteThresholdLines(findings: readonly TFinding[]): string[] {
     );
 }
 
-function impression(result: TStoredResult, top: TFinding | null): string {
-  if (top?.call === 'possible') {
-    // Called at a high-sensitivity operating point below 50 %: flagged, not likely.
-    return (
-      `No finding is likely (50 % or more). **${top.display}** is possible — flagged for review (probability ${pct(top.probability)}, ` +
-      `above its high-sensitivity threshold ${pct(top.threshold)}): more likely absent than present, flagged so that it is not missed.`
-    );
-  }
-  if (top) {
-    return (
-      `The model's output is consistent with **${top.display}** (probability ${pct(top.probability)}, threshold ${pct(top.threshold)}). ` +
-      'This is a screening signal for the clinician to confirm, not a diagnosis.'
-    );
-  }
-  const uncertain = result.findings.filter((f) => f.call === 'uncertain');
-  if (uncertain.length > 0) {
-    return (
-      `No finding was called positive, but ${uncertain.map((f) => `${f.display} (${pct(f.probability)})`).join(', ')} ` +
-      `${uncertain.length === 1 ? 'is' : 'are'} close to the threshold: the model cannot decide. Review the film.`
-    );
-  }
+/**
+ * The impression: every flagged finding, most probable first, in the one story's words
+ * (contracts/finding-story.ts impressionLead); "No finding flagged" only when none is, then what
+ * the model does and does not assess.
+ */
+function impression(result: TStoredResult): string {
+  const lead = impressionLead(result.findings);
+  if (flaggedFindings(result.findings).length > 0) return lead;
   return (
-    `No finding among the conditions the model assesses (${assessedNames(result).join(', ')}) was called positive. ` +
+    `${lead} The conditions the model assesses: ${assessedNames(result).join(', ')}. ` +
     `The model does not assess other conditions (for example ${otherExamples(result)}).`
   );
 }

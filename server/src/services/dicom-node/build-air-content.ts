@@ -1,5 +1,6 @@
 import { currentCall, type TFindingCall } from '@contracts/finding-call.js';
-import { enlargedHeart, enlargedHeartText } from '@contracts/finding-text.js';
+import { impressionLead } from '@contracts/finding-story.js';
+import { heartStory } from '@contracts/heart-story.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { projectionLine, withdrawnLines } from '../analysis/anatomy-text.js';
 import { C, findingCode, type TCode } from './dicom-codes.js';
@@ -105,12 +106,19 @@ function ctrGroup(result: TStoredResult, ctr: number, film: TImageRef): TItem {
   );
 }
 
-/** Model 4's words beside the codes: the projection, a called cardiomegaly from the measured heart, withdrawn outputs. */
+/**
+ * The words beside the codes, the one story's (contracts/finding-story.ts, heart-story.ts): the
+ * impression's flagged findings, the projection, the heart box's call and why a ratio above its
+ * reference is not flagged, withdrawn outputs.
+ */
 function modelFourLines(result: TStoredResult): string[] {
   const { anatomy, projection } = result;
+  const heart = heartStory(anatomy, projection, result.findings);
   return [
+    `Impression: ${impressionLead(result.findings).replace(/\*\*/g, '')}`,
     projectionLine(projection),
-    anatomy && enlargedHeart(anatomy, result.findings) ? `${enlargedHeartText(anatomy, projection)}.` : null,
+    heart?.headline ? `${heart.headline}.` : null,
+    heart?.reconcile ? `${heart.reconcile}.` : null,
     ...withdrawnLines(result.withdrawn),
   ].filter((l): l is string => l !== null);
 }

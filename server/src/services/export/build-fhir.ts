@@ -8,6 +8,7 @@ import {
   noCtrReason,
   notAssessedReason,
 } from '../analysis/anatomy-text.js';
+import { impressionLead } from '@contracts/finding-story.js';
 import { CALL_TEXT, notAssessedText, pct } from './export-text.js';
 
 /**
@@ -236,11 +237,7 @@ export function buildFhirBundle(
     : null;
   const conclusion = [
     r.gate.accepted
-      ? r.topFinding
-        ? r.findings.find((f) => f.label === r.topFinding?.label)?.call === 'possible'
-          ? `AI output: ${r.topFinding.display} possible — flagged for review (below 50 %); requires clinician review.`
-          : `AI output consistent with ${r.topFinding.display}; requires clinician review.`
-        : 'No finding called by the AI model.'
+      ? `AI output: ${impressionLead(r.findings).replace(/\*\*/g, '')} Requires clinician review.`
       : `Image refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`,
     ...(r.gate.accepted && r.anatomy ? [...heartConclusion(r, r.anatomy)] : []),
     notAssessedText(r) ?? '',

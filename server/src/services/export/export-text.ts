@@ -1,5 +1,6 @@
 import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
 import { projectionText } from '@contracts/finding-text.js';
+import { CALL_WORDS, flaggedFindings, NO_FINDING_FLAGGED, pct1 } from '@contracts/finding-story.js';
 import { heartSizeLines, notAssessedLine, withdrawnLines } from '../analysis/anatomy-text.js';
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */
@@ -7,12 +8,8 @@ export const REPORT_TITLE = 'Chest X-ray AI analysis report';
 
 export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
-export const CALL_TEXT: Record<TExportFinding['call'], string> = {
-  positive: 'Positive',
-  possible: 'Possible — flagged for review',
-  negative: 'Negative',
-  uncertain: 'Uncertain (near threshold)',
-};
+/** The call's words: the one story's (contracts/finding-story.ts), as on the panel and in the report. */
+export const CALL_TEXT: Record<TExportFinding['call'], string> = CALL_WORDS;
 
 export function patientLines(r: TExportReport): [string, string][] {
   return [
@@ -29,24 +26,30 @@ export function analysisLines(r: TExportReport): [string, string][] {
     ['Image check', r.gate.accepted ? 'Accepted' : `Refused: ${r.gate.reason ?? 'not a usable chest X-ray'}`],
     ...(r.gate.flags.length ? ([['Image flags', r.gate.flags.join(', ')]] as [string, string][]) : []),
     ...(r.projection ? ([['Projection', projectionText(r.projection)]] as [string, string][]) : []),
-    ['Top finding', topFindingText(r)],
+    ['Flagged', flaggedText(r)],
     ['Report id', `${r.chat.id} / ${r.analysis.id}`],
   ];
 }
 
-export const FINDINGS_HEADER = ['Finding', 'Probability', 'Threshold', 'Call'];
+export const FINDINGS_HEADER = ['Finding', 'Probability', 'Operating point', 'Call'];
+
+/** The findings as the panel lists them: most probable first. */
+export const byProbability = (findings: readonly TExportFinding[]): TExportFinding[] =>
+  [...findings].sort((a, b) => b.probability - a.probability);
 
 export function findingRow(f: TExportFinding): string[] {
   return [f.display, pct(f.probability), pct(f.threshold), CALL_TEXT[f.call]];
 }
 
-/** The top finding's name; a possible one (flagged below 50 %) says so. */
-function topFindingText(r: TExportReport): string {
-  if (!r.topFinding) return 'None called';
-  const f = r.findings.find((x) => x.label === r.topFinding?.label);
-  return f?.call === 'possible'
-    ? `${r.topFinding.display} (${CALL_TEXT.possible.toLowerCase()})`
-    : r.topFinding.display;
+/**
+ * Every flagged finding, most probable first ('Pleural effusion 62.0% (Likely); Consolidation
+ * 36.0% (Possible — flagged for review)'), or "No finding flagged": the impression's list.
+ */
+function flaggedText(r: TExportReport): string {
+  if (!r.gate.accepted) return '—';
+  const flagged = flaggedFindings(r.findings);
+  if (flagged.length === 0) return NO_FINDING_FLAGGED;
+  return flagged.map((f) => `${f.display} ${pct1(f.probability)} (${CALL_WORDS[f.call]})`).join('; ');
 }
 
 /** The CTR with the projection, its reference and caveat (or why there is none); empty without an anatomy stage. */

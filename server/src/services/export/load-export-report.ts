@@ -1,3 +1,4 @@
+import { projectionDisagrees } from '@contracts/finding-text.js';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { analyses, messages, storedImages } from '../../db/schema.js';
@@ -143,7 +144,8 @@ export async function loadExportReport(
     findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: withHeatmaps(result) }),
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
-    projection: result.projection ?? null,
+    // Always said in an export, also for results stored before the worker wrote it (issue 42 item 7).
+    projection: result.projection ? { ...result.projection, disagrees: projectionDisagrees(result.projection) } : null,
     withdrawn: result.withdrawn,
     topFinding: top ? { label: top.label, display: top.display } : null,
     report: { format: 'markdown', text: report?.content ?? '' },

@@ -17,6 +17,7 @@ import type { TExportReport } from '@contracts/schemas/export.js';
 import {
   analysisLines,
   FINDINGS_HEADER,
+  byProbability,
   findingRow,
   heartSizeText,
   notAssessedText,
@@ -124,7 +125,7 @@ export async function renderDocx(r: TExportReport): Promise<Buffer> {
           }),
           heading('Findings'),
           r.findings.length
-            ? table([FINDINGS_HEADER, ...r.findings.map(findingRow)], true)
+            ? table([FINDINGS_HEADER, ...byProbability(r.findings).map(findingRow)], true)
             : new Paragraph('No findings: the image was not analysed.'),
           ...anatomyParagraphs(r),
           ...(await overlay(r)),

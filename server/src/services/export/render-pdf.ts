@@ -5,6 +5,7 @@ import type { TExportReport } from '@contracts/schemas/export.js';
 import {
   analysisLines,
   FINDINGS_HEADER,
+  byProbability,
   findingRow,
   heartSizeText,
   notAssessedText,
@@ -80,7 +81,7 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   };
   row(FINDINGS_HEADER, true);
   if (r.findings.length === 0) doc.font('body').text('No findings: the image was not analysed.');
-  for (const f of r.findings) row(findingRow(f), false);
+  for (const f of byProbability(r.findings)) row(findingRow(f), false);
   const notAssessed = notAssessedText(r);
   if (notAssessed) doc.moveDown(0.2).font('body').fontSize(10).text(notAssessed, { width });
   const heart = heartSizeText(r);

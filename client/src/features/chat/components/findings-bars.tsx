@@ -1,4 +1,5 @@
 import type { TFindingCall } from '@contracts/finding-call';
+import { shortPct, wordAfterFigure } from '@contracts/finding-story';
 import { findingValueText, PANEL_CALL_TEXT, withdrawnText } from '@contracts/finding-text';
 import { NOT_ASSESSED_REASON, type TNotAssessed, type TWithdrawn } from '@contracts/schemas/analysis';
 import { FindingFeedback, useFindingFeedback } from './finding-feedback';
@@ -15,7 +16,7 @@ export interface TFindingView {
 }
 
 const CALL_TEXT = PANEL_CALL_TEXT;
-const pct = (p: number) => `${Math.round(Math.min(1, Math.max(0, p)) * 1000) / 10}%`;
+const pct = shortPct;
 
 interface TFindingsBarsProps {
   findings: readonly TFindingView[];
@@ -48,7 +49,7 @@ export function FindingsBars({ findings, notAssessed = [], withdrawn = [], model
                   <span className="chat-finding-call">{findingValueText(f)}</span>
                 ) : (
                   <>
-                    {pct(f.probability)} <span className="chat-finding-call">{CALL_TEXT[f.call]}</span>
+                    {pct(f.probability)} <span className="chat-finding-call">{wordAfterFigure(f.call)}</span>
                   </>
                 )}
               </span>
@@ -66,7 +67,7 @@ export function FindingsBars({ findings, notAssessed = [], withdrawn = [], model
               <span
                 className="chat-finding-threshold"
                 style={{ left: pct(f.threshold) }}
-                title={`Threshold ${pct(f.threshold)}`}
+                title={`Operating point ${pct(f.threshold)}`}
               />
             </div>
             {f.modelThreshold !== undefined ? (

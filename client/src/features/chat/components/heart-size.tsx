@@ -1,5 +1,6 @@
-import type { TFindingCall } from '@contracts/finding-call';
-import { AP_MAGNIFIES, enlargedHeart, enlargedHeartText, filmOf, projectionText } from '@contracts/finding-text';
+import type { TStoryFinding } from '@contracts/finding-story';
+import { AP_MAGNIFIES, filmOf, judgedAp, projectionText } from '@contracts/finding-text';
+import { heartStory } from '@contracts/heart-story';
 import type { TAnatomy, TProjection } from '@contracts/schemas/analysis';
 import './heart-size.css';
 
@@ -15,7 +16,7 @@ interface THeartSizeProps {
   anatomy: TAnatomy;
   /** AP or PA (model 4, or the DICOM ViewPosition); absent on older results. */
   projection?: TProjection | null | undefined;
-  findings?: readonly { label: string; call: TFindingCall }[] | undefined;
+  findings?: readonly TStoryFinding[] | undefined;
   patientAge: string | null | undefined;
 }
 
@@ -27,7 +28,8 @@ interface THeartSizeProps {
 export function HeartSize({ anatomy, projection, findings = [], patientAge }: THeartSizeProps) {
   const age = patientAge && patientAge.trim() !== '' ? Number(patientAge) : NaN;
   const pediatric = Number.isFinite(age) && age < 18;
-  const enlarged = enlargedHeart(anatomy, findings);
+  // The one heart story (contracts/heart-story.ts): the same call, ratio and reconciling words as the report.
+  const story = heartStory(anatomy, projection, findings);
   return (
     <section className="chat-heart" aria-labelledby="chat-heart-title" data-testid="heart-size">
       <h2 id="chat-heart-title" className="chat-section-title">
@@ -41,9 +43,12 @@ export function HeartSize({ anatomy, projection, findings = [], patientAge }: TH
         <p className="chat-heart-line">Cardiothoracic ratio: not measured ({noCtrReason(anatomy)}).</p>
       ) : (
         <>
-          {enlarged ? (
-            <p className="chat-heart-line chat-heart-enlarged" data-testid="heart-enlarged">
-              <strong>{enlargedHeartText(anatomy, projection)}</strong>
+          {story?.headline ? (
+            <p
+              className={`chat-heart-line${story.state === 'enlarged' ? ' chat-heart-enlarged' : ''}`}
+              data-testid="heart-enlarged"
+            >
+              <strong>{story.headline}</strong>
             </p>
           ) : null}
           <p className="chat-heart-line">
@@ -51,9 +56,14 @@ export function HeartSize({ anatomy, projection, findings = [], patientAge }: TH
             {projection ? ` on ${filmOf(projection)}` : ''}{' '}
             <span className="chat-heart-reference">
               (usual upper reference {anatomy.ctrReference.toFixed(2)} on an adult PA film
-              {projection?.call === 'AP' ? `; ${AP_MAGNIFIES}` : ''})
+              {judgedAp(projection) ? `; ${AP_MAGNIFIES}` : ''})
             </span>
           </p>
+          {story?.reconcile ? (
+            <p className="chat-heart-line" data-testid="heart-reconcile">
+              {story.reconcile}.
+            </p>
+          ) : null}
         </>
       )}
       {projection ? (

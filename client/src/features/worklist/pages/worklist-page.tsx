@@ -1,3 +1,4 @@
+import { worklistLeadText } from '@contracts/finding-story';
 import { useState } from 'react';
 import type { TTeamRole } from '@contracts/schemas/team';
 import type { TUrgency, TWorklistItem, TWorklistReader, TWorklistStatus } from '@contracts/schemas/worklist';
@@ -78,16 +79,10 @@ function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null 
       </td>
       <td>
         {item.lead ? (
-          <>
-            {item.lead.display}{' '}
-            <span className="muted">
-              {item.lead.call === 'possible' ? 'possible, ' : ''}
-              {Math.round(item.lead.probability * 100)}%
-            </span>
-          </>
+          worklistLeadText(item.lead)
         ) : (
           <span className="muted">
-            {item.urgency === 'review' || item.urgency === 'routine' ? 'No finding called' : '—'}
+            {item.urgency === 'review' || item.urgency === 'routine' ? worklistLeadText(null) : '—'}
           </span>
         )}
       </td>

@@ -1,4 +1,5 @@
 import { CONDITION_NOTES, trainingDataNoteFor, type TConditionNote } from '../../../knowledge/cxr-conditions.js';
+import { findingSentence, impressionLead, NO_FINDING_FLAGGED } from '@contracts/finding-story.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { notAssessedLine, SUMMARY_LABEL, withdrawnLines } from '../../analysis/anatomy-text.js';
 import { pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
@@ -13,6 +14,9 @@ export { figure, heartSize, notAssessed } from './grounded-scope.js';
  * metrics; every statement about a condition comes from the curated notes; nothing is called
  * that the model did not call, and what the model does not assess is said to be so.
  */
+
+const byProbability = (findings: readonly TFinding[]): TFinding[] =>
+  [...findings].sort((a, b) => b.probability - a.probability);
 
 export function topOf(result: TStoredResult): TFinding | null {
   return result.findings.find((f) => f.label === result.topFinding) ?? null;
@@ -29,18 +33,26 @@ function notAssessedPara(result: TStoredResult): string {
   return lines.length ? `\n\n${lines.join(' ')}` : '';
 }
 
+/** The first paragraph about a finding: its figure and call in the one story's words. */
+function findingHead(f: TFinding): string {
+  const what = `**${findingSentence(f)}.**`;
+  switch (f.call) {
+    case 'positive':
+      return `${what} The model flags it as likely; it is not a diagnosis.`;
+    case 'possible':
+      return `${what} **Possible — flagged for review, ${pct(f.probability)}:** flagged so that it is not missed. It is not a diagnosis.`;
+    case 'uncertain':
+      return `${what} The model could not decide either way.`;
+    case 'negative':
+      return `${what} The model does not flag it; that does not exclude it.`;
+  }
+}
+
 export function explainFinding(ctx: TResponderContext, label: string): string {
   const f = ctx.result.findings.find((x) => x.label === label);
   const note = CONDITION_NOTES[label];
   if (!f || !note) return summary(ctx);
-  const head =
-    f.call === 'positive'
-      ? `The model's output for **${note.name}** is ${pct(f.probability)}, above its threshold of ${pct(f.threshold)}, so it was called positive. This is consistent with ${note.name.toLowerCase()}, but it is not a diagnosis.`
-      : f.call === 'possible'
-        ? `**Possible — flagged for review, ${pct(f.probability)}.** The model's output for **${note.name}** is above its high-sensitivity threshold of ${pct(f.threshold)} but below 50 %: more likely absent than present, flagged so that it is not missed. It is not a diagnosis.`
-        : f.call === 'uncertain'
-          ? `The model's output for **${note.name}** is ${pct(f.probability)}, close to its threshold of ${pct(f.threshold)}: the model could not decide either way.`
-          : `The model did **not** call ${note.name.toLowerCase()}: its output is ${pct(f.probability)}, below the threshold of ${pct(f.threshold)}.`;
+  const head = findingHead(f);
   const heart =
     label === 'cardiomegaly' && ctx.result.anatomy
       ? `\n\n**Heart size:** ${heartSizeText(ctx, { withFinding: false })}`
@@ -68,19 +80,19 @@ export function nextSteps(ctx: TResponderContext): string {
   const note = top ? CONDITION_NOTES[top.label] : undefined;
   if (top && note) {
     return (
-      `Based on the model's positive call for ${note.name} (${pct(top.probability)}), usual next steps are:\n${bullets(note.nextSteps)}\n\n` +
+      `${impressionLead(ctx.result.findings)}\n\nFor ${note.name.toLowerCase()}, the most probable flagged finding, usual next steps are:\n${bullets(note.nextSteps)}\n\n` +
       `Red flags that need urgent attention:\n${bullets(note.redFlags)}\n\nThe decision rests with the treating clinician.${closing}`
     );
   }
   const open = raised(ctx.result);
   if (open.length > 0) {
     return (
-      `No finding was called positive, but ${open.map(figure).join('; ')}. Review the film in full, correlate with the clinical picture, ` +
+      `${NO_FINDING_FLAGGED}, but ${open.map(figure).join('; ')}. Review the film in full, correlate with the clinical picture, ` +
       `and consider a lateral view or repeat imaging if the question remains open.${closing}`
     );
   }
   return (
-    'No finding was called positive. A negative result does not exclude disease: correlate with symptoms and examination, ' +
+    `${NO_FINDING_FLAGGED}. A negative result does not exclude disease: correlate with symptoms and examination, ` +
     `and reassess or repeat imaging if symptoms persist or worsen.${closing}`
   );
 }
@@ -121,12 +133,12 @@ export function normalOrNot(ctx: TResponderContext): string {
     ? ` The model's overall "not normal" score is ${pct(abnormal.probability)} (${callText(abnormal)}).`
     : '';
   if (top)
-    return `The model did not consider this image normal: it called ${figure(top)}.${abnormalText} Only a clinician can confirm this.${closing}`;
+    return `The model did not consider this image normal. ${impressionLead(ctx.result.findings)}${abnormalText} Only a clinician can confirm this.${closing}`;
   const open = raised(ctx.result);
   if (open.length > 0)
     return `The model could not decide: ${open.map(figure).join('; ')}.${abnormalText} Review the film.${closing}`;
   return (
-    `No finding among those the model assesses (${assessedText(ctx.result)}) was called positive.${abnormalText} ` +
+    `${NO_FINDING_FLAGGED} among those the model assesses (${assessedText(ctx.result)}).${abnormalText} ` +
     `This is not a statement that the chest is normal: the model does not assess other conditions.${notAssessedPara(ctx.result)}${closing}`
   );
 }
@@ -146,11 +158,10 @@ export function quality(ctx: TResponderContext): string {
 }
 
 export function summary(ctx: TResponderContext): string {
-  const top = topOf(ctx.result);
-  const lead = top ? `The model called ${figure(top)}.` : 'The model did not call any finding positive.';
+  const lead = impressionLead(ctx.result.findings);
   const heart = ctx.result.anatomy ? ', heart size (the cardiothoracic ratio)' : '';
   return (
-    `${lead}\n\nAll figures:\n${bullets(ctx.result.findings.map(figure))}${notAssessedPara(ctx.result)}\n\n` +
+    `${lead}\n\nAll figures, most probable first:\n${bullets(byProbability(ctx.result.findings).map(figure))}${notAssessedPara(ctx.result)}\n\n` +
     `You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient${heart}, ` +
     'where in the lungs the model sees a finding, what the heatmap shows, how accurate the model is (its model card), ' +
     `whether the image looks normal, or about image quality.${closing}`

@@ -1,8 +1,9 @@
 import { CONDITION_NOTES, NOT_ASSESSED } from '../../../knowledge/cxr-conditions.js';
 import type { TFindingMetrics, TModelMetrics } from '../../../knowledge/model-metrics.js';
-import { isCalled } from '@contracts/finding-call.js';
-import { AP_MAGNIFIES, enlargedHeartText, filmOf } from '@contracts/finding-text.js';
-import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
+import { CALL_WORDS, findingSentence } from '@contracts/finding-story.js';
+import { AP_MAGNIFIES, filmOf, judgedAp } from '@contracts/finding-text.js';
+import { heartStory } from '@contracts/heart-story.js';
+import { ADULT_ONLY_REASON, type TFinding, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { DISCLAIMER, pct } from '../../analysis/compose-report.js';
 import { ageYears, assessedNames, ctrCaveat, noCtrReason, ratio } from '../../analysis/anatomy-text.js';
 import type { TResponderContext } from './responder.js';
@@ -13,16 +14,9 @@ import type { TResponderContext } from './responder.js';
  * the model card's figures. Every figure comes from the result or from metrics.json.
  */
 
-const CALL_TEXT: Record<TFinding['call'], string> = {
-  positive: 'called **positive**',
-  possible: '**possible**: flagged for review at a high-sensitivity threshold, below 50 %',
-  negative: 'called **negative**',
-  uncertain: 'left **uncertain** (too close to the threshold to call)',
-};
-
-export const figure = (f: TFinding): string =>
-  `${f.display}: ${pct(f.probability)} (threshold ${pct(f.threshold)}, ${CALL_TEXT[f.call]})`;
-export const callText = (f: TFinding): string => CALL_TEXT[f.call];
+/** A finding in the one story's words (contracts/finding-story.ts), as the report and the panel say it. */
+export const figure = (f: TFinding): string => findingSentence(f);
+export const callText = (f: TFinding): string => CALL_WORDS[f.call].toLowerCase();
 export const bullets = (items: string[]) => items.map((s) => `- ${s}`).join('\n');
 export const closing = `\n\n*${DISCLAIMER}*`;
 
@@ -84,9 +78,10 @@ function notShippedText(metrics: TModelMetrics | null | undefined, label: string
 /** What the result says about cardiomegaly as a finding: its figure, "not assessed", or absent. */
 function cardiomegalyText(result: TStoredResult): string {
   const f = result.findings.find((x) => x.label === 'cardiomegaly');
-  if (f && isCalled(f.call) && result.anatomy && result.anatomy.ctr !== null)
-    return `**${enlargedHeartText(result.anatomy, result.projection)}.** For the finding itself: ${figure(f)}.`;
-  if (f) return `For the finding itself: ${figure(f)}.`;
+  // The heart box's story (contracts/heart-story.ts): the same call and reconciling words as the panel.
+  const story = heartStory(result.anatomy, result.projection, result.findings);
+  const said = [story?.headline, story?.reconcile].filter(Boolean).map((l) => `**${l}.**`);
+  if (f) return [...said, `For the finding itself: ${figure(f)}.`].join(' ');
   if (result.notAssessed?.some((n) => n.label === 'cardiomegaly')) {
     return 'Cardiomegaly as a finding is **not assessed** by this model version: it could not be backed on held-out data. The ratio above is a measurement, not a call.';
   }
@@ -119,7 +114,7 @@ export function heartSizeText(ctx: TResponderContext, opts: { withFinding?: bool
   const side = anatomy.ctr > anatomy.ctrReference ? 'above' : 'at or below';
   const { projection } = ctx.result;
   const on = projection ? ` on ${filmOf(projection)}` : '';
-  const ap = projection?.call === 'AP' ? ` On this AP film ${AP_MAGNIFIES}.` : '';
+  const ap = judgedAp(projection) ? ` Judged as on an AP film: ${AP_MAGNIFIES}.` : '';
   return (
     `The anatomy stage measured a **cardiothoracic ratio of ${ratio(anatomy.ctr)}**${on}, ${side} the usual upper reference of ${ratio(anatomy.ctrReference)} on an adult PA film.${ap} ` +
     'It is the widest horizontal width of the heart outline divided by the widest inner width of the thorax, both from the outlines the model drew ' +
@@ -141,7 +136,7 @@ export function notAssessed(ctx: TResponderContext, condition: string, label?: s
   const { result } = ctx;
   const entry = label ? result.notAssessed?.find((n) => n.label === label) : undefined;
   const why = entry?.reason
-    ? `This output is ${entry.reason}, and the patient's age does not say child, so no probability is reported for it.`
+    ? `This output is ${entry.reason}, and the patient's age ${entry.reason === ADULT_ONLY_REASON ? 'says child' : 'does not say child'}, so no probability is reported for it.`
     : entry
       ? 'It was a candidate finding, but this model version could not back it on held-out data, so it reports no probability for it.' +
         notShippedText(ctx.metrics, label ?? '')

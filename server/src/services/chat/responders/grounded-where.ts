@@ -47,11 +47,11 @@ function noZonesReason(ctx: TResponderContext): string | null {
   const { result } = ctx;
   if (result.heatmapZones?.length) return null;
   if (!result.anatomy)
-    return 'This model version has no lung outlines (no anatomy stage), so it cannot place its evidence in a lung zone. The heatmap overlay in the viewer shows where its evidence lies on the film.';
+    return `This model version has no lung outlines (no anatomy stage), so it cannot place its evidence in a lung zone.${result.heatmaps.length ? ' The heatmap overlay in the viewer shows where its evidence lies on the film.' : ''}`;
   if (result.anatomy.flags.includes('no_lung_field'))
     return "No usable lung field was found on this film, so the model's evidence cannot be placed in a lung zone.";
   if (result.heatmapZones === undefined)
-    return 'This analysis was stored before the lung zones of the heatmaps were recorded, so there are no zone figures for it. The heatmap overlay in the viewer shows where the evidence of the top finding lies; a new analysis of the film records the zones.';
+    return `This analysis was stored before the lung zones of the heatmaps were recorded, so there are no zone figures for it.${result.heatmaps.length ? ' The heatmap overlay in the viewer shows where the evidence of the top finding lies;' : ''} A new analysis of the film records the zones.`;
   return 'The heatmaps of this film had no mass inside the lung outlines, so there is no zone to name.';
 }
 
@@ -89,14 +89,24 @@ export function whereIsIt(ctx: TResponderContext, opts: { labels: string[]; side
   return `${bullets(lines)}\n\n${EVIDENCE_NOTE} ${SIDES_NOTE}${closing}`;
 }
 
+/**
+ * The overlays that exist: the stored result's `heatmaps` (one per overlay the worker drew and
+ * stored). The chat speaks of an overlay only for these, never of one for a finding without it.
+ */
+export function overlayFindings(result: TResponderContext['result']): TFinding[] {
+  return result.heatmaps
+    .map((h) => result.findings.find((f) => f.label === h.label))
+    .filter((f): f is TFinding => f !== undefined);
+}
+
 export function heatmapMeaning(ctx: TResponderContext): string {
   const { result } = ctx;
-  const label = result.heatmaps[0]?.label ?? result.topFinding;
-  const f = result.findings.find((x) => x.label === label);
+  const shownFor = overlayFindings(result);
+  const f = shownFor[0];
   const zones = f && result.heatmapZones?.find((h) => h.label === f.label);
-  const shown = f
-    ? `The overlay in the viewer is the heatmap for **${f.display}** (${pct(f.probability)}, ${callText(f)}).`
-    : 'No finding was called positive, so no heatmap overlay was stored for this film.';
+  const shown = shownFor.length
+    ? `The viewer has a heatmap overlay for ${shownFor.map((x) => `**${x.display}** (${pct(x.probability)}, ${callText(x)})`).join(', ')}.`
+    : 'No heatmap overlay was stored for this film: there is none to show in the viewer.';
   const where =
     f && zones
       ? ` Most of its mass inside the lungs lies in the patient's ${zoneName(LUNG_ZONES.slice().sort((a, b) => zones.zones[b] - zones.zones[a])[0]!)}.`

@@ -42,6 +42,23 @@ function mentionedLabels(q: string): string[] {
   return [...new Set(hits.map((h) => h.label))];
 }
 
+/** Finding labels that answer for another label the result does not report (a note's `answersFor`). */
+const STAND_INS = Object.values(CONDITION_NOTES).flatMap((n) => (n.answersFor ?? []).map((l) => [l, n.label] as const));
+
+/**
+ * The labels a question names, read against the result: a label it does not report is answered
+ * by a finding that stands in for it (an adult's "pneumonia?" by the airspace-opacity finding).
+ */
+function labelsFor(q: string, result?: TStoredResult): string[] {
+  const mentioned = mentionedLabels(q);
+  if (!result) return mentioned;
+  const reported = (l: string) => result.findings.some((f) => f.label === l);
+  const swapped = mentioned.map((l) =>
+    reported(l) ? l : (STAND_INS.find(([asked, by]) => asked === l && reported(by))?.[1] ?? l),
+  );
+  return [...new Set(swapped)];
+}
+
 function sideOf(q: string): TSide | undefined {
   const left = /\bleft\b/.test(q);
   const right =
@@ -63,7 +80,7 @@ export function classifyQuestion(
   classifier: TIntentClassifier = intentClassifier(),
 ): TIntent {
   const q = query.toLowerCase();
-  const mentioned = mentionedLabels(q);
+  const mentioned = labelsFor(q, result);
   const reported = (l: string) => !result || result.findings.some((f) => f.label === l);
   const label = mentioned.find(reported) ?? null;
   const missing = mentioned.find((l) => !reported(l));
@@ -107,7 +124,7 @@ const FOLLOW_UP = /^\s*(and|what about|how about|same for|also|and what about|an
 function partOf(text: string, intent: TIntent, result?: TStoredResult): TQuestionPart {
   const q = text.toLowerCase();
   const reported = (l: string) => !result || result.findings.some((f) => f.label === l);
-  const part: TQuestionPart = { text, intent, labels: mentionedLabels(q).filter(reported) };
+  const part: TQuestionPart = { text, intent, labels: labelsFor(q, result).filter(reported) };
   const side = sideOf(q);
   const level = levelOf(q);
   if (side) part.side = side;
