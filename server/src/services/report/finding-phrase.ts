@@ -1,5 +1,6 @@
 import { isCalled } from '@contracts/finding-call.js';
-import { enlargedHeart, enlargedHeartText, findingValueText } from '@contracts/finding-text.js';
+import { findingValueText } from '@contracts/finding-text.js';
+import { heartStory, HEART_LABEL } from '@contracts/heart-story.js';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 
 const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
@@ -10,10 +11,10 @@ const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
  * and the operating point it was called at. Everything from the stored result.
  */
 export function findingPhrase(f: TFinding, result: Pick<TStoredResult, 'anatomy' | 'projection' | 'findings'>): string {
-  const name =
-    f.label === 'cardiomegaly' && isCalled(f.call) && result.anatomy && enlargedHeart(result.anatomy, result.findings)
-      ? enlargedHeartText(result.anatomy, result.projection)
-      : f.display;
+  // A flagged cardiomegaly measured from the heart reads as the heart box does (contracts/heart-story.ts).
+  const heart =
+    f.label === HEART_LABEL && isCalled(f.call) ? heartStory(result.anatomy, result.projection, result.findings) : null;
+  const name = heart?.headline ?? f.display;
   const at = f.modelThreshold !== undefined ? 'site operating point' : 'operating point';
   const near = f.call === 'uncertain' ? ', too close to its operating point to call' : '';
   return `${name}: ${findingValueText(f)} (${at} ${pct(f.threshold)}${near})`;
