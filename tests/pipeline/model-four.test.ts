@@ -89,7 +89,13 @@ describe('projection', () => {
     assert.equal(r!.call, 'PA');
     assert.equal(r!.source, 'dicom');
     assert.ok(r!.probabilityAP! > 0.9);
-    assert.deepEqual(readProjection(undefined, {}, 'AP'), { call: 'AP', probabilityAP: null, source: 'dicom' });
+    assert.equal(r!.disagrees, true, 'the model reads AP with p > 0.9 (issue 42 item 7)');
+    assert.deepEqual(readProjection(undefined, {}, 'AP'), {
+      call: 'AP',
+      probabilityAP: null,
+      source: 'dicom',
+      disagrees: false,
+    });
     assert.equal(readProjection(undefined, {}, null), null);
   });
 
