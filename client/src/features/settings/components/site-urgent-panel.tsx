@@ -6,8 +6,8 @@ import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 
 /**
- * Which findings make a worklist study Urgent when called, possible included (model 4). A
- * positive call always does; ticking a finding only adds to that.
+ * Which findings make a worklist study Urgent when flagged, possible included (issue 42): only
+ * these do; the server offers only shipped findings that can fire.
  */
 export function SiteUrgentPanel() {
   const toast = useToast();
@@ -41,11 +41,11 @@ export function SiteUrgentPanel() {
         Worklist urgency
       </h2>
       <p className="muted small">
-        A study is Urgent when a finding is called positive (50 % or more). Tick findings that should make a study
-        Urgent whenever they are called, also when only flagged for review below 50 %.
+        A study is Urgent only when a finding ticked here is flagged (likely, or possible — flagged for review). Any
+        other flag, or the triage score alone, makes it Review; nothing flagged, Routine.
       </p>
       <fieldset className="site-propose">
-        <legend>Urgent when called</legend>
+        <legend>Urgent when flagged</legend>
         {state.data.findings.map((f) => (
           <label key={f.label}>
             <input type="checkbox" checked={chosen.has(f.label)} onChange={() => toggle(f.label)} /> {f.display}
