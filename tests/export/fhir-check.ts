@@ -13,6 +13,7 @@ const REQUIRED: Record<string, string[]> = {
   Observation: ['status', 'code'],
   Patient: [],
   Device: [],
+  Practitioner: [],
   Media: ['status', 'content'],
 };
 const STATUS: Record<string, string[]> = {

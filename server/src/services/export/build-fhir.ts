@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TReport } from '@contracts/schemas/report.js';
 import type { TAnatomy } from '@contracts/schemas/analysis.js';
 import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js';
 import {
@@ -183,6 +184,7 @@ function priorExtension(prior: { analysisId: string; createdAt: string }): Recor
 
 export function buildFhirBundle(
   r: TExportReport & { prior?: { analysisId: string; createdAt: string } | null },
+  signed: TReport | null = null,
 ): Record<string, unknown> {
   const patient: TResource = { resourceType: 'Patient', id: randomUUID(), name: [{ text: r.patient.name }] };
   const device: TResource = {
@@ -259,6 +261,8 @@ export function buildFhirBundle(
     ],
     code: { coding: [{ system: LOINC, code: '36643-5', display: 'XR Chest 2V' }], text: 'Chest X-ray AI analysis' },
     subject: ref(patient),
+    // The device drafted and measured; a signed report adds its radiologist (signedReport).
+    performer: [ref(device)],
     effectiveDateTime: r.analysis.createdAt,
     issued: r.analysis.completedAt ?? r.generatedAt,
     result: findings.map(ref),
@@ -273,7 +277,16 @@ export function buildFhirBundle(
       },
     ],
   };
-  const entries = [report, patient, device, ...findings, ...extra, ...(media ? [media] : [])];
+  const interpreter = signed ? signedReport(report, signed) : null;
+  const entries = [
+    report,
+    patient,
+    device,
+    ...(interpreter ? [interpreter] : []),
+    ...findings,
+    ...extra,
+    ...(media ? [media] : []),
+  ];
   return {
     resourceType: 'Bundle',
     id: randomUUID(),
@@ -292,4 +305,39 @@ function heartConclusion(r: TExportReport, anatomy: TAnatomy): string[] {
   if (anatomy.ctr === null) return [`No cardiothoracic ratio: ${noCtrReason(anatomy)}.`];
   // Without the caveat (the CTR observation carries it as its note).
   return lines.slice(0, -1);
+}
+
+/**
+ * A signed report (issue 41) makes the DiagnosticReport final (amended once addenda correct it),
+ * with the signer as resultsInterpreter and the signed text as a presented form. Returns the
+ * signer's Practitioner resource, which goes into the bundle.
+ */
+function signedReport(report: TResource, signed: TReport): TResource {
+  const practitioner: TResource = {
+    resourceType: 'Practitioner',
+    id: randomUUID(),
+    name: [{ text: signed.signedBy ?? 'Former member' }],
+  };
+  const s = signed.sections;
+  const text = [
+    `EXAMINATION: ${s.examination}`,
+    `COMPARISON: ${s.comparison}`,
+    `FINDINGS:\n${s.findings}`,
+    `IMPRESSION:\n${s.impression}`,
+    ...signed.addenda.map((a) => `ADDENDUM (${a.signedBy}, ${a.signedAt}): ${a.text}`),
+    `Signed by ${signed.signedBy ?? 'a former member'} at ${signed.signedAt ?? ''}`,
+  ].join('\n\n');
+  report.status = signed.status === 'amended' ? 'amended' : 'final';
+  report.resultsInterpreter = [ref(practitioner)];
+  if (signed.signedAt) report.issued = signed.signedAt;
+  report.presentedForm = [
+    {
+      contentType: 'text/plain',
+      language: 'en',
+      title: 'Signed radiology report',
+      data: Buffer.from(text, 'utf8').toString('base64'),
+    },
+    ...(report.presentedForm as unknown[]),
+  ];
+  return practitioner;
 }
