@@ -113,7 +113,7 @@ describe('the LLM path stays grounded (local OpenAI-compatible stub)', () => {
     assert.ok(guarded.startsWith(GUARD_NOTE), guarded);
     assert.equal(guarded.includes('97.3%'), false);
     assert.equal(guarded.includes('0.61'), false);
-    assert.ok(guarded.includes(`Cardiomegaly: ${pct(0.7408)}`), 'the grounded confidence answer is shown');
+    assert.ok(guarded.includes(`Cardiomegaly ${pct(0.7408)} — likely`), 'the grounded confidence answer is shown');
     // The second request carried the first exchange as history.
     assert.ok(llm.seen.at(-1)!.messages.some((m) => m.role === 'assistant' && m.content === GOOD));
   });
