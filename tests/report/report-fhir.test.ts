@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import { docxText } from '../export/docx-text.js';
 import { analysedChat } from '../analysis/support/fixtures.js';
 import { checkFhirBundle } from '../export/fhir-check.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
@@ -39,7 +44,7 @@ const DIAGNOSTIC_REPORT = {
   },
 };
 
-describe('the FHIR export of a signed report', () => {
+describe('the FHIR, PDF and DOCX exports of a signed report', () => {
   let t: TestApp;
   let u: TTestUser;
   beforeAll(async () => {
@@ -82,5 +87,30 @@ describe('the FHIR export of a signed report', () => {
     const amended = await fhir();
     assert.ok(validate(amended.report), JSON.stringify(validate.errors));
     assert.equal(amended.report.status, 'amended');
+  });
+
+  test('PDF and DOCX say FINAL with the signer and carry the signed sections; a draft does not', async () => {
+    const { chatId, analysisId } = await analysedChat(t.deps, u.user.id);
+    const dir = mkdtempSync(join(tmpdir(), 'signed-export-'));
+    const text = async (format: 'pdf' | 'docx') => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/export/${chatId}.${format}`,
+        headers: bearer(u.token),
+      });
+      assert.equal(res.statusCode, 200);
+      const path = join(dir, `r.${format}`);
+      writeFileSync(path, res.rawPayload);
+      const raw = format === 'pdf' ? execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }) : docxText(path);
+      return raw.replace(/\s+/g, ' ');
+    };
+    assert.doesNotMatch(await text('pdf'), /FINAL/);
+    await sessionCaller(t.deps, u).report.sign({ analysisId });
+    for (const format of ['pdf', 'docx'] as const) {
+      const body = await text(format);
+      assert.match(body, /Radiology report — FINAL/, format);
+      assert.match(body, new RegExp(`FINAL: signed by ${u.user.name} at \\d{4}-`), format);
+      assert.match(body, /IMPRESSION 1\. Pneumonia: 87\.3% Likely/, format);
+    }
   });
 });

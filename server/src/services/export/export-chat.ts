@@ -39,9 +39,9 @@ async function render(
 ): Promise<Buffer> {
   switch (format) {
     case 'pdf':
-      return renderPdf(report);
+      return renderPdf(report, signed);
     case 'docx':
-      return renderDocx(report);
+      return renderDocx(report, signed);
     case 'json':
       // Parsed on the way out: a JSON export never leaves in a shape its schema does not describe.
       return Buffer.from(JSON.stringify(ZExportReport.parse(report), null, 2));

@@ -25,6 +25,8 @@ import {
   REPORT_TITLE,
 } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
+import { signedReportText } from './signed-report-text.js';
+import type { TReport } from '@contracts/schemas/report.js';
 
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_2 });
 const pair = ([k, v]: [string, string]) =>
@@ -100,7 +102,8 @@ function anatomyParagraphs(r: TExportReport): Paragraph[] {
 }
 
 /** The same content as the PDF, as an editable Word document. */
-export async function renderDocx(r: TExportReport): Promise<Buffer> {
+export async function renderDocx(r: TExportReport, signed: TReport | null = null): Promise<Buffer> {
+  const t = signed ? signedReportText(signed) : null;
   const doc = new Document({
     title: REPORT_TITLE,
     creator: 'Chest Doctor AI',
@@ -110,6 +113,16 @@ export async function renderDocx(r: TExportReport): Promise<Buffer> {
           new Paragraph({ text: REPORT_TITLE, heading: HeadingLevel.TITLE }),
           new Paragraph({ children: [new TextRun({ text: `Generated ${r.generatedAt}`, color: '555555' })] }),
           disclaimer(r.disclaimer),
+          ...(t
+            ? [
+                heading(t.heading),
+                new Paragraph({ children: [new TextRun({ text: t.signature, bold: true })] }),
+                ...t.blocks.flatMap(([title, text]) => [
+                  new Paragraph({ children: [new TextRun({ text: title, bold: true })] }),
+                  ...text.split('\n').map((line) => new Paragraph(line)),
+                ]),
+              ]
+            : []),
           heading('Patient'),
           ...patientLines(r).map(pair),
           heading('Analysis'),

@@ -13,6 +13,8 @@ import {
   REPORT_TITLE,
 } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
+import { signedReportText } from './signed-report-text.js';
+import type { TReport } from '@contracts/schemas/report.js';
 
 const require = createRequire(import.meta.url);
 // The built-in PDF fonts only cover Latin-1; patient names need more (Ł, Ω, Я…). DejaVu covers
@@ -28,7 +30,7 @@ async function overlayImage(r: TExportReport): Promise<Buffer | null> {
 }
 
 /** A one-to-three page A4 report: disclaimer first, then patient, model, findings, overlay, text. */
-export async function renderPdf(r: TExportReport): Promise<Buffer> {
+export async function renderPdf(r: TExportReport, signed: TReport | null = null): Promise<Buffer> {
   const overlay = await overlayImage(r);
   const doc = new PDFDocument({
     size: 'A4',
@@ -53,6 +55,13 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   const pairs = (rows: [string, string][]) => {
     for (const [k, v] of rows) doc.font('bold').fontSize(10).text(`${k}: `, { continued: true }).font('body').text(v);
   };
+  if (signed) {
+    const t = signedReportText(signed);
+    section(t.heading);
+    doc.font('bold').fontSize(10).text(t.signature).moveDown(0.3);
+    for (const [title, text] of t.blocks)
+      doc.font('bold').fontSize(10).text(title).font('body').text(text).moveDown(0.3);
+  }
   section('Patient');
   pairs(patientLines(r));
   section('Analysis');
