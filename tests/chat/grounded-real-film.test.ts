@@ -88,13 +88,13 @@ describe.skipIf(!modelInstalled() && 'no model installed')('the follow-up chat o
   test('every intent gets its own answer', async () => {
     const top = result.findings.find((f) => f.label === result.topFinding)!;
     const cases: [string, RegExp][] = [
-      ['Summarise the result', /All figures:/],
+      ['Summarise the result', /All figures, most probable first:/],
       [`Explain the ${top.display.split(' ')[0]!.toLowerCase()} finding`, /What it is:/],
       ['How big is the heart?', /cardiothoracic ratio|No cardiothoracic ratio was measured|not measurable/],
       ['What changed since the last X-ray?', /no earlier analysis to compare with/],
       ['How sure is the model?', /calibrated probabilities for this image/],
       ['How accurate is this model?', /Measured performance from the model card|No model card figures are available/],
-      ['What should we do next?', /usual next steps|No finding was called positive/],
+      ['What should we do next?', /usual next steps|No finding flagged/],
       ['Should I start antibiotics?', /I can't decide whether to start \(or stop\) a treatment/],
       ['Does this patient need admission?', /I can't decide whether this patient needs admission/],
       ['Do I need a CT scan?', /I can't decide whether further imaging is needed/],

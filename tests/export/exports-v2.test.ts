@@ -65,7 +65,7 @@ describe('exports of a model-2 result', () => {
       assert.ok(text.includes(CTR_LINE), text);
       assert.ok(text.includes(NOT_ASSESSED_LINE), text);
       assert.match(text, /less reliable on AP films/);
-      assert.match(text, /Cardiomegaly 74\.0% 55\.0% Positive/);
+      assert.match(text, /Cardiomegaly 74\.0% 55\.0% Likely/);
     }
   });
 
