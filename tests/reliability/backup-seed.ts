@@ -151,6 +151,25 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
         },
       ]);
       if (an) {
+        // The drafted report and a signed addendum (issue 41's tables): every table holds rows.
+        await db.insert(s.reports).values({
+          analysisId: an.id,
+          status: i % 2 ? 'amended' : 'draft',
+          examination: 'Chest radiograph, PA <b>',
+          comparison: 'None.',
+          findings: 'Lungs: clear.\nHeart: CTR 0.48.',
+          impression: '1. No finding flagged — ünïcødé',
+          draftImpression: '1. No finding flagged',
+          draftedBy: 'm1',
+          ...(i % 2 ? { signedBy: user.id, signedByName: 'Dr Seed', signedAt: new Date() } : {}),
+        });
+        if (i % 2)
+          await db.insert(s.reportAddenda).values({
+            analysisId: an.id,
+            text: 'Addendum with "quotes"',
+            signedBy: user.id,
+            signedByName: 'Dr Seed',
+          });
         await db.insert(s.findingFeedback).values({
           userId: user.id,
           chatId: chat.id,
