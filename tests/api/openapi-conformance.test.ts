@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { userIdentities, users } from '../../server/src/db/schema.js';
+import { dicomInstances, userIdentities, users } from '../../server/src/db/schema.js';
 import { issueAdminVerificationToken } from '../../server/src/services/site/verify-admin-email.js';
 import { issueDicomOwnerToken } from '../../server/src/services/dicom-node/confirm-dicom-owner.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -18,6 +18,7 @@ import { claimStudy } from '../../server/src/services/worklist/claim-study.js';
 import { createTeam } from '../../server/src/services/teams/create-team.js';
 import { inviteMember } from '../../server/src/services/teams/invite-member.js';
 import { joinTeam } from '../../server/src/services/teams/join-team.js';
+import { signReport } from '../../server/src/services/report/sign-report.js';
 
 type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
@@ -260,10 +261,40 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     await claimStudy({ ...t.deps, meta: null, userId: u.user.id, id: studyId });
     return { url: `/api/worklist/${studyId}/claim` };
   },
+  'POST /api/worklist/next': async (t, u) => ({
+    url: '/api/worklist/next',
+    payload: { team: (await teamStudy(t, u)).teamId },
+  }),
   'POST /api/worklist/{studyId}/review': async (t, u) => ({
     url: `/api/worklist/${(await teamStudy(t, u)).studyId}/review`,
     payload: { reviewed: true },
   }),
+  // The radiology report (issue 41) of the caller's own analysed study: read, edit, sign, addendum.
+  'GET /api/analyses/{analysisId}/report': async (t, u) => ({
+    url: `/api/analyses/${await ownAnalysis(t, u)}/report`,
+  }),
+  'PUT /api/analyses/{analysisId}/report': async (t, u) => ({
+    url: `/api/analyses/${await ownAnalysis(t, u)}/report`,
+    payload: {
+      sections: {
+        examination: 'Chest radiograph, PA.',
+        comparison: 'None.',
+        findings: 'Small right pleural effusion.',
+        impression: '1. Small right pleural effusion.',
+      },
+    },
+  }),
+  'POST /api/analyses/{analysisId}/report/sign': async (t, u) => ({
+    url: `/api/analyses/${await ownAnalysis(t, u)}/report/sign`,
+  }),
+  'POST /api/analyses/{analysisId}/report/addenda': async (t, u) => {
+    const analysisId = await ownAnalysis(t, u);
+    await signReport({ ...t.deps, meta: null, userId: u.user.id, analysisId });
+    return {
+      url: `/api/analyses/${analysisId}/report/addenda`,
+      payload: { text: 'Effusion confirmed on ultrasound.' },
+    };
+  },
   // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.
   'GET /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'POST /api/site/calibration/propose': async (t, u) =>
@@ -306,6 +337,18 @@ async function teamStudy(t: TestApp, u: TTestUser): Promise<{ teamId: string; st
     { status: 'analysed', result: resultOf(finding('effusion', 0.7, 0.3, 'positive')), createdAt: new Date() },
   ])) as [string];
   return { teamId: team.id, studyId };
+}
+
+/** An analysed study of the caller's own (a personal study: its owner may sign its report). */
+async function ownAnalysis(t: TestApp, u: TTestUser): Promise<string> {
+  const [instanceId] = (await seedStudies(t.deps, { userId: u.user.id }, [
+    { status: 'analysed', result: resultOf(finding('effusion', 0.7, 0.3, 'positive')), createdAt: new Date() },
+  ])) as [string];
+  const [row] = await t.deps.db
+    .select({ analysisId: dicomInstances.analysisId })
+    .from(dicomInstances)
+    .where(eq(dicomInstances.id, instanceId));
+  return row!.analysisId!;
 }
 
 /** 40 labelled results (pneumonia present above 0.3): enough for a proposal. */
