@@ -193,6 +193,10 @@ def main() -> None:
     card = (MODEL_DIR / "MODEL_CARD.md").read_text()
     card = re.sub(r"^# Model card: .*$", f"# Model card: {man['modelName']} {man['modelVersion']}", card, count=1, flags=re.M)
     card = re.sub(r"Classifier `model.onnx` \(sha256 `[0-9a-f]+`\)", f"Classifier `model.onnx` (sha256 `{man['sha256']}`)", card)
+    card = card.replace(
+        "- A probability within 0.7 log-odds of its threshold is reported as 'uncertain'.",
+        "- Model 5 calls with no uncertain band: below its operating point a finding reads 'not flagged' with its "
+        "probability (models 2-4 called a probability within 0.7 log-odds of its threshold 'uncertain').")
     card = splice(card, "section", section(ch, man, tg), "<!-- /model4:what -->")
     (MODEL_DIR / "MODEL_CARD.md").write_text(card)
     metrics = json.loads((MODEL_DIR / "metrics.json").read_text())
