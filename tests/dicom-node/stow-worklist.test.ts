@@ -115,7 +115,8 @@ describe('STOW-RS at /dicomweb/studies and the worklist', () => {
     const list = await sessionCaller(t.deps, u).worklist.list({});
     const names = list.items.map((i) => i.patientName);
     assert.ok(names.indexOf('CASE SICK') < names.indexOf('CASE CALM'), names.join(', '));
-    assert.equal(list.items[0]?.urgency, 'urgent');
+    // A flagged finding the site has not made urgent reads Review (issue 42); the calm film is Routine.
+    assert.equal(list.items[0]?.urgency, 'review');
     assert.equal(list.items[0]?.status, 'analysed');
     assert.equal(
       list.items[0]?.lead?.display,
@@ -129,9 +130,9 @@ describe('STOW-RS at /dicomweb/studies and the worklist', () => {
 
     const skippedOnly = await sessionCaller(t.deps, u).worklist.list({ statuses: ['skipped'] });
     assert.ok(skippedOnly.items.length >= 1 && skippedOnly.items.every((i) => i.status === 'skipped'));
-    const urgentOnly = await sessionCaller(t.deps, u).worklist.list({ urgencies: ['urgent'] });
+    const reviewOnly = await sessionCaller(t.deps, u).worklist.list({ urgencies: ['review'] });
     assert.deepEqual(
-      urgentOnly.items.map((i) => i.patientName),
+      reviewOnly.items.map((i) => i.patientName),
       ['CASE SICK'],
     );
 

@@ -220,7 +220,8 @@ for (const backend of testBackends()) {
       const mine = await rest(
         t.app,
         'GET',
-        `/api/worklist?team=${teamId}&reader=mine&status=analysed,sent&urgency=urgent`,
+        // Review: a flagged finding the site did not make urgent (issue 42: Urgent only for the site's own).
+        `/api/worklist?team=${teamId}&reader=mine&status=analysed,sent&urgency=review`,
         bo.token,
       );
       assert.equal(mine.status, 200, JSON.stringify(mine.body));
