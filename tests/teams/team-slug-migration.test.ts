@@ -63,7 +63,8 @@ describe('migration 0016 gives every team a unique slug', () => {
         await migratePglite(db, { migrationsFolder: MIGRATIONS });
         query = (q) => client.query(q);
       } else {
-        const pgdb = await createPostgresDatabase();
+        // Empty, not the migrated template: the migrations before 0016 run first, then the seed.
+        const pgdb = await createPostgresDatabase({ from: 'empty' });
         const pool = new pg.Pool({ connectionString: pgdb.url });
         cleanups.push(async () => {
           await pool.end();
