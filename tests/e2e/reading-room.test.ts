@@ -109,7 +109,14 @@ describe('web client: the reading room, worklist → report → signed → next'
     const line = second.getByTestId('report-signed');
     await line.waitFor();
     assert.match((await line.textContent()) ?? '', new RegExp(`^Signed by ${READER} at `));
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'report-signed');
+    // Focus moves to the signature line once it renders (the effect runs after the line appears).
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'report-signed',
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
     assert.equal(await second.getByLabel('Impression').count(), 0, 'signed: read-only');
     await second.getByLabel('Addendum').fill('Compared with the outside film: unchanged.');
     await second.getByRole('button', { name: 'Sign addendum' }).click();

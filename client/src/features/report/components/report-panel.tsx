@@ -27,6 +27,13 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
   useEffect(() => {
     if (data?.status === 'draft') setDraft((d) => d ?? data.sections);
   }, [data]);
+  // After signing, focus goes to the signature line once it is rendered (a frame is not always enough).
+  const [focusSigned, setFocusSigned] = useState(false);
+  useEffect(() => {
+    if (!focusSigned || !signedRef.current) return;
+    signedRef.current.focus();
+    setFocusSigned(false);
+  }, [focusSigned, data]);
 
   const edit = trpc.report.edit.useMutation();
   const sign = trpc.report.sign.useMutation();
@@ -43,7 +50,7 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
       void utils.worklist.list.invalidate();
       if (thenNext) openNext();
       // The next control after signing: the signature line, then the addendum box.
-      else requestAnimationFrame(() => signedRef.current?.focus());
+      else setFocusSigned(true);
     } catch (err) {
       toast.error(errorText(err, 'Could not sign the report'));
       void report.refetch();
