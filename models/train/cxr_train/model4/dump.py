@@ -61,10 +61,9 @@ def add_film_features(model: onnx.ModelProto) -> None:
     g.output.append(helper.make_tensor_value_info("film_features", onnx.TensorProto.FLOAT, ["N", None]))
 
 
-def feature_copy(model_dir: Path, out: Path) -> Path:
-    m = onnx.load(model_dir / "model.onnx")
-    strip_added(m)
-    add_pooled(m)
+def finish_copy(model_dir: Path, m: onnx.ModelProto, out: Path) -> dict:
+    """Saves the classifier copy `m`, the anatomy graph with the film features, and returns the manifest with
+    both files' sha256 (for the caller to adjust and write): the part model 4's and model 5's copies share."""
     onnx.checker.check_model(m)
     out.mkdir(parents=True, exist_ok=True)
     onnx.save(m, out / "model.onnx")
@@ -76,6 +75,14 @@ def feature_copy(model_dir: Path, out: Path) -> Path:
     man = json.loads((model_dir / "manifest.json").read_text())
     man["sha256"] = hashlib.sha256((out / "model.onnx").read_bytes()).hexdigest()
     man["anatomy"]["sha256"] = hashlib.sha256((out / "anatomy.onnx").read_bytes()).hexdigest()
+    return man
+
+
+def feature_copy(model_dir: Path, out: Path) -> Path:
+    m = onnx.load(model_dir / "model.onnx")
+    strip_added(m)
+    add_pooled(m)
+    man = finish_copy(model_dir, m, out)
     man.pop("projection", None)
     (out / "manifest.json").write_text(json.dumps(man))
     return out

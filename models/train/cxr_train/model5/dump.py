@@ -15,13 +15,12 @@ from pathlib import Path
 from PIL import Image
 
 from cxr_train.common import MODEL_DIR, REPO_ROOT, cli_parser
-import hashlib
 import json
 
 import onnx
 from onnx import helper
 
-from cxr_train.model4.dump import DATASETS, EXTERNAL, EXTRA, add_film_features, dump, strip_added
+from cxr_train.model4.dump import DATASETS, EXTERNAL, EXTRA, dump, finish_copy
 
 M5 = REPO_ROOT / ".cache" / "m5"
 NIH_MORE = DATASETS / "cxr-nih-more"
@@ -40,18 +39,7 @@ def feature_copy(model_dir: Path, out: Path) -> Path:
     if not any("pooled" in n.output for n in m.graph.node):
         raise SystemExit("model.onnx has no pooled node (model 4 or later expected)")
     m.graph.output.append(helper.make_tensor_value_info("pooled", onnx.TensorProto.FLOAT, ["N", None]))
-    onnx.checker.check_model(m)
-    out.mkdir(parents=True, exist_ok=True)
-    onnx.save(m, out / "model.onnx")
-    a = onnx.load(model_dir / "anatomy.onnx")
-    strip_added(a)
-    add_film_features(a)
-    onnx.checker.check_model(a)
-    onnx.save(a, out / "anatomy.onnx")
-    man = json.loads((model_dir / "manifest.json").read_text())
-    man["sha256"] = hashlib.sha256((out / "model.onnx").read_bytes()).hexdigest()
-    man["anatomy"]["sha256"] = hashlib.sha256((out / "anatomy.onnx").read_bytes()).hexdigest()
-    (out / "manifest.json").write_text(json.dumps(man))
+    (out / "manifest.json").write_text(json.dumps(finish_copy(model_dir, m, out)))
     return out
 
 
