@@ -16,7 +16,8 @@ const REQUIRED: Record<string, string[]> = {
   Practitioner: [],
   Media: ['status', 'content'],
 };
-const STATUS: Record<string, string[]> = {
+/** FHIR R4's status value sets for the resources the exports write. */
+export const STATUS: Record<string, string[]> = {
   DiagnosticReport: [
     'registered',
     'partial',

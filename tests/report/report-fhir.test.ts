@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { docxText } from '../export/docx-text.js';
 import { analysedChat } from '../analysis/support/fixtures.js';
-import { checkFhirBundle } from '../export/fhir-check.js';
+import { STATUS, checkFhirBundle } from '../export/fhir-check.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -19,20 +19,7 @@ const DIAGNOSTIC_REPORT = {
   required: ['resourceType', 'status', 'code', 'resultsInterpreter', 'performer'],
   properties: {
     resourceType: { const: 'DiagnosticReport' },
-    status: {
-      enum: [
-        'registered',
-        'partial',
-        'preliminary',
-        'final',
-        'amended',
-        'corrected',
-        'appended',
-        'cancelled',
-        'entered-in-error',
-        'unknown',
-      ],
-    },
+    status: { enum: STATUS.DiagnosticReport },
     code: { type: 'object', required: ['coding'] },
     issued: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T' },
     resultsInterpreter: { type: 'array', minItems: 1, items: REFERENCE },
