@@ -1,13 +1,12 @@
-import { sql } from 'drizzle-orm';
 import { isCalled, type TFindingCall } from '@contracts/finding-call.js';
 import type { TDb } from '../../db/client.js';
-import { findingFeedback } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { FEEDBACK_MESSAGES, type TFeedbackInput } from '@contracts/schemas/feedback.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findFeedbackAnalysis } from './find-feedback-analysis.js';
+import { upsertFindingFeedback } from './upsert-finding-feedback.js';
 
 type TCall = TFindingCall;
 
@@ -60,21 +59,12 @@ export async function saveFeedback(opts: {
         modelProbability: finding.probability,
         modelCall: finding.call,
       };
-      await db
-        .insert(findingFeedback)
-        // A reading of a team's study is the team's (it outlives the reader's account), still theirs to edit.
-        .values({
-          userId,
-          teamId: analysis.teamId,
-          chatId: chat.id,
-          analysisId: analysis.id,
-          finding: finding.label,
-          ...values,
-        })
-        .onConflictDoUpdate({
-          target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
-          set: { ...values, updatedAt: sql`now()` },
-        });
+      // A reading of a team's study is the team's (it outlives the reader's account), still theirs to edit.
+      await upsertFindingFeedback(
+        db,
+        { userId, teamId: analysis.teamId, chatId: chat.id, analysisId: analysis.id, finding: finding.label },
+        values,
+      );
       return { finding: finding.label, verdict: input.verdict };
     },
     detailsOf: (r) => ({ finding: r.finding, verdict: r.verdict }),

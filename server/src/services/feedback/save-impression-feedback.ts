@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { findingFeedback } from '../../db/schema.js';
 import type { TImpressionChange } from '../report/impression-changes.js';
 import type { TFinding } from '@contracts/schemas/analysis.js';
+import { upsertFindingFeedback } from './upsert-finding-feedback.js';
 
 export const IMPRESSION_NOTES: Record<TImpressionChange, string> = {
   removed: 'Removed from the impression when the report was signed',
@@ -31,19 +30,10 @@ export async function saveImpressionFeedback(opts: {
       modelProbability: finding.probability,
       modelCall: finding.call,
     };
-    await db
-      .insert(findingFeedback)
-      .values({
-        userId,
-        teamId: analysis.teamId,
-        chatId: analysis.chatId,
-        analysisId: analysis.id,
-        finding: finding.label,
-        ...values,
-      })
-      .onConflictDoUpdate({
-        target: [findingFeedback.analysisId, findingFeedback.finding, findingFeedback.userId],
-        set: { ...values, updatedAt: sql`now()` },
-      });
+    await upsertFindingFeedback(
+      db,
+      { userId, teamId: analysis.teamId, chatId: analysis.chatId, analysisId: analysis.id, finding: finding.label },
+      values,
+    );
   }
 }
