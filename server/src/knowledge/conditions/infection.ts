@@ -1,53 +1,63 @@
 import type { TConditionNote } from '../condition-note.js';
 
+const MISSED_BEHIND_HEART =
+  'opacities behind the heart or below the dome of the diaphragm are easily missed on a frontal film';
+const EMPYEMA = 'large or loculated effusion (empyema)';
+
+/**
+ * Pneumonia's note; lung_opacity's, which answers "is there pneumonia?" for adults, takes its next
+ * steps and red flags from it rather than keeping a second copy.
+ */
+const PNEUMONIA: TConditionNote = {
+  label: 'pneumonia',
+  name: 'Pneumonia',
+  aliases: ['pneumonia', 'chest infection', 'lung infection', 'lobar pneumonia', 'bronchopneumonia'],
+  // An older result (or a child's) has no airspace-opacity finding: "lung opacity?" is its pneumonia output.
+  answersFor: ['lung_opacity'],
+  what: 'Infection of the lung parenchyma, bacterial or viral, in which alveoli fill with inflammatory exudate.',
+  signs: [
+    'lobar or segmental airspace consolidation with air bronchograms',
+    'patchy or peribronchial opacities (more typical of viral or atypical infection)',
+    'silhouetting of the heart border or a hemidiaphragm by adjacent consolidation',
+    'parapneumonic pleural effusion in some cases',
+  ],
+  callMeaning:
+    'A positive call means the film shows an airspace opacity pattern of the kind the model learned from films labelled as pneumonia or infection. ' +
+    'It does not establish an infective cause: oedema, haemorrhage, atelectasis or tumour can look the same.',
+  limits: [
+    'a radiograph can lag behind the clinical picture, early in the illness or in a dehydrated patient',
+    MISSED_BEHIND_HEART,
+    'the model sees a single frontal image, without a lateral view or a previous film to compare with',
+  ],
+  differential: [
+    'atelectasis',
+    'pulmonary oedema',
+    'aspiration',
+    'pulmonary haemorrhage',
+    'organising pneumonia',
+    'malignancy (a non-resolving opacity)',
+    'tuberculosis',
+  ],
+  nextSteps: [
+    'correlate with symptoms, temperature, oxygen saturation and auscultation',
+    'blood tests as indicated (full blood count, CRP) and sputum or viral testing',
+    'consider a lateral view or ultrasound when the frontal film is equivocal',
+    'follow-up radiograph after treatment in adults with risk factors, to confirm resolution',
+  ],
+  redFlags: [
+    'hypoxia or rising oxygen need',
+    'sepsis or haemodynamic instability',
+    EMPYEMA,
+    'cavitation',
+    'multilobar involvement',
+  ],
+  forPatient:
+    'The picture shows areas that may be consistent with a chest infection. Your doctor will decide, with an examination and perhaps tests, whether it is pneumonia and how to treat it.',
+};
+
 /** Infection and airspace patterns: pneumonia (and its pediatric subtype hints), COVID-19, consolidation, infiltration. */
 export const INFECTION_NOTES: TConditionNote[] = [
-  {
-    label: 'pneumonia',
-    name: 'Pneumonia',
-    aliases: ['pneumonia', 'chest infection', 'lung infection', 'lobar pneumonia', 'bronchopneumonia'],
-    // An older result (or a child's) has no airspace-opacity finding: "lung opacity?" is its pneumonia output.
-    answersFor: ['lung_opacity'],
-    what: 'Infection of the lung parenchyma, bacterial or viral, in which alveoli fill with inflammatory exudate.',
-    signs: [
-      'lobar or segmental airspace consolidation with air bronchograms',
-      'patchy or peribronchial opacities (more typical of viral or atypical infection)',
-      'silhouetting of the heart border or a hemidiaphragm by adjacent consolidation',
-      'parapneumonic pleural effusion in some cases',
-    ],
-    callMeaning:
-      'A positive call means the film shows an airspace opacity pattern of the kind the model learned from films labelled as pneumonia or infection. ' +
-      'It does not establish an infective cause: oedema, haemorrhage, atelectasis or tumour can look the same.',
-    limits: [
-      'a radiograph can lag behind the clinical picture, early in the illness or in a dehydrated patient',
-      'opacities behind the heart or below the dome of the diaphragm are easily missed on a frontal film',
-      'the model sees a single frontal image, without a lateral view or a previous film to compare with',
-    ],
-    differential: [
-      'atelectasis',
-      'pulmonary oedema',
-      'aspiration',
-      'pulmonary haemorrhage',
-      'organising pneumonia',
-      'malignancy (a non-resolving opacity)',
-      'tuberculosis',
-    ],
-    nextSteps: [
-      'correlate with symptoms, temperature, oxygen saturation and auscultation',
-      'blood tests as indicated (full blood count, CRP) and sputum or viral testing',
-      'consider a lateral view or ultrasound when the frontal film is equivocal',
-      'follow-up radiograph after treatment in adults with risk factors, to confirm resolution',
-    ],
-    redFlags: [
-      'hypoxia or rising oxygen need',
-      'sepsis or haemodynamic instability',
-      'large or loculated effusion (empyema)',
-      'cavitation',
-      'multilobar involvement',
-    ],
-    forPatient:
-      'The picture shows areas that may be consistent with a chest infection. Your doctor will decide, with an examination and perhaps tests, whether it is pneumonia and how to treat it.',
-  },
+  PNEUMONIA,
   {
     label: 'pneumonia_bacterial',
     name: 'Bacterial pneumonia',
@@ -156,21 +166,12 @@ export const INFECTION_NOTES: TConditionNote[] = [
     limits: [
       'the model cannot tell the cause of an opacity: whether it is pneumonia rests on the clinical picture',
       'the training labels were text-mined from radiology reports and are noisy',
-      'opacities behind the heart or below the dome of the diaphragm are easily missed on a frontal film',
+      MISSED_BEHIND_HEART,
     ],
     differential: ['pneumonia', 'pulmonary oedema', 'aspiration', 'pulmonary haemorrhage', 'atelectasis', 'malignancy'],
-    nextSteps: [
-      'correlate with symptoms, temperature, oxygen saturation and auscultation',
-      'blood tests as indicated (full blood count, CRP) and sputum or viral testing',
-      'consider a lateral view or ultrasound when the frontal film is equivocal',
-      'follow-up radiograph after treatment in adults with risk factors, to confirm resolution',
-    ],
-    redFlags: [
-      'hypoxia or rising oxygen need',
-      'sepsis or haemodynamic instability',
-      'cavitation',
-      'multilobar involvement',
-    ],
+    nextSteps: PNEUMONIA.nextSteps,
+    // Pneumonia's, less the effusion: an opacity finding says nothing of the pleura.
+    redFlags: PNEUMONIA.redFlags.filter((f) => f !== EMPYEMA),
     forPatient:
       'Part of the lung looks denser than normal. This is often an infection, but it can have other causes; your doctor will work out which.',
   },
