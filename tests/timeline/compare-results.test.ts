@@ -4,7 +4,7 @@ import { describe, test } from 'vitest';
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { changeOf, compareResults, distanceFromThreshold } from '../../server/src/services/timeline/compare-results.js';
 import { comparisonLines } from '../../server/src/services/timeline/comparison-text.js';
-import { loadUncertainMargin } from '../../server/src/services/timeline/load-uncertain-margin.js';
+import { loadChangeMargin } from '../../server/src/services/timeline/load-change-margin.js';
 import { callOf } from '../../worker/src/pipeline/compose.js';
 import { MODEL_DIR, sampleResultV2 } from '../analysis/support/fixtures.js';
 
@@ -41,9 +41,9 @@ const snapshot = (result: TStoredResult) => ({
 
 describe('the change rule', () => {
   test('the band comes from the shipped manifest', () => {
-    assert.equal(loadUncertainMargin(MODEL_DIR), MARGIN);
+    assert.equal(loadChangeMargin(MODEL_DIR), MARGIN);
     assert.ok(MARGIN > 0);
-    assert.equal(loadUncertainMargin('/nonexistent'), 0);
+    assert.equal(loadChangeMargin('/nonexistent'), 0);
   });
 
   test('threshold crossings: negative to positive is new, positive to negative is resolved', () => {

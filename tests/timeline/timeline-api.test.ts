@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { analyses, messages } from '../../server/src/db/schema.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { changeOf } from '../../server/src/services/timeline/compare-results.js';
-import { loadUncertainMargin } from '../../server/src/services/timeline/load-uncertain-margin.js';
+import { loadChangeMargin } from '../../server/src/services/timeline/load-change-margin.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -69,7 +69,7 @@ describe('patient timeline: two analyses of one profile (real pipeline)', () => 
     assert.doesNotMatch(await report(first.analysisId), /Compared with the analysis of/);
     const text = await report(second.analysisId);
     assert.ok(text.includes(`### Compared with the analysis of ${first.createdAt.toISOString().slice(0, 10)}`), text);
-    const margin = loadUncertainMargin(modelDir);
+    const margin = loadChangeMargin(modelDir);
     const before = new Map(first.result.findings.map((f) => [f.label, f]));
     for (const now of second.result.findings) {
       const prev = before.get(now.label)!;

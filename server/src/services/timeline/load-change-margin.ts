@@ -7,7 +7,7 @@ import { readManifestSummary } from '../../knowledge/read-manifest-summary.js';
  * Without either (or without a readable manifest) there is no band (`?? 0`), as in the worker.
  * Re-read only when the file changes, like the model card's metrics.
  */
-export function loadUncertainMargin(modelDir: string): number {
+export function loadChangeMargin(modelDir: string): number {
   const m = readManifestSummary(modelDir);
   return m?.changeMargin ?? m?.uncertainMargin ?? 0;
 }
