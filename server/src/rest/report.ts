@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { REPORT_MESSAGES, ZAddendumText, ZReport, ZReportSections } from '@contracts/schemas/report.js';
+import { REPORT_MESSAGES, ZAddendumText, ZReport, ZReportSections, type TReport } from '@contracts/schemas/report.js';
+import type { AppDeps, RequestMeta } from '../deps.js';
 import { addAddendum } from '../services/report/add-addendum.js';
 import { editReport } from '../services/report/edit-report.js';
 import { getReport } from '../services/report/get-report.js';
@@ -16,98 +17,88 @@ const notFound = {
 };
 const readersOnly = { 403: errorResponse(`${REPORT_MESSAGES.readersOnly} (clinicians); or a cross-site request`) };
 
+/** Who asks, about which analysis: what every report service takes besides the deps. */
+interface TReportCall extends Pick<AppDeps, 'db' | 'config' | 'log'> {
+  meta: RequestMeta;
+  userId: string;
+  analysisId: string;
+}
+
+/** One route of the table: all answer the report, and differ only in what they send and say. */
+interface TReportRoute<B extends z.ZodType> {
+  method: 'GET' | 'PUT' | 'POST';
+  url: string;
+  summary: string;
+  body?: B;
+  /** A write's 409 (the report's state forbids it); a write also answers 403 to a reader. */
+  conflict?: string;
+  /** The envelope's message on success (a read has none). */
+  message?: string;
+  // A method, not a property: its body parameter is then bivariant, so the table holds any B.
+  run(call: TReportCall, body: z.output<B>): Promise<TReport>;
+}
+
+const route = <B extends z.ZodType = z.ZodUndefined>(r: TReportRoute<B>): TReportRoute<B> => r;
+
+const ROUTES: TReportRoute<z.ZodType>[] = [
+  route({
+    method: 'GET',
+    url: '/:analysisId/report',
+    summary: "The analysis's radiology report: the draft, or the signed report with its addenda",
+    run: (call) => getReport(call),
+  }),
+  route({
+    method: 'PUT',
+    url: '/:analysisId/report',
+    summary: "Save the draft's sections (a radiologist or admin of the team, or the personal study's owner)",
+    body: z.object({ sections: ZReportSections }),
+    conflict: REPORT_MESSAGES.signed,
+    message: REPORT_MESSAGES.saved,
+    run: (call, body) => editReport({ ...call, input: { analysisId: call.analysisId, sections: body.sections } }),
+  }),
+  route({
+    method: 'POST',
+    url: '/:analysisId/report/sign',
+    summary: 'Sign the report: final and immutable from now on; recorded in the audit log',
+    conflict: REPORT_MESSAGES.signed,
+    message: REPORT_MESSAGES.signedOk,
+    run: (call) => signReport(call),
+  }),
+  route({
+    method: 'POST',
+    url: '/:analysisId/report/addenda',
+    summary: 'Add a signed addendum to a signed report (it then reads amended)',
+    body: z.object({ text: ZAddendumText }),
+    conflict: REPORT_MESSAGES.notSigned,
+    message: REPORT_MESSAGES.addendumAdded,
+    run: (call, body) => addAddendum({ ...call, input: { analysisId: call.analysisId, text: body.text } }),
+  }),
+];
+
 /** /api/analyses/{id}/report (issue 41) beside the tRPC `report` procedures, same services. */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-
-  app.get(
-    '/:analysisId/report',
-    {
+  for (const r of ROUTES) {
+    const refusals = r.conflict ? { ...readersOnly, ...notFound, 409: errorResponse(r.conflict) } : notFound;
+    app.route({
+      method: r.method,
+      url: r.url,
       config,
       schema: {
         tags,
-        summary: "The analysis's radiology report: the draft, or the signed report with its addenda",
+        summary: r.summary,
         params,
-        response: { 200: envelope(ZReport), ...notFound },
+        ...(r.body ? { body: r.body } : {}),
+        response: { 200: envelope(ZReport), ...refusals },
       },
-    },
-    async (req) => {
-      const analysisId = req.params.analysisId;
-      const data = await getReport({ ...deps, meta: req.meta(), userId: req.signedIn().userId, analysisId });
-      return { success: true as const, data };
-    },
-  );
-
-  app.put(
-    '/:analysisId/report',
-    {
-      config,
-      schema: {
-        tags,
-        summary: "Save the draft's sections (a radiologist or admin of the team, or the personal study's owner)",
-        params,
-        body: z.object({ sections: ZReportSections }),
-        response: {
-          200: envelope(ZReport),
-          ...readersOnly,
-          ...notFound,
-          409: errorResponse(REPORT_MESSAGES.signed),
-        },
+      handler: async (req) => {
+        const call = { ...deps, meta: req.meta(), userId: req.signedIn().userId, analysisId: req.params.analysisId };
+        // The body was parsed by r.body (the zod validator compiler) before the handler runs.
+        const data = await r.run(call, req.body);
+        return r.message ? { success: true as const, message: r.message, data } : { success: true as const, data };
       },
-    },
-    async (req) => {
-      const input = { analysisId: req.params.analysisId, sections: req.body.sections };
-      const data = await editReport({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input });
-      return { success: true as const, message: REPORT_MESSAGES.saved, data };
-    },
-  );
-
-  app.post(
-    '/:analysisId/report/sign',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Sign the report: final and immutable from now on; recorded in the audit log',
-        params,
-        response: {
-          200: envelope(ZReport),
-          ...readersOnly,
-          ...notFound,
-          409: errorResponse(REPORT_MESSAGES.signed),
-        },
-      },
-    },
-    async (req) => {
-      const analysisId = req.params.analysisId;
-      const data = await signReport({ ...deps, meta: req.meta(), userId: req.signedIn().userId, analysisId });
-      return { success: true as const, message: REPORT_MESSAGES.signedOk, data };
-    },
-  );
-
-  app.post(
-    '/:analysisId/report/addenda',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Add a signed addendum to a signed report (it then reads amended)',
-        params,
-        body: z.object({ text: ZAddendumText }),
-        response: {
-          200: envelope(ZReport),
-          ...readersOnly,
-          ...notFound,
-          409: errorResponse(REPORT_MESSAGES.notSigned),
-        },
-      },
-    },
-    async (req) => {
-      const input = { analysisId: req.params.analysisId, text: req.body.text };
-      const data = await addAddendum({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input });
-      return { success: true as const, message: REPORT_MESSAGES.addendumAdded, data };
-    },
-  );
+    });
+  }
 };
 
 export default routes;
