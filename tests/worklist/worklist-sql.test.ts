@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, inArray, isNull } from 'drizzle-orm';
 import { analyses, dicomInstances, siteSettings } from '../../server/src/db/schema.js';
 import { urgencyOf } from '../../server/src/services/dicom-node/list-worklist.js';
+import { fillMissingTriage } from '../../server/src/services/dicom-node/fill-missing-triage.js';
 import { readUrgentLabels, URGENT_FINDINGS_KEY } from '../../server/src/services/site/get-urgent-findings.js';
 import type { TWorklistInput, TWorklistItem } from '@contracts/schemas/worklist.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
@@ -115,7 +116,7 @@ for (const backend of testBackends()) {
       assert.equal(skipped.size, 2005);
     });
 
-    test("SQL's urgency, score and lead agree with urgencyOf, for rows stored before the triage columns too; the site's choice applies at once", async () => {
+    test("SQL's urgency, score and lead agree with urgencyOf, for rows stored before the triage columns once db:fill-triage has run; the read writes nothing; the site's choice applies at once", async () => {
       const u = await createUser(t.deps);
       const results = [
         resultOf(
@@ -160,6 +161,19 @@ for (const backend of testBackends()) {
           .where(and(inArray(analyses.id, analysisIds), isNull(analyses.triageAssessed)));
       assert.equal((await untriaged()).length, results.length * statuses.length, 'half stored as before 0011');
 
+      // The read path only reads: a row without its triage reads pending (none when skipped or
+      // failed) and keeps lacking it until the one-off command fills it in.
+      const untriagedIds = new Set(studies.flatMap((s, i) => (s.withTriage === false ? [ids[i]!] : [])));
+      for (const item of (await list(u, { limit: 500 })).items.filter((i) => untriagedIds.has(i.id)))
+        assert.deepEqual(
+          { urgency: item.urgency, score: item.score, lead: item.lead },
+          { urgency: item.status === 'failed' ? 'none' : 'pending', score: null, lead: null },
+        );
+      assert.equal((await untriaged()).length, results.length * statuses.length, 'the read wrote nothing');
+      assert.equal(await fillMissingTriage({ db: t.deps.db }), results.length * statuses.length);
+      assert.equal((await untriaged()).length, 0);
+      assert.equal(await fillMissingTriage({ db: t.deps.db }), 0, 'a second run finds nothing to do');
+
       // Labels the shipped model offers (models/cxr): a stored label it does not offer is dropped on read.
       for (const labels of [['cardiomegaly', 'pleural_effusion'], ['pneumothorax', 'edema'], []]) {
         await setUrgentLabels(labels);
@@ -175,8 +189,6 @@ for (const backend of testBackends()) {
           );
         }
       }
-      // The read filled in the triage the old rows lacked: none of this account's is left without it.
-      assert.equal((await untriaged()).length, 0);
       await setUrgentLabels([]);
     });
 

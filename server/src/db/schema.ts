@@ -260,8 +260,9 @@ export const analyses = pgTable(
      * What the worklist's urgency is worked out from (issue 36 S5), written with the result
      * (worklist-triage.ts triageOf) so the worklist filters and ranks in SQL. The urgency itself is
      * not stored: it depends on the site's urgent findings, which an admin may change. Null
-     * `triage_assessed`: not worked out yet (a result stored before these columns; the worklist
-     * fills it in before reading); false: no finding assessed (refused), the study reads pending.
+     * `triage_assessed`: not worked out yet (a result stored before these columns, until `npm run
+     * db:fill-triage` fills it in; the worklist reads it pending); false: no finding assessed
+     * (refused), the study reads pending.
      */
     triageAssessed: boolean('triage_assessed'),
     /** Labels of the findings called positive or possible. */
@@ -281,7 +282,7 @@ export const analyses = pgTable(
     authorOrTeam('analyses'),
     index('analyses_chat_idx').on(t.chatId),
     index('analyses_status_created_idx').on(t.status, t.createdAt),
-    // The results whose triage is still to be worked out: empty once the worklist has filled them in.
+    // The results whose triage is still to be worked out: empty once `npm run db:fill-triage` has run.
     index('analyses_triage_missing_idx')
       .on(t.id)
       .where(sql`${t.result} is not null and ${t.triageAssessed} is null`),

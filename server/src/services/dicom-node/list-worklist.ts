@@ -7,7 +7,6 @@ import { readUrgentLabels } from '../site/get-urgent-findings.js';
 import { ZWorklistInput, type TWorklist, type TWorklistInput } from '@contracts/schemas/worklist.js';
 import { spaceRows } from '../data-access/find-owned.js';
 import { resolveSpace } from '../data-access/team-role.js';
-import { fillWorklistTriage } from './fill-worklist-triage.js';
 import { decodeWorklistCursor, encodeWorklistCursor, type TWorklistPosition } from './worklist-cursor.js';
 import { scoreOf } from './worklist-triage.js';
 import { markOf } from '../worklist/read-study-state.js';
@@ -47,7 +46,6 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
   const input = ZWorklistInput.parse(opts.input);
   const after = decodeWorklistCursor(input.cursor);
   const teamId = await resolveSpace({ db, userId, teamId: input.team });
-  await fillWorklistTriage({ db, userId, teamId });
   const { labels } = await readUrgentLabels({ db, config });
   const rank = urgencyRankSql([...labels]);
   const sortScore = sortScoreSql();
