@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { SITE_MESSAGES } from '@contracts/schemas/site.js';
+import { SITE_MESSAGES, siteAdminLanding } from '@contracts/schemas/site.js';
 import { parseSiteAdminArgs, runSiteAdminCommand } from '../../scripts/site-admin/site-admin-command.js';
 import { announceSessionsEnded } from '../../server/src/services/auth/session-cache.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -52,11 +52,19 @@ describe('site admins by proof, not by signup (issue 23 N3)', () => {
     const url = new URL(link);
     const opened = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     assert.equal(opened.statusCode, 303, opened.body);
-    assert.equal(opened.headers.location, '/settings');
+    // Settings says in words what the link did (issue 41 part 6): only the outcome rides along.
+    assert.equal(opened.headers.location, siteAdminLanding('confirmed'));
+    assert.equal(opened.headers.location, '/chat/settings?site-admin=confirmed');
     assert.equal(await monitoring(u.token), 200, 'the role holds once the mailbox is proven');
     const again = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     assert.equal(again.statusCode, 400, 'the link works once');
     assert.equal(again.json().message, SITE_MESSAGES.verifyInvalid);
+    // A browser following a used link lands on Settings too, which then shows the refusal.
+    const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const inBrowser = await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers: { accept: html } });
+    assert.equal(inBrowser.statusCode, 303);
+    assert.equal(inBrowser.headers.location, '/chat/settings?site-admin=invalid');
+    assert.equal(inBrowser.json().success, false);
   });
 
   test('an unlisted account cannot ask for a link', async () => {

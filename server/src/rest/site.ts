@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   SITE_MESSAGES,
+  siteAdminLanding,
   ZApplyInput,
   ZCalibration,
   ZCalibrationState,
@@ -16,6 +17,7 @@ import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { confirmAdminVerification } from '../services/site/verify-admin-email.js';
 import { previewTeamMapping } from '../services/sso/preview-team-mapping.js';
 import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
+import { AppError } from '../lib/app-error.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['site'];
@@ -29,7 +31,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
   // The link in the confirmation e-mail (issue 23 N3): the token is the proof, so no sign-in is
-  // needed; the browser lands on Settings, which then shows the Site tab.
+  // needed. A browser lands on Settings, which says in words how it went (issue 41 part 6); a
+  // refused link sends a browser there too, while a script keeps the documented 400.
   app.get(
     '/verify-admin',
     {
@@ -37,20 +40,32 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Confirm a listed address from the e-mailed link; grants the site-admin role',
+        description:
+          'A browser (Accept: text/html) is sent to /chat/settings?site-admin=confirmed, or ' +
+          '?site-admin=invalid for a used, expired or unknown link; any other caller gets the 400.',
         querystring: z.object({ token: z.string().max(200) }),
         response: {
-          303: ZOk.describe('Confirmed: on to /settings (Location)'),
+          303: ZOk.extend({ success: z.boolean() }).describe('On to Settings (Location), success false when refused'),
           400: errorResponse(SITE_MESSAGES.verifyInvalid),
         },
       },
     },
     async (req, reply) => {
-      await confirmAdminVerification({ ...deps, meta: req.meta(), token: req.query.token });
+      const browser = /\btext\/html\b/.test(req.headers.accept ?? '');
+      try {
+        await confirmAdminVerification({ ...deps, meta: req.meta(), token: req.query.token });
+      } catch (err) {
+        if (!browser || !(err instanceof AppError) || err.code !== 'BAD_REQUEST') throw err;
+        return reply
+          .code(303)
+          .header('location', siteAdminLanding('invalid'))
+          .send({ success: false, message: SITE_MESSAGES.verifyInvalid });
+      }
       // A body as well as the Location, so a script sees the same envelope as every other call.
       return reply
         .code(303)
-        .header('location', '/settings')
-        .send({ success: true as const, message: SITE_MESSAGES.verified });
+        .header('location', siteAdminLanding('confirmed'))
+        .send({ success: true, message: SITE_MESSAGES.verified });
     },
   );
 

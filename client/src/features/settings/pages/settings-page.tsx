@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner';
 import { Tabs, type TTabItem } from '../../../components/tabs';
 import { trpc } from '../../../lib/trpc';
@@ -9,6 +9,7 @@ import { DangerZoneTab } from '../components/danger-zone-tab';
 import { LinkedIdentitiesPanel } from '../components/linked-identities-panel';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
+import { SiteAdminLinkNotice, useSiteAdminLinkOutcome } from '../components/site-admin-link-notice';
 import { SiteTab } from '../components/site-tab';
 import './settings-page.css';
 
@@ -28,6 +29,11 @@ export function SettingsPage() {
   // Issue 36, S11: the DICOM node's owner confirms the address before the node takes studies.
   const dicomOwner = trpc.dicomOwner.state.useQuery(undefined, { staleTime: 60_000 }).data;
   const tabs = siteAdmin ? [...TABS, { key: 'site' as const, label: 'Site' }] : TABS;
+  // Arriving from the mailed site-admin link (issue 41 part 6): say how it went, open the Site tab.
+  const linkOutcome = useSiteAdminLinkOutcome();
+  useEffect(() => {
+    if (linkOutcome === 'confirmed' && siteAdmin) setTab('site');
+  }, [linkOutcome, siteAdmin]);
 
   if (!me.data) return <Spinner />;
   return (
@@ -38,6 +44,7 @@ export function SettingsPage() {
           <p className="muted">Manage your account.</p>
         </div>
       </header>
+      {linkOutcome ? <SiteAdminLinkNotice outcome={linkOutcome} /> : null}
       <Tabs
         idPrefix="settings"
         label="Settings sections"
