@@ -19,7 +19,15 @@ export type TSsoRefusal = (typeof SSO_REFUSALS)[number];
 export const ZSsoRefusal = z.enum(SSO_REFUSALS);
 
 export const SSO_MESSAGES: Record<
-  TSsoRefusal | 'passwordLoginOff' | 'linkConfirm' | 'linked' | 'unlinked' | 'lastSignIn' | 'identityNotFound',
+  | TSsoRefusal
+  | 'passwordLoginOff'
+  | 'linkConfirm'
+  | 'linked'
+  | 'unlinked'
+  | 'lastSignIn'
+  | 'identityNotFound'
+  | 'claimsNotObject'
+  | 'claimsTooLarge',
   string
 > = {
   idp_unreachable: 'The hospital sign-in service cannot be reached. Please try again later.',
@@ -37,6 +45,8 @@ export const SSO_MESSAGES: Record<
   unlinked: 'Hospital sign-in unlinked',
   lastSignIn: 'This is your only way to sign in: set a password or link another hospital sign-in first.',
   identityNotFound: 'Linked sign-in not found',
+  claimsNotObject: 'Claims must be a JSON object, e.g. {"sub": "…", "email": "…", "groups": ["…"]}',
+  claimsTooLarge: 'Claims must be under 32 KB of JSON',
 };
 
 /** What the login page needs to know before anyone signs in (no call to the IdP). */
@@ -82,8 +92,8 @@ export type TSsoTeamChange = z.infer<typeof ZSsoTeamChange>;
 /** The site admin's preview: the claims an IdP would send for one person. */
 export const ZTeamMappingPreviewInput = z.object({
   claims: z
-    .record(z.string(), z.unknown())
-    .refine((c) => JSON.stringify(c).length <= 32_768, 'Claims must be under 32 KB of JSON'),
+    .record(z.string(), z.unknown(), { error: SSO_MESSAGES.claimsNotObject })
+    .refine((c) => JSON.stringify(c).length <= 32_768, SSO_MESSAGES.claimsTooLarge),
 });
 export type TTeamMappingPreviewInput = z.infer<typeof ZTeamMappingPreviewInput>;
 

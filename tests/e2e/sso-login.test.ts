@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { SITE_MESSAGES } from '@contracts/schemas/site.js';
 import { SSO_MESSAGES } from '@contracts/schemas/sso.js';
 import { freePort } from '../../scripts/lib/private-redis.js';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
@@ -8,10 +9,11 @@ import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { idpFor, ssoEnv } from '../helpers/sso-flow.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
-import { collectPageErrors, signUpViaApi, trpcMutation, waitForPath } from './support/client-ui.js';
+import { collectPageErrors, signedInContext, signUpViaApi, trpcMutation, waitForPath } from './support/client-ui.js';
 import { confirmSiteAdmin } from './support/confirm-site-admin.js';
 
 const OWNER_EMAIL = `sso-owner-${uniqueSuffix()}@example.org`;
+const ADMIN_EMAIL = `site-admin-${uniqueSuffix()}@example.org`;
 
 /** At the IdP's own page (oidc-provider's dev interactions): type a login, any password, consent. */
 async function signInAtIdp(page: Page, idp: TTestIdp, login: string): Promise<void> {
@@ -43,7 +45,7 @@ describe('web client: single sign-on through the hospital IdP', () => {
           OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist',
         }),
         // A mapped team is made by a site administrator (issue 39 S3).
-        SITE_ADMIN_EMAILS: OWNER_EMAIL,
+        SITE_ADMIN_EMAILS: `${OWNER_EMAIL},${ADMIN_EMAIL}`,
       },
       { worker: false },
     );
@@ -83,6 +85,56 @@ describe('web client: single sign-on through the hospital IdP', () => {
     await screenshot(page, 'sso-landed');
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  // After the first test, which made the mapped team "Radiology".
+  test('the mailed site-admin link says so in words; the site admin previews the SSO mapping on its page', async () => {
+    const admin = await signUpViaApi(app.url, { email: ADMIN_EMAIL });
+    const context = await signedInContext(browser, app.url, admin.token, { width: 1280, height: 900 });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const link = await confirmSiteAdmin(app, admin.token, page);
+    // The link works once: a second visit lands on Settings with the refusal in words.
+    await page.goto(`${app.url}${link}`);
+    await page.getByRole('alert').filter({ hasText: SITE_MESSAGES.verifyInvalid }).waitFor();
+    await screenshot(page, 'site-admin-link-used');
+
+    await page.goto(`${app.url}/chat/settings`);
+    await page.getByRole('tab', { name: 'Site' }).click();
+    await page.getByRole('link', { name: 'SSO mapping preview' }).click();
+    await waitForPath(page, '/chat/settings/sso-preview');
+    const claims = page.getByLabel('Claims (JSON)');
+    await claims.fill('{"sub": "nobody"');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('alert').filter({ hasText: SSO_MESSAGES.claimsNotObject }).waitFor();
+    const sub = `bailey-${uniqueSuffix()}`;
+    await claims.fill(JSON.stringify({ sub, email: `${sub}@hospital.example`, groups: ['cxr-radiology', 'payroll'] }));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const result = page.getByRole('region', { name: 'What this sign-in would do' });
+    await result.getByText('Groups read from the claims: cxr-radiology, payroll.').waitFor();
+    assert.deepEqual(await result.getByTestId('sso-preview-change').allInnerTexts(), [
+      'Radiology\t—\tradiologist\tJoins as radiologist',
+    ]);
+    assert.equal(await result.getByTestId('sso-preview-summary').innerText(), 'Member of: Radiology (radiologist).');
+    await screenshot(page, 'sso-preview-page');
+    assert.deepEqual(errors, []);
+    await context.close();
+
+    // Anyone else: no Site tab, the page refuses, and so does the server.
+    const other = await signUpViaApi(app.url);
+    const otherContext = await signedInContext(browser, app.url, other.token);
+    const otherPage = await otherContext.newPage();
+    await otherPage.goto(`${app.url}/chat/settings`);
+    await otherPage.getByRole('tab', { name: 'Profile' }).waitFor();
+    assert.equal(await otherPage.getByRole('tab', { name: 'Site' }).count(), 0);
+    await otherPage.goto(`${app.url}/chat/settings/sso-preview`);
+    await otherPage.getByRole('alert').filter({ hasText: SITE_MESSAGES.adminsOnly }).waitFor();
+    assert.equal(await otherPage.getByLabel('Claims (JSON)').count(), 0);
+    await assert.rejects(
+      trpcMutation(app.url, other.token, 'site.previewTeamMapping', { claims: { sub } }),
+      /site.previewTeamMapping failed: 403/,
+    );
+    await otherContext.close();
   });
 
   test('a refusal comes back to the login page as words, with only a code in the address', async () => {

@@ -30,6 +30,9 @@ const ProfilesPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import('../features/settings/pages/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
+const SsoPreviewPage = lazy(() =>
+  import('../features/settings/pages/sso-preview-page').then((m) => ({ default: m.SsoPreviewPage })),
+);
 
 const WorklistPage = lazy(() =>
   import('../features/worklist/pages/worklist-page').then((m) => ({ default: m.WorklistPage })),
@@ -69,6 +72,7 @@ export function App() {
                 <Switch>
                   <Route path="/" component={ChatHomePage} />
                   <Route path="/profiles" component={ProfilesPage} />
+                  <Route path="/settings/sso-preview" component={SsoPreviewPage} />
                   <Route path="/settings" component={SettingsPage} />
                   <Route path="/worklist" component={WorklistPage} />
                   <Route path="/teams/join" component={JoinTeamPage} />

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { SiteCalibrationPanel } from './site-calibration-panel';
 import { SiteMonitorPanel } from './site-monitor-panel';
 import { SiteUrgentPanel } from './site-urgent-panel';
@@ -10,6 +11,17 @@ export function SiteTab() {
       <SiteCalibrationPanel />
       <SiteUrgentPanel />
       <SiteMonitorPanel />
+      <section aria-labelledby="site-sso-title">
+        <h2 id="site-sso-title" className="section-title">
+          Hospital sign-in (SSO)
+        </h2>
+        <p className="muted small">
+          Check how the IdP&apos;s groups map to teams and roles before a person signs in: paste their claims.
+        </p>
+        <Link href="/settings/sso-preview" className="button button-secondary">
+          SSO mapping preview
+        </Link>
+      </section>
     </div>
   );
 }
