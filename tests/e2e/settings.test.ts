@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { API_KEY_MESSAGES } from '@contracts/schemas/api-key.js';
 import { createChat } from '../helpers/factories.js';
 import { screenshot } from '../helpers/browser.js';
 import {
@@ -47,6 +48,41 @@ describe('web client: settings', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expectToast(page, 'Name updated successfully!');
     await page.locator('.sidebar-user-name', { hasText: 'Dr Grace B. Hopper' }).waitFor();
+  });
+
+  test('API keys under Profile: name required, the new key shown once, listed by its prefix, revoked after a confirmation', async () => {
+    const panel = page.getByRole('region', { name: 'API keys', exact: true });
+    await panel.getByText('No API keys yet.').waitFor();
+    await panel.getByRole('button', { name: 'Create API key' }).click();
+    await expectAlert(page, API_KEY_MESSAGES.nameRequired);
+    await panel.getByLabel('Key name').fill('Research batch laptop');
+    await panel.getByRole('button', { name: 'Create API key' }).click();
+    const shown = panel.getByRole('status');
+    await shown.getByText(API_KEY_MESSAGES.created).waitFor();
+    const key = await shown.getByLabel('Your new API key').inputValue();
+    assert.match(key, /^cxr_/);
+    const me = () => fetch(`${ctx.app.url}/api/history/get-init-info`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await me()).status, 200, 'the key shown is the one that works');
+
+    assert.deepEqual(await panel.getByRole('columnheader').allTextContents(), [
+      'Name',
+      'Key',
+      'Created',
+      'Last used',
+      'Actions',
+    ]);
+    const row = panel.getByRole('row').filter({ hasText: 'Research batch laptop' });
+    const prefix = ((await row.locator('code').textContent()) ?? '').replace(/…$/, '');
+    assert.ok(prefix.length > 4 && prefix.length < key.length && key.startsWith(prefix), prefix);
+    await screenshot(page, 'settings-api-key-created');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await panel.getByLabel('Your new API key').count(), 0, 'shown once: gone once dismissed');
+
+    await row.getByRole('button', { name: 'Revoke API key Research batch laptop' }).click();
+    await page.getByRole('dialog', { name: 'Revoke API key?' }).getByRole('button', { name: 'Revoke' }).click();
+    await expectToast(page, API_KEY_MESSAGES.revoked);
+    await panel.getByText('No API keys yet.').waitFor();
+    assert.equal((await me()).status, 401);
   });
 
   test('password tab: validation, wrong current password (no logout), change', async () => {

@@ -83,6 +83,24 @@ describe('web client: single sign-on through the hospital IdP', () => {
       ['Radiology:radiologist'],
     );
     await screenshot(page, 'sso-landed');
+
+    // Settings → Profile lists the linked sign-in; with no password it is the only way in, so it
+    // cannot be unlinked, and the button says why.
+    await page.goto(`${app.url}/chat/settings`);
+    const linked = page.getByRole('region', { name: 'Hospital sign-in' });
+    const host = new URL(idp.issuer).host;
+    const unlink = linked
+      .getByRole('row')
+      .filter({ hasText: host })
+      .getByRole('button', { name: `Unlink hospital sign-in ${host}` });
+    assert.equal(await unlink.isDisabled(), true);
+    assert.equal(await unlink.getAttribute('title'), SSO_MESSAGES.lastSignIn);
+    assert.deepEqual(await linked.getByRole('columnheader').allTextContents(), [
+      'Sign-in service',
+      'Linked',
+      'Last used',
+      'Actions',
+    ]);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -58,7 +58,9 @@ describe('web client: a department team', () => {
     // A team key for the PACS bridge: shown once, then listed by its prefix under the team.
     await a.getByLabel('Key name').fill('PACS router');
     await a.getByRole('button', { name: 'Create team key' }).click();
-    const shown = (await a.locator('.team-key-value').textContent()) ?? '';
+    // The key sits in a read-only field with a copy button (the card personal keys use too).
+    const shown = await a.locator('.team-key-value').inputValue();
+    assert.equal(await a.getByLabel('Your new team key').inputValue(), shown);
     assert.match(shown, /^cxr_/);
     await a.getByRole('list', { name: 'Team API keys' }).getByText('PACS router').waitFor();
     await a.getByRole('button', { name: 'Done' }).click();

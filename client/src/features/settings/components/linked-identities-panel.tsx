@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { SSO_MESSAGES, type TLinkedIdentity } from '@contracts/schemas/sso';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { KeyTable, type TKeyColumn } from '../../../components/key-table';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
@@ -15,6 +16,12 @@ const hostOf = (issuer: string) => {
     return issuer;
   }
 };
+
+const COLUMNS: TKeyColumn<TLinkedIdentity>[] = [
+  { header: 'Sign-in service', cell: (i) => hostOf(i.issuer) },
+  { header: 'Linked', cell: (i) => when(i.createdAt) },
+  { header: 'Last used', cell: (i) => when(i.lastLoginAt) },
+];
 
 /**
  * Settings → Profile → Hospital sign-in: the IdP identities linked to this account. "Link" goes
@@ -66,39 +73,17 @@ export function LinkedIdentitiesPanel() {
       {data.identities.length === 0 ? (
         <p className="muted">No hospital sign-in is linked to this account.</p>
       ) : (
-        <table className="api-key-table">
-          <thead>
-            <tr>
-              <th scope="col">Sign-in service</th>
-              <th scope="col">Linked</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.identities.map((i) => (
-              <tr key={i.id}>
-                <td>{hostOf(i.issuer)}</td>
-                <td>{when(i.createdAt)}</td>
-                <td>{when(i.lastLoginAt)}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button-danger-outline"
-                    disabled={lastWayIn}
-                    title={lastWayIn ? SSO_MESSAGES.lastSignIn : undefined}
-                    onClick={() => setUnlinking(i)}
-                    aria-label={`Unlink hospital sign-in ${hostOf(i.issuer)}`}
-                  >
-                    Unlink
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <KeyTable
+          rows={data.identities}
+          columns={COLUMNS}
+          action={{
+            text: 'Unlink',
+            label: (i) => `Unlink hospital sign-in ${hostOf(i.issuer)}`,
+            onClick: setUnlinking,
+            disabled: lastWayIn,
+            title: lastWayIn ? SSO_MESSAGES.lastSignIn : undefined,
+          }}
+        />
       )}
       {lastWayIn && data.identities.length > 0 ? <p className="muted">{SSO_MESSAGES.lastSignIn}</p> : null}
       {data.sso ? (
