@@ -18,7 +18,8 @@ export const CONDITION_NOTES: Record<string, TConditionNote> = Object.fromEntrie
 /**
  * Conditions people ask about that no model here was trained to assess. Mentioning one must
  * produce "the model does not assess it", never a probability borrowed from another label;
- * `related` names finding labels whose output describes an appearance that goes with it.
+ * `related` names finding labels whose output describes an appearance that goes with it. Lines,
+ * tubes and devices have an answer of their own (chat responders/grounded-devices.ts).
  */
 export const NOT_ASSESSED: { name: string; aliases: string[]; related?: string[] }[] = [
   { name: 'tuberculosis', aliases: ['tuberculosis', 'tb'] },
@@ -37,7 +38,6 @@ export const NOT_ASSESSED: { name: string; aliases: string[]; related?: string[]
   { name: 'rib or other fractures', aliases: ['fracture', 'broken rib'] },
   { name: 'sarcoidosis', aliases: ['sarcoid'] },
   { name: 'pulmonary embolism', aliases: ['pulmonary embolism', 'embolism', 'embolus'] },
-  { name: 'lines, tubes and devices', aliases: ['pacemaker', 'line position', 'tube position', 'catheter'] },
 ];
 
 /** Where model 1's training data came from, and the bias a reader must keep in mind. */

@@ -148,7 +148,7 @@ export const INFECTION_NOTES: TConditionNote[] = [
   {
     label: 'lung_opacity',
     name: 'Airspace opacity',
-    aliases: ['lung opacity', 'airspace opacity', 'airspace disease', 'air space opacity'],
+    aliases: ['lung opacity', 'airspace opacity', 'airspace disease', 'air space opacity', 'opacity', 'opacities'],
     answersFor: ['pneumonia'],
     what:
       'Lung whose airspaces are filled (by pus, fluid, blood or cells), so that it looks denser than normal: the radiographic sign of pneumonia, ' +

@@ -8,6 +8,7 @@ import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
 import { auditOutcomeOf } from '../audit/audit-outcome.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
+import { loadReportFacts } from '../report/load-report-facts.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import type { Responder, TResponderContext } from './responders/responder.js';
 import { selectResponder } from './responders/select-responder.js';
@@ -54,6 +55,8 @@ export async function loadChatContext(
     createdAt: analysis!.createdAt,
     result: parsed.data,
   });
+  // What the report panel's draft is written from, for "draft the report" (the same words as the panel).
+  const reportFacts = await loadReportFacts({ db, config, analysisId: analysis!.id });
   return {
     chatId: chat.id,
     teamId: chat.teamId,
@@ -63,6 +66,7 @@ export async function loadChatContext(
     query,
     metrics,
     comparison,
+    reportFacts,
   };
 }
 

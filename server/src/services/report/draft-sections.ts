@@ -27,7 +27,7 @@ export function draftSections(facts: TReportFacts): TReportSections {
     examination: examination(facts),
     comparison: comparison(facts.comparison),
     findings: findings(facts),
-    impression: impression(facts.result),
+    impression: impressionSection(facts.result),
   };
 }
 
@@ -83,9 +83,9 @@ function findings(facts: TReportFacts): string {
 /**
  * Numbered, most important first; every flagged finding is named. "No acute cardiopulmonary
  * abnormality flagged" only when nothing is flagged and nothing sits at its operating point
- * (the worklist's triage reads routine).
+ * (the worklist's triage reads routine). The chat's impression answer quotes it as it is.
  */
-function impression(result: TStoredResult): string {
+export function impressionSection(result: TStoredResult): string {
   const items = impressionOrder(result.findings, SUMMARY_LABEL).map((f) => `${findingPhrase(f, result)}.`);
   if (items.length === 0) items.push(NO_ACUTE);
   return items.map((s, i) => `${i + 1}. ${s}`).join('\n');

@@ -19,6 +19,12 @@ export const INTENT_KINDS = [
   'quality',
   'location',
   'heatmap',
+  // The reading room's questions (issue 41): answered from the drafted report and the stored result.
+  'impression',
+  'top-finding',
+  'devices',
+  'why-flagged',
+  'draft-report',
 ] as const;
 export type TIntentKind = (typeof INTENT_KINDS)[number];
 
@@ -39,4 +45,9 @@ export const INTENT_PHRASES: Record<TIntentKind, string> = {
   quality: 'the image quality',
   location: 'where in the lungs the model sees it',
   heatmap: 'what the heatmap shows',
+  impression: "the drafted report's impression",
+  'top-finding': 'the most important finding',
+  devices: 'lines, tubes and devices',
+  'why-flagged': 'why a finding is or is not flagged',
+  'draft-report': 'the drafted report in its four sections',
 };

@@ -58,6 +58,21 @@ const CONCEPTS: [string, RegExp][] = [
     'finding',
     /pneumon|pnuemon|covid|effusion|cardiomeg|pneumothora|\bptx\b|consolidat|oedema|edema|atelecta|nodule|\bmass\b|opacit|infiltrat|emphysema|fibrosis|hernia|infection|\bfluid\b/,
   ],
+  // The reading room's questions (issue 41).
+  ['why', /\bwhy\b|\breasons?\b|what made|trigger|based on|on what basis|how come|justif/],
+  ['impress', /impress|impresion|conclusion|one.?liner?\b|in one line|numbered/],
+  [
+    'top',
+    /most (important|significant|urgent|worrying|concerning|relevant)|\bmain\b|\bkey\b|\btop\b|primary|leading|biggest|dominant|number one|matters most|priorit/,
+  ],
+  [
+    'device',
+    /pacemaker|pacing|defibrillat|\bicd\b|catheter|\btubes?\b|\bpicc\b|\bcvc\b|\bett?\b|\bngt?\b|nasogastric|endotracheal|trache?ostomy|\bdrains?\b|\bwires?\b|sternotomy|\bclips?\b|\bstents?\b|\bport\b|hardware|implant|\bdevices?\b|\blines?\b/,
+  ],
+  [
+    'draft',
+    /\bdraft|\bwrit(e|ing)\b|dictat|write.?up|radiology report|structured report|\bsign|formal report|full report|report (this|it)\b|\bsections?\b/,
+  ],
   [
     'summary',
     /summar|overview|recap|\bresults?\b|\bfind\b|\bfound\b|verdict|report|hello|\bhi\b|help|headline|synopsis|bottom line/,

@@ -3,11 +3,14 @@ import { INTENT_PHRASES } from '../intents/intent-kinds.js';
 import * as answer from './grounded-answers.js';
 import { compareWithPrevious } from './grounded-compare.js';
 import { decisionAnswer } from './grounded-decisions.js';
+import { devicesAnswer } from './grounded-devices.js';
 import { modelAccuracy } from './grounded-model-card.js';
+import { draftReportAnswer, impressionAnswer, topFindingAnswer } from './grounded-report.js';
 import { closing } from './grounded-scope.js';
 import { heatmapMeaning, whereIsIt } from './grounded-where.js';
 import type { Responder, TResponderContext } from './responder.js';
 import { understandQuestion, type TQuestionPart } from './understand-question.js';
+import { whyFlagged } from './grounded-why.js';
 
 export { classifyQuestion, type TIntent } from './understand-question.js';
 
@@ -66,6 +69,16 @@ function answerPart(ctx: TResponderContext, part: TQuestionPart): string {
       return answer.quality(ctx);
     case 'summary':
       return answer.summary(ctx);
+    case 'impression':
+      return impressionAnswer(ctx);
+    case 'top-finding':
+      return topFindingAnswer(ctx);
+    case 'devices':
+      return devicesAnswer();
+    case 'why-flagged':
+      return whyFlagged(ctx, part.labels[0] ?? intent.label);
+    case 'draft-report':
+      return draftReportAnswer(ctx);
   }
 }
 

@@ -90,6 +90,18 @@ export function whereIsIt(ctx: TResponderContext, opts: { labels: string[]; side
 }
 
 /**
+ * Where one finding's heatmap evidence lies, worded as the "where" answer words it, or why no
+ * zone can be named (the why-flagged answer's paragraph).
+ */
+export function evidenceOf(ctx: TResponderContext, f: TFinding): string {
+  const reason = noZonesReason(ctx);
+  if (reason) return reason;
+  const z = ctx.result.heatmapZones!.find((h) => h.label === f.label);
+  if (!z) return `This model has no heatmap for ${f.display}, so there is no zone to name.`;
+  return `${whereOne(f, z.zones)} That is where the model's evidence lies, not a lesion it outlined or measured. ${SIDES_NOTE}`;
+}
+
+/**
  * The overlays that exist: the stored result's `heatmaps` (one per overlay the worker drew and
  * stored). The chat speaks of an overlay only for these, never of one for a finding without it.
  */

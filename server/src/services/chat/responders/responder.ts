@@ -2,6 +2,7 @@ import type { TPatientSnapshot } from '../../../db/schema.js';
 import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
+import type { TReportFacts } from '../../report/draft-sections.js';
 
 /** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
 export interface TResponderContext {
@@ -14,6 +15,11 @@ export interface TResponderContext {
   metrics?: TModelMetrics | null;
   /** This analysis compared with the patient's previous one (same profile); absent or null: there is none. */
   comparison?: TComparison | null;
+  /**
+   * What the analysis's report is drafted from (report/load-report-facts.ts), so "draft the
+   * report" gives the report panel's draft word for word; absent or null: no draft is quoted.
+   */
+  reportFacts?: TReportFacts | null;
 }
 
 /**

@@ -12,11 +12,14 @@ import type { TLevel, TSide } from './grounded-where.js';
  * the result does not report is "not assessed" whatever is asked about it.
  */
 
+/** The intents about one named finding ('' when the question names none). */
+type TFindingKind = 'finding' | 'why-flagged';
+
 export type TIntent =
   | { kind: 'not-assessed'; condition: string; label?: string }
-  | { kind: 'finding'; label: string }
+  | { kind: TFindingKind; label: string }
   | { kind: 'ask-back'; options: [TIntentKind, TIntentKind] }
-  | { kind: Exclude<TIntentKind, 'finding'> };
+  | { kind: Exclude<TIntentKind, TFindingKind> };
 
 export interface TQuestionPart {
   text: string;
@@ -35,6 +38,14 @@ const LABEL_ALIASES = Object.values(CONDITION_NOTES).flatMap((n) =>
   n.aliases.map((a) => ({ label: n.label, len: a.length, re: aliasPattern(a) })),
 );
 const OTHER_ALIASES = NOT_ASSESSED.map((c) => ({ name: c.name, res: c.aliases.map(aliasPattern) }));
+
+/**
+ * Lines, tubes and devices, named: no model here has an output for them, so such a question gets
+ * the devices answer whatever else it asks ("is the ET tube too low?" is not about a finding).
+ * "Line" alone is not enough: "the impression line" is a line of text.
+ */
+const DEVICE_WORDS =
+  /pacemaker|pacing (wire|lead)|defibrillator|\bicds?\b|catheter|\btubes?\b|\bpicc\b|\bcvc\b|\bng\b|nasogastric|endotracheal|\bett\b|trache?ostomy|sternotomy|\bwires?\b|\bclips?\b|\bstents?\b|\bhardware\b|\bimplant(s|ed)?\b|\bdevices\b|\b(any|medical|implanted|cardiac|other) device\b|\b(chest|intercostal) drain|\b(central|picc|arterial|venous|iv|jugular|subclavian|midline) lines?\b|\blines?\b (tip|position|placement)|\blines (and|or)\b|\bany lines\b/;
 
 /** Every label the question names, most specific first: 'bacterial pneumonia' must win over 'pneumonia'. */
 function mentionedLabels(q: string): string[] {
@@ -80,6 +91,7 @@ export function classifyQuestion(
   classifier: TIntentClassifier = intentClassifier(),
 ): TIntent {
   const q = query.toLowerCase();
+  if (DEVICE_WORDS.test(q)) return { kind: 'devices' };
   const mentioned = labelsFor(q, result);
   const reported = (l: string) => !result || result.findings.some((f) => f.label === l);
   const label = mentioned.find(reported) ?? null;
@@ -90,7 +102,7 @@ export function classifyQuestion(
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
   const [top, second] = classifier.rank(query) as [{ kind: TIntentKind; p: number }, { kind: TIntentKind }];
   if (top.p < classifier.floor) return { kind: 'ask-back', options: [top.kind, second.kind] };
-  if (top.kind === 'finding') return { kind: 'finding', label: label ?? '' };
+  if (top.kind === 'finding' || top.kind === 'why-flagged') return { kind: top.kind, label: label ?? '' };
   return { kind: top.kind };
 }
 
@@ -150,13 +162,15 @@ export function understandQuestion(
   const parts: TQuestionPart[] = [];
   for (const text of splitQuestions(message)) {
     let part = partOf(text, classifyQuestion(text, result, classifier), result);
-    if (previous && FOLLOW_UP.test(text) && part.intent.kind !== 'not-assessed') {
+    // A condition not assessed or a device named is answered as such, never as the previous question.
+    const named = part.intent.kind === 'not-assessed' || part.intent.kind === 'devices';
+    if (previous && FOLLOW_UP.test(text) && !named) {
       const top = classifier.rank(text)[0]!;
       const sure = part.intent.kind !== 'ask-back' && top.p >= 0.6;
       if (!sure) {
         const inherited: TIntent =
-          previous.intent.kind === 'finding'
-            ? { kind: 'finding', label: part.labels[0] ?? previous.intent.label }
+          previous.intent.kind === 'finding' || previous.intent.kind === 'why-flagged'
+            ? { kind: previous.intent.kind, label: part.labels[0] ?? previous.intent.label }
             : previous.intent;
         part = { ...part, intent: inherited };
       }

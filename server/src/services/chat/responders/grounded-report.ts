@@ -1,0 +1,68 @@
+import { isCalled } from '@contracts/finding-call.js';
+import { findingSentence, impressionLead } from '@contracts/finding-story.js';
+import type { TStoredResult } from '@contracts/schemas/analysis.js';
+import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
+import { draftSections, impressionSection } from '../../report/draft-sections.js';
+import { findingPhrase, impressionOrder } from '../../report/finding-phrase.js';
+import { bullets, closing } from './grounded-scope.js';
+import type { TResponderContext } from './responder.js';
+
+/**
+ * The reading room's report questions (issue 41): the impression, the most important finding and
+ * the whole draft, quoted from the report's own drafting (report/draft-sections.ts) so the chat,
+ * the report panel and the exports never word a finding two ways.
+ */
+
+export const SIGN_LINE =
+  "The radiologist edits and signs the report in the report panel beside the film; until it is signed this is the AI's draft, not a report.";
+
+/** Why there is no draft for a result the quality gate refused, or null when there is one. */
+function noDraftReason(result: TStoredResult): string | null {
+  return result.gate.accepted
+    ? null
+    : 'There is no drafted report for this analysis: the film did not pass the quality gate, so the model reported nothing to draft from.';
+}
+
+export function impressionAnswer(ctx: TResponderContext): string {
+  const none = noDraftReason(ctx.result);
+  if (none) return `${none}${closing}`;
+  return `The impression of the drafted report, most important first:\n\n${impressionSection(ctx.result)}\n\n${SIGN_LINE}${closing}`;
+}
+
+/**
+ * The first line of the impression when it names a flagged finding: likely before possible, each
+ * by probability (the worklist's urgency order); else the impression's "No finding flagged".
+ */
+export function topFindingAnswer(ctx: TResponderContext): string {
+  const { result } = ctx;
+  const none = noDraftReason(result);
+  if (none) return `${none}${closing}`;
+  const [first, ...rest] = impressionOrder(result.findings, SUMMARY_LABEL).filter(
+    (f) => f.label !== SUMMARY_LABEL && isCalled(f.call),
+  );
+  if (!first) return `${impressionLead(result.findings)}${closing}`;
+  const also = rest.length
+    ? `\n\nAlso flagged, in the impression's order:\n${bullets(rest.map((f) => findingPhrase(f, result)))}`
+    : '';
+  const meaning =
+    first.call === 'positive'
+      ? 'A flag is a screening signal for the clinician to confirm, not a diagnosis.'
+      : 'Below 50 % it is more likely absent than present: it is flagged so that it is not missed.';
+  return (
+    `The most important finding, the first line of the drafted impression: **${findingPhrase(first, result)}**.\n\n` +
+    `${findingSentence(first)}. ${meaning}${also}${closing}`
+  );
+}
+
+export function draftReportAnswer(ctx: TResponderContext): string {
+  const none = noDraftReason(ctx.result);
+  if (none) return `${none}${closing}`;
+  if (!ctx.reportFacts)
+    return `The drafted report of this analysis is not available in this chat; open the report panel beside the film to read it.${closing}`;
+  const s = draftSections(ctx.reportFacts);
+  return (
+    'The drafted report, written from the stored result only:\n\n' +
+    `**EXAMINATION**\n${s.examination}\n\n**COMPARISON**\n${s.comparison}\n\n**FINDINGS**\n${s.findings}\n\n**IMPRESSION**\n${s.impression}\n\n` +
+    `${SIGN_LINE}${closing}`
+  );
+}
