@@ -1,5 +1,5 @@
 import { isCalled } from '@contracts/finding-call.js';
-import { findingSentence, impressionLead } from '@contracts/finding-story.js';
+import { impressionLead } from '@contracts/finding-story.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import { draftSections, impressionSection } from '../../report/draft-sections.js';
@@ -50,7 +50,7 @@ export function topFindingAnswer(ctx: TResponderContext): string {
       : 'Below 50 % it is more likely absent than present: it is flagged so that it is not missed.';
   return (
     `The most important finding, the first line of the drafted impression: **${findingPhrase(first, result)}**.\n\n` +
-    `${findingSentence(first)}. ${meaning}${also}${closing}`
+    `${meaning}${also}${closing}`
   );
 }
 

@@ -42,7 +42,8 @@ function cardText(ctx: TResponderContext, f: TFinding): string {
     return `No model card figures are available for the model that produced this result (${ctx.result.modelName} ${ctx.result.modelVersion}), so none is quoted.`;
   const fig = figureText(metrics.findings[f.label]);
   const card = `model card, ${metrics.modelName || 'model'} ${metrics.modelVersion}`;
-  if (!fig) return `The ${card} has no measured figure for ${f.display}.`;
+  if (!fig)
+    return `The model card (${metrics.modelName || 'model'} ${metrics.modelVersion}) has no measured figure for ${f.display}.`;
   return (
     `${fig} (${card}). This measures how well the output separates films with the finding from the rest on held-out films; ` +
     "it is not the chance that this film's call is right."

@@ -102,7 +102,10 @@ export function classifyQuestion(
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
   const [top, second] = classifier.rank(query) as [{ kind: TIntentKind; p: number }, { kind: TIntentKind }];
   if (top.p < classifier.floor) return { kind: 'ask-back', options: [top.kind, second.kind] };
-  if (top.kind === 'finding' || top.kind === 'why-flagged') return { kind: top.kind, label: label ?? '' };
+  if (top.kind === 'finding') return { kind: 'finding', label: label ?? '' };
+  // "Why is the heart flagged as big?": the heart is the cardiomegaly finding's, when the result reports it.
+  const heart = !label && /\b(heart|cardiac)\b/.test(q) && reported('cardiomegaly') ? 'cardiomegaly' : '';
+  if (top.kind === 'why-flagged') return { kind: 'why-flagged', label: label ?? heart };
   return { kind: top.kind };
 }
 
