@@ -63,7 +63,7 @@ const CONCEPTS: [string, RegExp][] = [
   ['impress', /impress|impresion|conclusion|one.?liner?\b|in one line|numbered/],
   [
     'top',
-    /most (important|significant|urgent|worrying|concerning|relevant)|\bmain\b|\bkey\b|\btop\b|primary|leading|biggest|dominant|number one|matters most|priorit/,
+    /most (important|significant|urgent|worrying|concerning|relevant|likely diagnosis)|\bmain\b|chief|principal|headline finding|\bkey\b|\btop\b|primary|leading|biggest|dominant|number one|matters most|priorit/,
   ],
   [
     'device',
