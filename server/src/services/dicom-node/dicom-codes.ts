@@ -57,6 +57,18 @@ export const CODE_TABLE = {
   inconclusive: code('419984006', 'SCT', 'Inconclusive', 'SNOMED CT'),
   comment: code('121106', 'DCM', 'Comment', 'DCM'),
   noUnits: code('1', 'UCUM', 'no units', 'UCUM'),
+  // The signed report (issue 41), TID 2000 "Basic Diagnostic Imaging Report": its title, the
+  // radiologist as observer, the four sections (CID 7001) each holding its narrative (CID 7002).
+  diagnosticImagingReport: code('18748-4', 'LN', 'Diagnostic Imaging Report', 'CID 7000'),
+  person: code('121006', 'DCM', 'Person', 'CID 270'),
+  personObserverName: code('121008', 'DCM', 'Person Observer Name', 'TID 1003'),
+  currentProcedureDescriptions: code('121064', 'DCM', 'Current Procedure Descriptions', 'CID 7001'),
+  priorProcedureDescriptions: code('121066', 'DCM', 'Prior Procedure Descriptions', 'CID 7001'),
+  findings: code('121070', 'DCM', 'Findings', 'CID 7001'),
+  impressions: code('121072', 'DCM', 'Impressions', 'CID 7001'),
+  addendum: code('121078', 'DCM', 'Addendum', 'CID 7001'),
+  procedureDescription: code('121065', 'DCM', 'Procedure Description', 'CID 7002'),
+  impression: code('121073', 'DCM', 'Impression', 'CID 7002'),
   processingAlgorithm: code('Newcode1', IHE_SCHEME, 'Processing Algorithm', 'IHE RAD TF-3 AIR'),
   // No standard code for these: the private scheme, declared in CodingSchemeIdentificationSequence.
   threshold: code('THRESH', PRIVATE_SCHEME, 'Operating threshold', 'private'),

@@ -21,6 +21,12 @@ export const textItem = (rel: TRelationship, concept: TCode, value: string): TIt
   TextValue: value,
 });
 
+/** A PNAME item: a person, e.g. the observer of TID 1003; the caller keeps the name within its VR. */
+export const personItem = (rel: TRelationship, concept: TCode, name: string): TItem => ({
+  ...named(rel, 'PNAME', concept),
+  PersonName: name,
+});
+
 export const codeItem = (rel: TRelationship, concept: TCode, value: TCode): TItem => ({
   ...named(rel, 'CODE', concept),
   ConceptCodeSequence: [value],
