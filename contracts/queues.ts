@@ -8,6 +8,8 @@ export const QueueName = {
   Analysis: 'analysis',
   /** worker → server: store the model's result and write the report. */
   AnalysisResult: 'analysis-result',
+  /** server → server: a signed report or addendum on its way to the RIS (HL7) or the PACS (SR). */
+  ReportDelivery: 'report-delivery',
 } as const;
 
 /** The analysis job carries ids, a storage key and the film's AP/PA tag only: never a name, an age or a history. */
@@ -44,6 +46,13 @@ export const ZAnalysisResultJob = z.object({
 });
 export type TAnalysisResultJob = z.infer<typeof ZAnalysisResultJob>;
 
+/**
+ * A report delivery job carries the id of its report_deliveries row only: the report, the
+ * patient and the destination are read from the database when it runs (issue 41).
+ */
+export const ZReportDeliveryJob = z.object({ deliveryId: z.uuid() });
+export type TReportDeliveryJob = z.infer<typeof ZReportDeliveryJob>;
+
 /** Redis pub/sub channel on which every stage change is announced (ids only). */
 export const analysisEventsChannel = (prefix: string) => `${prefix}:analysis-events`;
 export const ZAnalysisEvent = z.object({
@@ -73,3 +82,7 @@ export const resultJobOptions = {
   backoff: { type: 'exponential', delay: 500 },
   ...jobRetention,
 } as const;
+
+/** A report delivery: the destination's attempts, doubling waits from `delayMs` (an away RIS or PACS comes back). */
+export const reportDeliveryJobOptions = (attempts: number, delayMs: number) =>
+  ({ attempts, backoff: { type: 'exponential', delay: delayMs }, ...jobRetention }) as const;

@@ -18,5 +18,7 @@ export const reportConfigShape = {
   /** How long to wait for the listener's ACK before trying again. */
   REPORT_HL7_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Attempts per message (an error ACK, a refused connection or a timeout each count). */
-  REPORT_HL7_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  REPORT_HL7_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** The wait before the second attempt; each later one waits twice as long (the queue's backoff). */
+  REPORT_HL7_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
 };

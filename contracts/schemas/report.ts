@@ -43,6 +43,22 @@ export const ZReportAddendum = z.object({
 });
 export type TReportAddendum = z.infer<typeof ZReportAddendum>;
 
+/**
+ * One signed report (or addendum) on its way out (issue 41): to the RIS as HL7 ('hl7') or to
+ * the PACS as a Basic Text SR ('dicom'). 'pending' while the queue tries (attempts so far),
+ * 'failed' once its attempts ran out; `lastError` is a code (an ACK code, a network error, a
+ * DIMSE status).
+ */
+export const ZReportDelivery = z.object({
+  destination: z.enum(['hl7', 'dicom']),
+  /** 'signature' for the signed report, 'addendum' for an amended one. */
+  carries: z.enum(['signature', 'addendum']),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});
+export type TReportDelivery = z.infer<typeof ZReportDelivery>;
+
 export const ZReport = z.object({
   analysisId: z.uuid(),
   status: ZReportStatus,
@@ -55,6 +71,8 @@ export const ZReport = z.object({
   addenda: z.array(ZReportAddendum),
   /** Whether the caller may edit, sign and add addenda (the server decides; the viewer hides what it would refuse). */
   canSign: z.boolean(),
+  /** The signed report's deliveries to the hospital, oldest first; none while a draft or when none is configured. */
+  deliveries: z.array(ZReportDelivery),
 });
 export type TReport = z.infer<typeof ZReport>;
 

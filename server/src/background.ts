@@ -3,6 +3,7 @@ import { startAnalysisConsumers } from './services/analysis/start-analysis-consu
 import { startAuthSweeper } from './services/auth/purge-expired-auth.js';
 import { startReadAuditWriter } from './services/audit/start-read-audit-writer.js';
 import { startDicomServices } from './services/dicom-node/start-dicom-services.js';
+import { startReportDelivery } from './services/report/delivery/start-report-delivery.js';
 import { reportMissingMappedTeams } from './services/sso/report-missing-mapped-teams.js';
 
 export interface BackgroundServices {
@@ -12,7 +13,8 @@ export interface BackgroundServices {
 /**
  * Long-running server-side consumers: the analysis-result finalizer, the reconciler that
  * re-enqueues analyses stuck in `queued`, the hourly purge of dead sessions, and the writer that
- * stores read-audit entries behind the request. Registered here
+ * stores read-audit entries behind the request, and the signed reports' deliveries to the RIS
+ * and the PACS. Registered here
  * so main.ts and tests start the same set.
  */
 export function startBackgroundServices(deps: AppDeps): BackgroundServices {
@@ -20,6 +22,7 @@ export function startBackgroundServices(deps: AppDeps): BackgroundServices {
     startAnalysisConsumers(deps),
     startAuthSweeper(deps),
     startReadAuditWriter(deps),
+    startReportDelivery(deps),
   ];
   // The DICOM network (issue 24): the node itself only when DICOM_PORT is set. A node that cannot
   // start (port taken, owner unset) is logged and the web app keeps serving.

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp } from '../../server/src/app.js';
 import type { AppDeps } from '../../server/src/deps.js';
 import { openDeps } from '../../server/src/open-deps.js';
@@ -18,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Start the server-side consumers (analysis finalizer, reconciler). */
   background?: boolean;
+  /** The app's logger (default: the config's, silent in tests); a test that reads the log passes its own. */
+  log?: Logger;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const backend = opts.backend ?? 'pglite';
   const pgdb = backend === 'postgres' ? await createPostgresDatabase() : null;
   const config = testConfig({ ...(pgdb ? { DATABASE_URL: pgdb.url } : { PGLITE_DIR: 'memory://' }), ...opts.env });
-  const opened = await openDeps(config, undefined, { pgliteSnapshot: pgliteSnapshot() });
+  const opened = await openDeps(config, opts.log, { pgliteSnapshot: pgliteSnapshot() });
   const app = await buildApp({ deps: opened.deps, pingDb: opened.pingDb, logger: false });
   const background = opts.background ? startBackgroundServices(opened.deps) : null;
   await app.ready();

@@ -45,6 +45,16 @@ async function until(check: () => boolean, ms = 20_000): Promise<void> {
   }
 }
 
+async function untilAsync<T>(probe: () => Promise<T | null>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const field = (message: string, segment: string, index: number, nth = 0): string | undefined =>
   message
     .split('\r')
@@ -59,8 +69,14 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
   beforeAll(async () => {
     // The first message is refused (AE): the server must try again and be accepted.
     listener = await startListener(['AE']);
+    // The report-delivery queue's consumer runs with the server's background services.
     t = await createTestApp({
-      env: { REPORT_HL7_DESTINATION: `127.0.0.1:${listener.port}`, REPORT_HL7_TIMEOUT_MS: '2000' },
+      background: true,
+      env: {
+        REPORT_HL7_DESTINATION: `127.0.0.1:${listener.port}`,
+        REPORT_HL7_TIMEOUT_MS: '2000',
+        REPORT_HL7_BACKOFF_MS: '100',
+      },
     });
     u = await createUser(t.deps);
   });
@@ -90,8 +106,21 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
       .from(dicomInstances)
       .where(eq(dicomInstances.id, study!));
     const caller = sessionCaller(t.deps, u);
-    await caller.report.sign({ analysisId: row!.analysisId! });
+    const analysisId = row!.analysisId!;
+    const signed = await caller.report.sign({ analysisId });
+    assert.deepEqual(
+      signed.deliveries,
+      [{ destination: 'hl7', carries: 'signature', status: 'pending', attempts: 0, lastError: null }],
+      'the signature answers at once, the delivery queued',
+    );
     await until(() => listener.received.length >= 2);
+    const shown = await untilAsync(async () => {
+      const r = await caller.report.get({ analysisId });
+      return r.deliveries[0]?.status === 'delivered' ? r.deliveries : null;
+    });
+    assert.deepEqual(shown, [
+      { destination: 'hl7', carries: 'signature', status: 'delivered', attempts: 2, lastError: null },
+    ]);
     const [refused, accepted] = listener.received;
     assert.equal(field(refused!, 'OBR', 3), field(accepted!, 'OBR', 3), 'the same report sent again');
     assert.notEqual(field(refused!, 'MSH', 9), field(accepted!, 'MSH', 9), 'each attempt its own control id');
@@ -111,11 +140,22 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
     assert.match(text, /IMPRESSION:\n1\. Mass: 90% Likely/);
     assert.match(text, new RegExp(`Signed by ${u.user.name} at `));
 
-    await caller.report.addAddendum({ analysisId: row!.analysisId!, text: 'Mass is the known lesion.' });
+    await caller.report.addAddendum({ analysisId, text: 'Mass is the known lesion.' });
     await until(() => listener.received.length >= 3);
     const amended = listener.received[2]!;
     assert.equal(field(amended, 'OBR', 25), 'C');
     assert.match(amended, /OBX\|\d+\|TX\|[^|]*\|\d+\|Mass is the known lesion\.\|\|\|\|\|\|C\|/);
+    const both = await untilAsync(async () => {
+      const r = await caller.report.get({ analysisId });
+      return r.deliveries[1]?.status === 'delivered' ? r.deliveries : null;
+    });
+    assert.deepEqual(
+      both.map((d) => [d.carries, d.status, d.attempts]),
+      [
+        ['signature', 'delivered', 2],
+        ['addendum', 'delivered', 1],
+      ],
+    );
   });
 
   test('an ACK is read from its MSA segment', () => {

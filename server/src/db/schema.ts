@@ -612,3 +612,36 @@ export const reportAddenda = pgTable(
   },
   (t) => [index('report_addenda_analysis_idx').on(t.analysisId, t.signedAt)],
 );
+
+/**
+ * One signed report (or one addendum) on its way to one destination (issue 41): the RIS over
+ * HL7 ('hl7') or the PACS as a Basic Text SR ('dicom'). The row is written in the signature's
+ * transaction and the report-delivery queue carries only its id, so a RIS or PACS that is away,
+ * or a restart, loses nothing; the SR's UIDs are fixed here so a retry resends the same instance
+ * and an addendum's SR can name this one as its predecessor. `last_error` holds a code (an ACK
+ * code, a network error, a DIMSE status), never text from the peer.
+ */
+export const reportDeliveries = pgTable(
+  'report_deliveries',
+  {
+    id: id(),
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => reports.analysisId, { onDelete: 'cascade' }),
+    /** Null: the signature itself; else the addendum this delivery carries (with all before it). */
+    addendumId: uuid('addendum_id').references(() => reportAddenda.id, { onDelete: 'cascade' }),
+    destination: text('destination').$type<'hl7' | 'dicom'>().notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    seriesInstanceUid: text('series_instance_uid'),
+    sopInstanceUid: text('sop_instance_uid'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('report_deliveries_analysis_idx').on(t.analysisId, t.createdAt),
+    index('report_deliveries_pending_idx').on(t.status),
+  ],
+);

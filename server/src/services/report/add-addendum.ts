@@ -5,7 +5,8 @@ import { AppError } from '../../lib/app-error.js';
 import { REPORT_MESSAGES, ZAddendumInput, type TAddendumInput, type TReport } from '@contracts/schemas/report.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { isUuid } from '../data-access/is-uuid.js';
-import { deliverSignedReport } from './deliver-signed-report.js';
+import { enqueueReportDeliveries } from './delivery/enqueue-report-deliveries.js';
+import { recordReportDeliveries } from './delivery/record-report-deliveries.js';
 import { loadReport } from './get-report.js';
 import { readReport } from './read-report.js';
 import { signerName } from './signer-name.js';
@@ -15,7 +16,11 @@ import { signerName } from './signer-name.js';
  * draft is edited instead: CONFLICT. The addendum's text stays out of the audit entry.
  */
 export async function addAddendum(
-  opts: Pick<AppDeps, 'db' | 'config' | 'log'> & { meta: RequestMeta | null; userId: string; input: TAddendumInput },
+  opts: Pick<AppDeps, 'db' | 'config' | 'log' | 'redis'> & {
+    meta: RequestMeta | null;
+    userId: string;
+    input: TAddendumInput;
+  },
 ): Promise<TReport> {
   const { db, userId } = opts;
   const { analysisId, text } = ZAddendumInput.parse(opts.input);
@@ -30,16 +35,21 @@ export async function addAddendum(
       const { report } = await loadReport({ ...opts, analysisId, access: 'sign' });
       if (report.status === 'draft') throw new AppError('CONFLICT', REPORT_MESSAGES.notSigned);
       const name = await signerName({ db, userId });
-      await db.transaction(async (tx) => {
-        await tx.insert(reportAddenda).values({ analysisId, text, signedBy: userId, signedByName: name });
+      const deliveries = await db.transaction(async (tx) => {
+        const [added] = await tx
+          .insert(reportAddenda)
+          .values({ analysisId, text, signedBy: userId, signedByName: name })
+          .returning({ id: reportAddenda.id });
         await tx
           .update(reports)
           .set({ status: 'amended', updatedAt: sql`now()` })
           .where(eq(reports.analysisId, analysisId));
+        const txDb = tx as unknown as typeof db;
+        return recordReportDeliveries({ db: txDb, config: opts.config, analysisId, addendumId: added!.id });
       });
-      const out = (await readReport({ db, analysisId, canSign: true }))!;
-      void deliverSignedReport({ ...opts, report: out });
-      return out;
+      // The amended report goes out as the signed one did: queued behind the answer.
+      void enqueueReportDeliveries({ ...opts, deliveries });
+      return (await readReport({ db, analysisId, canSign: true }))!;
     },
     detailsOf: (r) => ({ addenda: r.addenda.length }),
   });

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { reportAddenda, reports } from '../../db/schema.js';
+import { reportAddenda, reportDeliveries, reports } from '../../db/schema.js';
 import type { TReport } from '@contracts/schemas/report.js';
 
 /** The stored report of an analysis as the API shows it, or null when none is drafted yet. */
@@ -13,6 +13,17 @@ export async function readReport(opts: { db: TDb; analysisId: string; canSign: b
     .from(reportAddenda)
     .where(eq(reportAddenda.analysisId, analysisId))
     .orderBy(asc(reportAddenda.signedAt), asc(reportAddenda.id));
+  const deliveries = await db
+    .select({
+      destination: reportDeliveries.destination,
+      addendumId: reportDeliveries.addendumId,
+      status: reportDeliveries.status,
+      attempts: reportDeliveries.attempts,
+      lastError: reportDeliveries.lastError,
+    })
+    .from(reportDeliveries)
+    .where(eq(reportDeliveries.analysisId, analysisId))
+    .orderBy(asc(reportDeliveries.createdAt), asc(reportDeliveries.destination));
   return {
     analysisId: row.analysisId,
     status: row.status,
@@ -27,5 +38,9 @@ export async function readReport(opts: { db: TDb; analysisId: string; canSign: b
     signedAt: row.signedAt?.toISOString() ?? null,
     addenda: addenda.map((a) => ({ ...a, signedAt: a.signedAt.toISOString() })),
     canSign,
+    deliveries: deliveries.map(({ addendumId, ...d }) => ({
+      ...d,
+      carries: addendumId ? ('addendum' as const) : ('signature' as const),
+    })),
   };
 }

@@ -114,7 +114,9 @@ export function buildReportTextSr(opts: {
     InstanceNumber: String(addenda.length + 1),
     CompletionFlag: 'COMPLETE',
     VerificationFlag: 'VERIFIED',
-    VerifyingObserverSequence: [signed, ...addenda].map(verifier(dicomValue(opts.organization, 64) || 'Not recorded')),
+    VerifyingObserverSequence: [signed, ...addenda].map(
+      verifier(dicomValue(opts.organization ?? '', 64) || 'Not recorded'),
+    ),
     ContentDate: dicomDateTime(last.at).slice(0, 8),
     ContentTime: dicomDateTime(last.at).slice(8, 14),
     AuthorObserverSequence: [
