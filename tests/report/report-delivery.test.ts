@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { Writable } from 'node:stream';
+import { Queue } from 'bullmq';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { dicomInstances, reportDeliveries } from '../../server/src/db/schema.js';
+import { QueueName } from '@contracts/queues.js';
+import { createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
+import { freePort } from '../helpers/start-orthanc.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_PATIENT_MARKER, TEST_PATIENT_NAMES } from '../helpers/test-patients.js';
+import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
+
+const PATIENT = TEST_PATIENT_NAMES[0];
+const PATIENT_ID = `${TEST_PATIENT_MARKER}-ID-41`;
+
+/**
+ * An MLLP listener on `port`: it keeps each message and answers MSA-1 from `codes` in turn
+ * (then AA). A refusal's MSA-3 echoes the patient's name, as some RIS do: that text must not
+ * reach the row, the queue or the log.
+ */
+function listen(port: number, codes: string[]) {
+  const received: string[] = [];
+  const server: Server = createServer((socket) => {
+    let buf = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf(0x1c);
+      if (end < 0 || buf[end + 1] !== 0x0d) return;
+      const message = buf.subarray(buf.indexOf(0x0b) + 1, end).toString('utf8');
+      buf = buf.subarray(end + 2);
+      received.push(message);
+      const control = message.split('\r')[0]!.split('|')[9];
+      const ack = `MSH|^~\\&|RIS|H|CXR|AI|20261129000000||ACK^R01^ACK|A${received.length}|P|2.5.1\rMSA|${codes.shift() ?? 'AA'}|${control}|unknown patient ${PATIENT}\r`;
+      socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(ack), Buffer.from([0x1c, 0x0d])]));
+    });
+  });
+  return new Promise<{ received: string[]; close: () => Promise<void> }>((resolve) => {
+    server.listen(port, '127.0.0.1', () =>
+      resolve({ received, close: () => new Promise((r) => server.close(() => r())) }),
+    );
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('report delivery to the RIS: a queued job, retried with backoff, its state recorded', () => {
+  let t: TestApp;
+  let u: TTestUser;
+  let port: number;
+  const logLines: string[] = [];
+
+  /** A signed-ready study whose DICOM tags carry the patient (the ORU's PID names them). */
+  const study = async () => {
+    const [instance] = await seedStudies(t.deps, { userId: u.user.id }, [
+      { status: 'analysed', result: resultOf(finding('mass', 0.9, 0.5, 'positive')), createdAt: new Date() },
+    ]);
+    const [row] = await t.deps.db
+      .update(dicomInstances)
+      .set({ tags: { PatientName: PATIENT, PatientID: PATIENT_ID, AccessionNumber: 'ACC-D41' } })
+      .where(eq(dicomInstances.id, instance!))
+      .returning({ analysisId: dicomInstances.analysisId });
+    return row!.analysisId!;
+  };
+  const deliveriesOf = (analysisId: string) =>
+    t.deps.db.select().from(reportDeliveries).where(eq(reportDeliveries.analysisId, analysisId));
+
+  beforeAll(async () => {
+    port = await freePort();
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logLines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    t = await createTestApp({
+      background: true,
+      log: pino({ level: 'debug' }, sink),
+      env: {
+        REPORT_HL7_DESTINATION: `127.0.0.1:${port}`,
+        REPORT_HL7_TIMEOUT_MS: '2000',
+        REPORT_HL7_ATTEMPTS: '4',
+        REPORT_HL7_BACKOFF_MS: '500',
+      },
+    });
+    u = await createUser(t.deps);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('the RIS is down when the report is signed, then comes up: signed at once, delivered on a retry', async () => {
+    const analysisId = await study();
+    const caller = sessionCaller(t.deps, u);
+    const signed = await caller.report.sign({ analysisId });
+    assert.equal(signed.status, 'final', 'signing does not wait for the RIS');
+    const refused = await until('a refused attempt', async () => {
+      const [d] = await deliveriesOf(analysisId);
+      return d && d.attempts >= 1 && d.lastError ? d : null;
+    });
+    assert.equal(refused.status, 'pending');
+    assert.equal(refused.lastError, 'ECONNREFUSED');
+    const ris = await listen(port, []);
+    try {
+      const done = await until('the delivery', async () => {
+        const [d] = await deliveriesOf(analysisId);
+        return d?.status === 'delivered' ? d : null;
+      });
+      assert.ok(done.attempts >= 2, 'delivered on a later attempt');
+      assert.equal(done.lastError, null);
+      assert.equal(ris.received.length, 1);
+      assert.match(ris.received[0]!, /^MSH\|.*ORU\^R01/);
+      const [shown] = (await caller.report.get({ analysisId })).deliveries;
+      assert.deepEqual(shown, {
+        destination: 'hl7',
+        carries: 'signature',
+        status: 'delivered',
+        attempts: done.attempts,
+        lastError: null,
+      });
+    } finally {
+      await ris.close();
+    }
+  });
+
+  test('a RIS that refuses every attempt: failed after the last one, the code kept, not its text', async () => {
+    const ris = await listen(port, ['AR', 'AE', 'AR', 'AR']);
+    try {
+      const analysisId = await study();
+      await sessionCaller(t.deps, u).report.sign({ analysisId });
+      const failed = await until('the last attempt', async () => {
+        const [d] = await deliveriesOf(analysisId);
+        return d?.status === 'failed' ? d : null;
+      });
+      assert.equal(failed.attempts, 4);
+      assert.equal(failed.lastError, 'ACK AR');
+      assert.equal(ris.received.length, 4);
+      const [shown] = (await sessionCaller(t.deps, u).report.get({ analysisId })).deliveries;
+      assert.equal(shown?.status, 'failed');
+    } finally {
+      await ris.close();
+    }
+  });
+
+  test('jobs carry the delivery id only; no patient data in the queue or the log', async () => {
+    const queue = new Queue(QueueName.ReportDelivery, { connection: t.deps.redis, prefix: t.deps.config.QUEUE_PREFIX });
+    try {
+      const jobs = await queue.getJobs(['completed', 'failed', 'delayed', 'waiting', 'active']);
+      assert.ok(jobs.length >= 2);
+      for (const job of jobs) {
+        assert.deepEqual(Object.keys(job.data as object), ['deliveryId']);
+        assert.equal(job.id, (job.data as { deliveryId: string }).deliveryId);
+        assert.doesNotMatch(JSON.stringify({ data: job.data, reason: job.failedReason }), /Zqxpatient|ACC-D41/i);
+      }
+    } finally {
+      await queue.close();
+    }
+    const log = logLines.join('');
+    assert.match(log, /report delivery failed/, 'the failed attempts were logged');
+    assert.match(log, /ECONNREFUSED/);
+    assert.doesNotMatch(log, /Zqxpatient|ACC-D41|Mass/i);
+  });
+});
