@@ -163,13 +163,30 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
           draftedBy: 'm1',
           ...(i % 2 ? { signedBy: user.id, signedByName: 'Dr Seed', signedAt: new Date() } : {}),
         });
-        if (i % 2)
-          await db.insert(s.reportAddenda).values({
-            analysisId: an.id,
-            text: 'Addendum with "quotes"',
-            signedBy: user.id,
-            signedByName: 'Dr Seed',
-          });
+        if (i % 2) {
+          const [addendum] = await db
+            .insert(s.reportAddenda)
+            .values({
+              analysisId: an.id,
+              text: 'Addendum with "quotes"',
+              signedBy: user.id,
+              signedByName: 'Dr Seed',
+            })
+            .returning();
+          await db.insert(s.reportDeliveries).values([
+            { analysisId: an.id, destination: 'hl7', status: 'delivered', attempts: 2, deliveredAt: new Date() },
+            {
+              analysisId: an.id,
+              addendumId: addendum!.id,
+              destination: 'dicom',
+              status: 'failed',
+              attempts: 6,
+              lastError: 'network error',
+              seriesInstanceUid: '2.25.1',
+              sopInstanceUid: '2.25.2',
+            },
+          ]);
+        }
         await db.insert(s.findingFeedback).values({
           userId: user.id,
           chatId: chat.id,
