@@ -18,7 +18,7 @@ const notFound = {
 const readersOnly = { 403: errorResponse(`${REPORT_MESSAGES.readersOnly} (clinicians); or a cross-site request`) };
 
 /** Who asks, about which analysis: what every report service takes besides the deps. */
-interface TReportCall extends Pick<AppDeps, 'db' | 'config' | 'log'> {
+interface TReportCall extends Pick<AppDeps, 'db' | 'config' | 'log' | 'redis'> {
   meta: RequestMeta;
   userId: string;
   analysisId: string;
