@@ -91,8 +91,10 @@ describe('the signed report as a DICOM Basic Text SR, as dciodvfy, dsrdump and p
   });
 
   test('pixelmed: TID 2000 as the root template, no error, every item in the template', async () => {
-    for (const [name, file] of Object.entries(files)) {
-      const lines = await pixelmedSrLines(file);
+    const checked = await Promise.all(
+      Object.entries(files).map(async ([n, f]) => [n, await pixelmedSrLines(f)] as const),
+    );
+    for (const [name, lines] of checked) {
       assert.ok(lines.includes('Found BasicTextSR IOD'), `${name}: ${lines.join('\n')}`);
       assert.ok(
         lines.some((l) => l.startsWith('Found Root Template TID_2000')),
