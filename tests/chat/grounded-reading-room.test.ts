@@ -159,6 +159,8 @@ describe("the reading room's questions, which used to be asked back", () => {
       assert.doesNotMatch(answer, /\b(there is|there are|no) (a |an )?(pacemaker|line|tube|device)s?\b/i);
       assert.doesNotMatch(answer, /\b(is|are) (present|absent|seen|visible|in place)\b/i);
     }
+    // Every film's summary says so too: a film with a pacemaker is not read for it.
+    assert.ok(groundedAnswer(ctxOf('Summarise the result')).includes(DEVICES_NOT_ASSESSED));
     // "the impression line" is a line of text, not a device.
     assert.equal(classifyQuestion('write the impression line', EFFUSION).kind, 'impression');
   });

@@ -3,6 +3,7 @@ import { findingSentence, impressionLead, NO_FINDING_FLAGGED } from '@contracts/
 import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import { notAssessedLine, SUMMARY_LABEL, withdrawnLines } from '../../analysis/anatomy-text.js';
 import { pct, QUALITY_NOTES } from '../../analysis/compose-report.js';
+import { DEVICES_NOT_ASSESSED } from '../../report/draft-sections.js';
 import { assessedText, bullets, callText, closing, figure, heartSizeText, measuredText } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
 
@@ -161,9 +162,10 @@ export function summary(ctx: TResponderContext): string {
   const lead = impressionLead(ctx.result.findings);
   const heart = ctx.result.anatomy ? ', heart size (the cardiothoracic ratio)' : '';
   return (
-    `${lead}\n\nAll figures, most probable first:\n${bullets(byProbability(ctx.result.findings).map(figure))}${notAssessedPara(ctx.result)}\n\n` +
+    `${lead}\n\nAll figures, most probable first:\n${bullets(byProbability(ctx.result.findings).map(figure))}${notAssessedPara(ctx.result)}\n\n${DEVICES_NOT_ASSESSED}\n\n` +
     `You can ask me to explain a finding, how confident the model is, what to do next, the differential, how to explain it to the patient${heart}, ` +
     'where in the lungs the model sees a finding, what the heatmap shows, how accurate the model is (its model card), ' +
-    `whether the image looks normal, or about image quality.${closing}`
+    'whether the image looks normal, or about image quality; and, for the report, the impression, the most important finding, ' +
+    `why a finding is or is not flagged, or the whole draft.${closing}`
   );
 }
