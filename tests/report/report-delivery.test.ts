@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dicomInstances, reportDeliveries } from '../../server/src/db/schema.js';
 import { QueueName } from '@contracts/queues.js';
+import { startReportDelivery } from '../../server/src/services/report/delivery/start-report-delivery.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { freePort } from '../helpers/start-orthanc.js';
@@ -148,6 +149,33 @@ describe('report delivery to the RIS: a queued job, retried with backoff, its st
       assert.equal(ris.received.length, 4);
       const [shown] = (await sessionCaller(t.deps, u).report.get({ analysisId })).deliveries;
       assert.equal(shown?.status, 'failed');
+    } finally {
+      await ris.close();
+    }
+  });
+
+  test('a delivery whose job never reached the queue (Redis away at signing) is queued by the sweep', async () => {
+    const ris = await listen(port, []);
+    try {
+      const analysisId = await study();
+      await sessionCaller(t.deps, u).report.sign({ analysisId });
+      await until('the signature delivered', async () => (await deliveriesOf(analysisId))[0]?.status === 'delivered');
+      // A row as the signature's transaction writes it, with no job behind it.
+      const [lost] = await t.deps.db
+        .insert(reportDeliveries)
+        .values({ analysisId, addendumId: null, destination: 'hl7' })
+        .returning();
+      const delivery = startReportDelivery(t.deps);
+      try {
+        assert.ok((await delivery.sweep()) >= 1);
+        await until('the swept delivery', async () => {
+          const [d] = await t.deps.db.select().from(reportDeliveries).where(eq(reportDeliveries.id, lost!.id));
+          return d?.status === 'delivered';
+        });
+        assert.equal(ris.received.length, 2);
+      } finally {
+        await delivery.close();
+      }
     } finally {
       await ris.close();
     }
