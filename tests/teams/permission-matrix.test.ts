@@ -9,6 +9,7 @@ import { appRouter } from '../../server/src/trpc/router.js';
 import { DEFAULT_PASSWORD } from '../helpers/factories.js';
 import { registeredApiRoutes } from '../helpers/list-api-routes.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { limitInFlight } from '../helpers/limit-in-flight.js';
 import { testBackends } from '../helpers/test-config.js';
 import { TEST_ENV } from '../history/http.js';
 import { accountCases } from './matrix/cases-account.js';
@@ -18,7 +19,7 @@ import { studyCases } from './matrix/cases-studies.js';
 import { teamCases } from './matrix/cases-teams.js';
 import { worklistCases } from './matrix/cases-worklist.js';
 import { TEAM_KEY_REFUSED, type TCase } from './matrix/matrix-case.js';
-import { ACTORS, seedRows, seedWorld, type TRows, type TWorld } from './matrix/matrix-world.js';
+import { ACTORS, seedRows, seedWorld, type TActor, type TRows, type TWorld } from './matrix/matrix-world.js';
 import { renderMatrix, withMatrix } from './matrix/render-matrix.js';
 
 /**
@@ -85,12 +86,69 @@ async function colleagueRows(t: TestApp, rows: TRows) {
   return { profile, chat };
 }
 
+/**
+ * Rows in flight at once: a case makes at most five queries at a time (seedWorld's five users),
+ * so four cases stay within the database pool's 20 connections (server/src/db/client.ts).
+ */
+const IN_FLIGHT = 4;
+
+/**
+ * Cases that only read (REST GETs, tRPC queries, batched queries) change nothing another case
+ * could see, so they share one world and one set of the colleague's rows, seeded once per file.
+ * Every other case (a write, or a subscription whose set-up asks a question) gets a world of its
+ * own, so its deletes, role changes or account deletion cannot change what another case sees.
+ */
+const readsOnly = (c: TCase) => /^(GET |query |batch query$)/.test(c.surface);
+
+/** Where a case calls: its world, the colleague's rows for each actor, an actor's own rows. */
+interface TStage {
+  w: TWorld;
+  rows(): Promise<TRows>;
+  own(actor: TActor, userId: string): Promise<TRows>;
+  teamKey(): Promise<string>;
+}
+
+/** A world of the case's own: fresh rows for every actor, as each call may change them. */
+async function freshStage(t: TestApp): Promise<TStage> {
+  const w = await seedWorld(t);
+  return {
+    w,
+    rows: () => seedRows(t, w.teamId, w.users.author.user.id),
+    own: (_actor, userId) => seedRows(t, w.teamId, userId),
+    teamKey: () => freshTeamKey(t, w),
+  };
+}
+
+/**
+ * The readers' world: one set of the colleague's rows, each actor's own rows made once, and one
+ * team key (no read revokes keys, and an account may hold only so many).
+ */
+async function sharedStage(t: TestApp): Promise<TStage> {
+  const w = await seedWorld(t);
+  const rows = await seedRows(t, w.teamId, w.users.author.user.id);
+  const owned = new Map<TActor, Promise<TRows>>();
+  const key = await freshTeamKey(t, w);
+  return {
+    w,
+    rows: () => Promise.resolve(rows),
+    own: (actor, userId) => {
+      const made = owned.get(actor) ?? seedRows(t, w.teamId, userId);
+      owned.set(actor, made);
+      return made;
+    },
+    teamKey: () => Promise.resolve(key),
+  };
+}
+
 for (const backend of testBackends()) {
   describe(`permission matrix on ${backend}`, () => {
     let t: TestApp;
+    let readers: TStage;
+    const inFlight = limitInFlight(IN_FLIGHT);
 
     beforeAll(async () => {
       t = await createTestApp({ backend, env: { ...TEST_ENV, ...OPEN_LIMITS } });
+      readers = await sharedStage(t);
     });
     afterAll(async () => {
       await t.close();
@@ -117,33 +175,38 @@ for (const backend of testBackends()) {
 
     for (const c of CASES) {
       const name = `${c.surface}${c.variant ? ` (${c.variant})` : ''}`;
-      test(`${name}: ${c.expect.join(' ')}`, { timeout: 120_000 }, async () => {
-        const w = await seedWorld(t);
-        const answers: number[] = [];
-        for (const actor of ACTORS) {
-          const rows = await seedRows(t, w.teamId, w.users.author.user.id);
-          const before = await colleagueRows(t, rows);
-          // The team key acts for its creator (the admin) as far as it acts at all: STOW-RS.
-          const user = actor === 'anon' ? null : w.users[actor === 'teamKey' ? 'admin' : actor];
-          const member = actor !== 'anon' && actor !== 'otherTeam' && actor !== 'teamKey';
-          let own: TRows | null = null;
-          const answer = await c.call({
-            t,
-            w,
-            actor,
-            token: actor === 'teamKey' ? await freshTeamKey(t, w) : (user?.token ?? null),
-            self: user?.user.id ?? randomUUID(),
-            password: user?.password ?? DEFAULT_PASSWORD,
-            rows,
-            own: async () => (own ??= member && user ? await seedRows(t, w.teamId, user.user.id) : rows),
-          });
-          answers.push(answer);
-          // A refused call changes nothing of the colleague's.
-          if (answer >= 400)
-            assert.deepEqual(await colleagueRows(t, rows), before, `${actor} was refused but changed rows`);
-        }
-        assert.deepEqual(answers, [...c.expect, c.teamKey ?? TEAM_KEY_REFUSED], `answers for ${ACTORS.join(', ')}`);
-      });
+      // Each row's actors still call one after another (an earlier actor's call may change what
+      // a later one meets); the rows themselves run side by side, IN_FLIGHT at a time.
+      test.concurrent(`${name}: ${c.expect.join(' ')}`, { timeout: 120_000 }, () =>
+        inFlight(async () => {
+          const stage = readsOnly(c) ? readers : await freshStage(t);
+          const w = stage.w;
+          const answers: number[] = [];
+          for (const actor of ACTORS) {
+            const rows = await stage.rows();
+            const before = await colleagueRows(t, rows);
+            // The team key acts for its creator (the admin) as far as it acts at all: STOW-RS.
+            const user = actor === 'anon' ? null : w.users[actor === 'teamKey' ? 'admin' : actor];
+            const member = actor !== 'anon' && actor !== 'otherTeam' && actor !== 'teamKey';
+            let own: TRows | null = null;
+            const answer = await c.call({
+              t,
+              w,
+              actor,
+              token: actor === 'teamKey' ? await stage.teamKey() : (user?.token ?? null),
+              self: user?.user.id ?? randomUUID(),
+              password: user?.password ?? DEFAULT_PASSWORD,
+              rows,
+              own: async () => (own ??= member && user ? await stage.own(actor, user.user.id) : rows),
+            });
+            answers.push(answer);
+            // A refused call changes nothing of the colleague's.
+            if (answer >= 400)
+              assert.deepEqual(await colleagueRows(t, rows), before, `${actor} was refused but changed rows`);
+          }
+          assert.deepEqual(answers, [...c.expect, c.teamKey ?? TEAM_KEY_REFUSED], `answers for ${ACTORS.join(', ')}`);
+        }),
+      );
     }
   });
 }

@@ -15,8 +15,9 @@ export type TActor = (typeof ACTORS)[number];
 /**
  * One team with a member of each role plus `author`, a second radiologist who made the rows the
  * actors reach for (so "a colleague's row" is never the caller's own), and a second team whose
- * admin stands for "a member of another team". Fresh for each matrix row, so a row's deletes,
- * role changes or account deletion cannot change what the next row sees.
+ * admin stands for "a member of another team". Fresh for each matrix row that writes, so a row's
+ * deletes, role changes or account deletion cannot change what another row sees; the rows that
+ * only read share one (permission-matrix.test.ts).
  */
 export interface TWorld {
   teamId: string;
