@@ -21,8 +21,8 @@ import { parseCliArgs, runCli } from '@common/cli-args.js';
 import { freePort } from './lib/private-redis.js';
 
 const USAGE = `Usage: npm run docker:check -- [--full] [--keep]
-  --full   run the build stage's npm ci for real too (slower; by default it is a --dry-run
-           against the lock file and the checkout's node_modules is linked in)
+  --full   run every npm ci for real (slower; by default each is a --dry-run against the
+           lock file and its packages are linked in from the checkout's node_modules)
   --keep   keep the temporary directory
 Exit codes: 0 the image's steps build and the result starts, 1 they do not, 2 usage error.`;
 

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { linkProductionModules } from './link-production-modules.js';
 import { parseCopy, parseEnv, type TStage } from './parse-dockerfile.js';
 
 export interface TReplayedStage {
@@ -14,7 +15,7 @@ export interface TReplayOptions {
   repo: string;
   context: string;
   work: string;
-  /** Run every `npm ci` for real; otherwise the build stage reuses the checkout's node_modules. */
+  /** Run every `npm ci` for real; otherwise each stage's node_modules comes from the checkout's. */
   full: boolean;
   log: (line: string) => void;
 }
@@ -35,12 +36,46 @@ function run(cmd: string, cwd: string, env: Record<string, string>, log: (l: str
   if (r.status !== 0) throw new Error(`RUN failed (exit ${r.status}): ${cmd}`);
 }
 
+/** A RUN whose output is read (an npm dry run's plan), not shown line by line. */
+function runReading(cmd: string, cwd: string, env: Record<string, string>, log: (l: string) => void): string {
+  log(`  $ ${cmd}`);
+  const r = spawnSync('bash', ['-c', cmd], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`RUN failed (exit ${r.status}): ${cmd}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * `npm ci` without the download and the install: its --dry-run must succeed against the lock
+ * file (what a clean build's install needs), then the tree it would make is taken from the
+ * checkout. The full install is a symlink to the checkout's node_modules (the build stage only
+ * runs vite with it); --omit=dev gets the production packages alone (link-production-modules.ts),
+ * as many as the dry run plans to add, or else the real install runs.
+ */
+function replayInstall(part: string, stage: TReplayedStage, opts: TReplayOptions): boolean {
+  const plan = runReading(`${part} --dry-run --prefer-offline`, stage.root, stage.env, opts.log);
+  const planned = Number(/^added (\d+) packages?/m.exec(plan)?.[1] ?? NaN);
+  if (!/--omit=dev/.test(part)) {
+    symlinkSync(join(opts.repo, 'node_modules'), join(stage.root, 'node_modules'), 'dir');
+    opts.log(`  (node_modules linked from the checkout: the dry run plans ${planned} packages from the lock file)`);
+    return true;
+  }
+  const linked = linkProductionModules(opts.repo, stage.root);
+  if (linked === planned) {
+    opts.log(`  (the ${linked} production packages the dry run plans, hard-linked from the checkout)`);
+    return true;
+  }
+  rmSync(join(stage.root, 'node_modules'), { recursive: true, force: true });
+  opts.log(`  (the checkout's node_modules is not what the lock file installs: ${linked} vs ${planned}; installing)`);
+  return false;
+}
+
 /**
  * One RUN, part by part (split on &&). Deliberate differences from Docker, each for a reason:
  * npm uses the machine's cache (--prefer-offline) instead of the network; `npm cache clean`
  * is skipped (it would empty this machine's cache, not an image layer's); `chown` is skipped
- * (there is no `node` user here); with `full` off, the build stage's full `npm ci` is checked
- * with --dry-run (the lock file must satisfy it) and the checkout's node_modules is linked in.
+ * (there is no `node` user here); with `full` off, each `npm ci` is checked with --dry-run (the
+ * lock file must satisfy it) and its tree is taken from the checkout's node_modules
+ * (replayInstall): the same packages, without unpacking and rebuilding them again.
  */
 function replayRun(args: string, stage: TReplayedStage, opts: TReplayOptions): void {
   for (const raw of args.split('&&').map((p) => p.trim())) {
@@ -50,12 +85,7 @@ function replayRun(args: string, stage: TReplayedStage, opts: TReplayOptions): v
       continue;
     }
     if (/^npm ci\b/.test(part)) {
-      if (!opts.full && !/--omit=dev/.test(part)) {
-        run(`${part} --dry-run --prefer-offline`, stage.root, stage.env, opts.log);
-        symlinkSync(join(opts.repo, 'node_modules'), join(stage.root, 'node_modules'), 'dir');
-        opts.log('  (node_modules linked from the checkout: the dry run showed the lock file installs)');
-        continue;
-      }
+      if (!opts.full && replayInstall(part, stage, opts)) continue;
       run(`${part} --prefer-offline`, stage.root, stage.env, opts.log);
       continue;
     }
