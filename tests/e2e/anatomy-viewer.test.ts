@@ -3,12 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { analyses } from '../../server/src/db/schema.js';
 import { sampleResultV2 } from '../analysis/support/fixtures.js';
-import { launchBrowser, screenshot } from '../helpers/browser.js';
-import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
+import { screenshot } from '../helpers/browser.js';
 import { createChat } from '../helpers/factories.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import {
@@ -75,16 +74,29 @@ async function checkToggle(page: Page, opts: { heart: boolean }): Promise<void> 
   await overlay.waitFor();
 }
 
+const manifest = installedManifest();
+const skipReal = !manifest
+  ? `no model installed in ${MODEL_DIR}`
+  : manifest.anatomy
+    ? false
+    : `the installed model (${MODEL_DIR}/manifest.json) has no anatomy stage: install model 2 (manifest "anatomy") to run this test`;
+
+/**
+ * One app and one Chromium for the file: the stored result needs the seeded database, the real
+ * analysis the worker (started only when a model with an anatomy stage is installed). Each test
+ * has a browser context of its own.
+ */
+let ctx: TClientApp;
+beforeAll(async () => {
+  ctx = await startClientApp({ seed: true, worker: !skipReal });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
 describe('anatomy overlay, CTR and not-assessed findings on a stored model-2 result', () => {
-  let ctx: TClientApp;
   let page: Page;
   let errors: string[];
-  beforeAll(async () => {
-    ctx = await startClientApp({ seed: true });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
 
   test('the chat view draws the outlines over the film, shows the CTR with its reference and lists what is not assessed', async () => {
     const deps = ctx.opened?.deps;
@@ -160,34 +172,21 @@ describe('anatomy overlay, CTR and not-assessed findings on a stored model-2 res
   });
 });
 
-const manifest = installedManifest();
-const skipReal = !manifest
-  ? `no model installed in ${MODEL_DIR}`
-  : manifest.anatomy
-    ? false
-    : `the installed model (${MODEL_DIR}/manifest.json) has no anatomy stage: install model 2 (manifest "anatomy") to run this test`;
-
 describe.skipIf(skipReal)('anatomy overlay and CTR after a real analysis by the installed model', () => {
-  let app: E2eApp;
-  let browser: Browser;
   let context: BrowserContext;
   beforeAll(async () => {
-    app = await startE2eApp();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const res = await context.request.post(`${app.url}/api/auth/signup`, {
+    context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const res = await context.request.post(`${ctx.app.url}/api/auth/signup`, {
       data: { name: 'Dr Anatomy Tester', email: uniqueEmail(), password: PASSWORD },
     });
     assert.equal(res.status(), 200, await res.text());
   });
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await app?.close();
   });
 
   test('once the analysis completes, the contours toggle and the CTR line (or why there is none) are shown', async () => {
-    const upload = await context.request.post(`${app.url}/api/chat/upload`, {
+    const upload = await context.request.post(`${ctx.app.url}/api/chat/upload`, {
       multipart: {
         profile: JSON.stringify({ full_name: testPatientName('Real Anatomy'), age: 61, medical_history: 'None' }),
         image: { name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FIXTURE },
@@ -197,7 +196,7 @@ describe.skipIf(skipReal)('anatomy overlay and CTR after a real analysis by the 
     const chatId = ((await upload.json()) as { data: { chat_id: string } }).data.chat_id;
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await page.goto(`${app.url}/chat?chat=${chatId}`);
+    await page.goto(`${ctx.app.url}/chat?chat=${chatId}`);
 
     // The report arrives with the analysis; its heart size line is the composer's.
     const heart = page.getByRole('region', { name: 'Heart size' });

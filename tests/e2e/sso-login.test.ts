@@ -26,10 +26,21 @@ async function signInAtIdp(page: Page, idp: TTestIdp, login: string): Promise<vo
   await consent.click();
 }
 
+/**
+ * One Chromium for the file, a browser context per test. The two describes need two servers:
+ * PASSWORD_LOGIN is read once, when the server starts.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe('web client: single sign-on through the hospital IdP', () => {
   let idp: TTestIdp;
   let app: E2eApp;
-  let browser: Browser;
   beforeAll(async () => {
     // The IdP must know the app's callback before the app starts, so the port is chosen here.
     const port = await freePort();
@@ -49,10 +60,8 @@ describe('web client: single sign-on through the hospital IdP', () => {
       },
       { worker: false },
     );
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
     await idp?.stop();
   });
@@ -174,21 +183,19 @@ describe('web client: single sign-on through the hospital IdP', () => {
 
 describe('web client: PASSWORD_LOGIN=off', () => {
   let app: E2eApp;
-  let browser: Browser;
   beforeAll(async () => {
     // The login page never calls the IdP, so a stopped one is enough here.
     const idp = await idpFor();
     await idp.stop();
     app = await startE2eApp({ ...ssoEnv(idp, { PASSWORD_LOGIN: 'off' }) }, { worker: false });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
   });
 
   test('the password form and sign-up are gone, the SSO button stays; each known refusal code has its words', async () => {
-    const page = await browser.newPage();
+    const context = await browser.newContext();
+    const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.goto(`${app.url}/login`);
     await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).waitFor();
@@ -204,6 +211,6 @@ describe('web client: PASSWORD_LOGIN=off', () => {
     await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).waitFor();
     assert.equal(await page.getByRole('alert').count(), 0);
     assert.deepEqual(errors, []);
-    await page.close();
+    await context.close();
   });
 });
