@@ -148,11 +148,20 @@ export type TTeamAuditInput = z.input<typeof ZTeamAuditInput>;
 export const ZTeamAuditEntry = z.object({
   id: z.string().describe('The entry id: entries are in the order they were written'),
   at: z.string(),
-  /** Who did it; name null: an account deleted since. */
-  actor: z.object({ userId: z.uuid().nullable(), name: z.string().nullable() }),
+  /** Who did it; name null: an account deleted since; email only for a member of the team. */
+  actor: z.object({ userId: z.uuid().nullable(), name: z.string().nullable(), email: z.string().nullable() }),
   action: z.string().describe('e.g. history.read, export.pdf, image.read, feedback.save, team.role_change'),
   objectType: z.string().nullable(),
   objectId: z.string().nullable(),
+  /**
+   * The object in words, where the reader may see it: the team's name, a member's name and
+   * e-mail, "analysis of 2026-11-29" (a chat or profile by its date, never a patient's name);
+   * null for a row that is gone or not theirs to see.
+   */
+  objectName: z
+    .string()
+    .nullable()
+    .describe('The object in words where the reader may see it (team, member, "analysis of <date>"); else null'),
   outcome: z.enum(['success', 'failure']),
   /** Ids, counts and codes only, never patient data. */
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),

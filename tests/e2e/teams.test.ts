@@ -157,6 +157,18 @@ describe('web client: a department team', () => {
     const trail = a.locator('[data-testid="team-audit-entry"]');
     await trail.filter({ hasText: 'team.remove_member' }).first().waitFor();
     await trail.filter({ hasText: 'team.join' }).filter({ hasText: 'Dr Reader' }).first().waitFor();
+    // Names, not ids (issue 41 part 6): the team, the invited address, the team key and the removed
+    // member by name; no uuid anywhere.
+    await trail.filter({ hasText: 'team.create' }).filter({ hasText: TEAM }).first().waitFor();
+    await trail
+      .filter({ hasText: 'team.invite' })
+      .filter({ hasText: `invitation for ${reader.email}` })
+      .waitFor();
+    await trail.filter({ hasText: 'api_key.create' }).filter({ hasText: 'team key "PACS router"' }).waitFor();
+    await trail.filter({ hasText: 'team.remove_member' }).filter({ hasText: 'Dr Reader' }).waitFor();
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+    assert.ok(!(await trail.allInnerTexts()).some((row) => uuid.test(row)), 'no raw ids in the trail');
+    await screenshot(a, 'team-audit-names');
 
     // The team page fits a phone.
     await a.setViewportSize({ width: 375, height: 740 });

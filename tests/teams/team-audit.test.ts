@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { recordAudit } from '../../server/src/services/audit/record-audit.js';
 import { verifyAuditChain } from '../../server/src/services/audit/verify-audit-chain.js';
 import type { TTeamAuditEntry } from '@contracts/schemas/team.js';
 import { createChat, createUser, type TTestUser } from '../helpers/factories.js';
+import { teamMembers } from '../../server/src/db/schema.js';
 import { createTeam } from '../helpers/team-factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
@@ -24,6 +26,7 @@ for (const backend of testBackends()) {
     let clinician: TTestUser;
     let outsider: TTestUser;
     let teamId: string;
+    let teamName: string;
     let rows: TRows;
     let personalChatId: string;
 
@@ -35,13 +38,11 @@ for (const backend of testBackends()) {
         await createUser(t.deps),
         await createUser(t.deps),
       ];
-      teamId = (
-        await createTeam(t.deps, {
-          [admin.user.id]: 'admin',
-          [reader.user.id]: 'radiologist',
-          [clinician.user.id]: 'clinician',
-        })
-      ).id;
+      ({ id: teamId, name: teamName } = await createTeam(t.deps, {
+        [admin.user.id]: 'admin',
+        [reader.user.id]: 'radiologist',
+        [clinician.user.id]: 'clinician',
+      }));
       rows = await seedRows(t, teamId, reader.user.id);
       personalChatId = (await createChat(t.deps, reader.user.id)).chat.id;
 
@@ -139,6 +140,90 @@ for (const backend of testBackends()) {
       assert.equal((viaTrpc.data as { entries: unknown[] }).entries.length, 2);
       assert.equal((await trpc(t.app, 'query', 'team.audit', reader.token, { teamId })).status, 403);
       assert.equal((await trpc(t.app, 'query', 'team.audit', outsider.token, { teamId })).status, 404);
+    });
+
+    test('names, not ids: the team, members, rows by their date; nothing of a row the admin may not see', async () => {
+      // Entries about rows this admin may not see, filed in this team's trail (as a probe of a
+      // foreign id would be): another team, an account outside the team, another's personal analysis.
+      const stranger = await createUser(t.deps);
+      const otherTeam = await createTeam(t.deps, { [stranger.user.id]: 'admin' });
+      const foreign = (await createChat(t.deps, stranger.user.id, { analysisStatus: 'completed' })).analysis;
+      assert.ok(foreign);
+      const file = (objectType: string, objectId: string) =>
+        recordAudit({
+          db: t.deps.db,
+          meta: null,
+          entry: { actorUserId: outsider.user.id, action: 'test.probe', objectType, objectId, outcome: 'failure' },
+        }).then(() => undefined);
+      const fileInTeam = (objectType: string, objectId: string) =>
+        recordAudit({
+          db: t.deps.db,
+          meta: null,
+          entry: {
+            actorUserId: outsider.user.id,
+            action: 'test.probe',
+            objectType,
+            objectId,
+            outcome: 'failure',
+            details: { teamId },
+          },
+        });
+      await fileInTeam('team', otherTeam.id);
+      await fileInTeam('user', stranger.user.id);
+      await fileInTeam('analysis', foreign.id);
+      await fileInTeam('team_invitation', randomUUID());
+      await fileInTeam('chat', "not-a-uuid' or 1=1");
+      await file('analysis', rows.analysisId);
+      // A member who read the team's chat and was then removed: named (the trail names them as an
+      // actor anyway), without the e-mail a member's name carries.
+      const leaver = await createUser(t.deps);
+      await t.deps.db.insert(teamMembers).values({ teamId, userId: leaver.user.id, role: 'clinician' });
+      assert.equal((await trpc(t.app, 'query', 'history.get', leaver.token, { chatId: rows.chatId })).status, 200);
+      const removed = await trpc(t.app, 'mutation', 'team.removeMember', admin.token, {
+        teamId,
+        userId: leaver.user.id,
+      });
+      assert.equal(removed.status, 200);
+
+      const r = await trail(admin, '?limit=200');
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const entries = (r.body as TPage).data.entries;
+      const nameOf = (action: string, objectType: string, objectId?: string) =>
+        entries.find(
+          (e) => e.action === action && e.objectType === objectType && (!objectId || e.objectId === objectId),
+        )?.objectName;
+      assert.equal(nameOf('team.audit', 'team', teamId), teamName);
+      assert.equal(nameOf('team.role_change', 'user'), `${clinician.user.name} (${clinician.user.email})`);
+      const date = /^\d{4}-\d{2}-\d{2}$/;
+      const chat = nameOf('history.read', 'chat', rows.chatId) ?? '';
+      assert.match(chat.replace(/^chat of /, ''), date, chat);
+      const image = nameOf('image.read', 'stored_image', rows.heatmapId) ?? '';
+      assert.match(image.replace(/^image of /, ''), date, image);
+      const analysis = nameOf('test.probe', 'analysis', rows.analysisId) ?? '';
+      assert.match(analysis.replace(/^analysis of /, ''), date, analysis);
+      assert.equal(nameOf('profile.delete', 'patient_profile'), null, 'a deleted profile has no name left');
+      assert.equal(nameOf('team.remove_member', 'user', leaver.user.id), leaver.user.name);
+
+      for (const [type, id] of [
+        ['team', otherTeam.id],
+        ['user', stranger.user.id],
+        ['analysis', foreign.id],
+        ['chat', "not-a-uuid' or 1=1"],
+      ] as const)
+        assert.equal(nameOf('test.probe', type, id), null, `${type} not the admin's to see`);
+      const text = JSON.stringify(entries);
+      for (const secret of [
+        otherTeam.name,
+        stranger.user.name,
+        stranger.user.email,
+        outsider.user.email,
+        leaver.user.email,
+      ])
+        assert.ok(!text.includes(secret), `${secret} leaked into the trail`);
+      assert.ok(!text.includes('Patient'), 'no patient names');
+      // Actors: a member's e-mail beside the name; one from outside the team, the name alone.
+      assert.equal(entries.find((e) => e.actor.userId === reader.user.id)?.actor.email, reader.user.email);
+      assert.ok(entries.filter((e) => e.actor.userId === outsider.user.id).every((e) => e.actor.email === null));
     });
 
     test('the hash chain still verifies with team entries among the others', async () => {

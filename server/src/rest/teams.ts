@@ -152,7 +152,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "The team's audit trail, newest first (admins only)",
         description:
-          'Every entry about the team: who viewed, exported, reviewed, changed or managed what (ids only). ' +
+          'Every entry about the team: who viewed, exported, reviewed, changed or managed what, with the object named where the caller may see it. ' +
           'Paged by entry id: pass `next_cursor` as `cursor` for the next page.',
         params: ZTeamParams,
         querystring: ZTeamAuditInput.pick({ cursor: true, limit: true }),
