@@ -28,7 +28,7 @@ export const ZWorklistInput = z.object({
   reader: ZWorklistReader.default('anyone'),
   /**
    * true: only studies done (marked reviewed, or their report signed); false: only the unread
-   * ones (neither); absent: both.
+   * ones (neither); absent: both, the unread first.
    */
   reviewed: z.boolean().optional(),
   limit: z.number().int().min(1).max(500).default(200),
@@ -53,9 +53,15 @@ export const ZWorklistItem = z.object({
   /** The most probable called finding (summary score left out): its name, probability and call; null: "No finding called". */
   lead: z.object({ display: z.string(), probability: z.number(), call: z.string() }).nullable(),
   patientName: z.string().nullable(),
+  /** The DICOM PatientID (or, for a browser upload, the profile's DICOM Patient ID field). */
+  patientId: z.string().nullable(),
+  accessionNumber: z.string().nullable(),
+  /** The DICOM StudyDate as YYYY-MM-DD; null when not sent (a browser upload has none). */
+  studyDate: z.string().nullable(),
   modality: z.string().nullable(),
   viewPosition: z.string().nullable(),
-  source: z.enum(['dimse', 'stow']),
+  /** How it came: C-STORE, STOW-RS, or a browser upload into the team (no claim: not a network study). */
+  source: z.enum(['dimse', 'stow', 'upload']),
   callingAe: z.string().nullable(),
   chatId: z.uuid().nullable(),
   /** Who is reading it now ("being read by Dr X"); null when nobody is, or the claim timed out. */
@@ -93,12 +99,16 @@ export const ZNextStudy = z.object({ id: z.uuid(), chatId: z.uuid() }).nullable(
 export type TNextStudy = z.infer<typeof ZNextStudy>;
 
 /** The claim and review answers: the study's reader and review after the change. */
+/** The viewer's question (issue 41): the network study an analysis belongs to, to claim it there. */
+export const ZAnalysisStudyInput = z.object({ analysisId: z.uuid() });
 export const ZWorklistStudyState = z.object({
   id: z.uuid(),
   claim: ZWorklistMark.nullable(),
   review: ZWorklistMark.nullable(),
 });
 export type TWorklistStudyState = z.infer<typeof ZWorklistStudyState>;
+/** The study an analysis belongs to, or null: not a team's network study (nothing to claim). */
+export const ZAnalysisStudy = ZWorklistStudyState.nullable();
 
 export const WORKLIST_MESSAGES = {
   notFound: 'Study not found',
@@ -109,6 +119,8 @@ export const WORKLIST_MESSAGES = {
   released: 'Study released',
   reviewed: 'Study marked reviewed',
   unreviewed: 'Review mark removed',
+  /** 409: "Mark reviewed" is for the reader holding the claim. */
+  claimFirst: 'Claim this study before marking it reviewed',
   /** 409: someone else holds the claim. */
   heldBy: (name: string) => `Being read by ${name}`,
 } as const;

@@ -15,6 +15,10 @@ export interface TSeedStudy {
   createdAt: Date;
   modality?: string;
   seriesInstanceUid?: string;
+  /** The patient and study tags ingestion keeps (read-instance-tags.ts storedTagsOf). */
+  tags?: Record<string, string>;
+  /** The patient profile ingestion matched (match-patient-profile.ts). */
+  profileId?: string;
 }
 
 /** A finding for a stored result (display: the label capitalised). */
@@ -74,6 +78,8 @@ export async function seedStudies(
           status: s.status,
           modality: s.modality ?? 'DX',
           seriesInstanceUid: s.seriesInstanceUid ?? null,
+          tags: s.tags ?? {},
+          profileId: s.profileId ?? null,
           analysisId: s.result !== undefined ? (analysisIds[next++]?.id ?? null) : null,
           createdAt: s.createdAt,
           updatedAt: s.createdAt,

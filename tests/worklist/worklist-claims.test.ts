@@ -172,8 +172,16 @@ for (const backend of testBackends()) {
       await call(bo, 'release', { id: b });
     });
 
-    test("review: marks who and when, ends the reviewer's claim, filters; another reader's claim is 409; the mark can be taken back", async () => {
+    test("review: the claim holder's alone (unclaimed: 409 claim first); marks who and when, ends the claim, filters; the mark can be taken back", async () => {
       const [a, b] = studies as [string, string];
+      // Issue 41: "Mark reviewed" is for the reader holding the claim; unclaimed is refused in words.
+      const unclaimed = await call(ada, 'review', { id: a });
+      assert.equal(unclaimed.status, 409);
+      assert.equal(unclaimed.message, WORKLIST_MESSAGES.claimFirst);
+      assert.equal(
+        (await t.deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, a)))[0]?.reviewedBy,
+        null,
+      );
       await call(ada, 'claim', { id: a });
       const held = await call(bo, 'review', { id: a });
       assert.equal(held.status, 409);
@@ -190,7 +198,9 @@ for (const backend of testBackends()) {
         [a],
       );
       assert.ok(!(await list(admin, { reviewed: false })).items.some((i) => i.id === a));
-      // An admin reviews a free study.
+      // An admin reviews a study they claim; the admin's rank does not skip the claim.
+      assert.equal((await call(admin, 'review', { id: b })).status, 409);
+      assert.equal((await call(admin, 'claim', { id: b })).status, 200);
       assert.equal((await call(admin, 'review', { id: b })).data.review?.userId, admin.user.id);
       const undone = await call(admin, 'review', { id: b, reviewed: false });
       assert.equal(undone.data.review, null);
@@ -237,6 +247,9 @@ for (const backend of testBackends()) {
       const released = await rest(t.app, 'DELETE', `/api/worklist/${s}/claim`, bo.token);
       assert.equal(released.status, 200);
       assert.equal((released.body as { data: TWorklistStudyState }).data.claim, null);
+      const unclaimed = await rest(t.app, 'POST', `/api/worklist/${s}/review`, ada.token, {});
+      assert.deepEqual(unclaimed.body, { success: false, code: 'CONFLICT', message: WORKLIST_MESSAGES.claimFirst });
+      assert.equal((await rest(t.app, 'POST', `/api/worklist/${s}/claim`, ada.token)).status, 200);
       const reviewed = await rest(t.app, 'POST', `/api/worklist/${s}/review`, ada.token, {});
       assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
       assert.equal((reviewed.body as { data: TWorklistStudyState }).data.review?.userId, ada.user.id);

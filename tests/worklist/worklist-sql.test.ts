@@ -68,12 +68,13 @@ for (const backend of testBackends()) {
 
       assert.deepEqual(
         (await list(u, { urgencies: ['urgent'] })).items.map((i) => i.id),
-        [u1, u2, u3],
+        // Issue 41: within an urgency the longest waiting first.
+        [u3, u2, u1],
       );
       const sent = await list(u, { statuses: ['sent'] });
       assert.deepEqual(
         sent.items.map((i) => i.id),
-        [s1, s2],
+        [s2, s1],
       );
       assert.equal(sent.nextCursor, null);
       const first = await list(u, { limit: 4 });
@@ -101,9 +102,9 @@ for (const backend of testBackends()) {
           RANK.indexOf(seen[i - 1]!.urgency) <= RANK.indexOf(seen[i]!.urgency),
           `${seen[i - 1]!.urgency} before ${seen[i]!.urgency}`,
         );
-      // Ties (the whole series is 'none') walk newest first.
+      // Ties (the whole series is 'none') walk oldest first.
       const ctSeen = seen.filter((i) => i.urgency === 'none').map((i) => i.receivedAt);
-      assert.deepEqual(ctSeen, [...ctSeen].sort().reverse());
+      assert.deepEqual(ctSeen, [...ctSeen].sort());
 
       // A filtered walk pages too: the series, 50 at a time, each once.
       const skipped = new Set<string>();

@@ -140,13 +140,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Mark a study reviewed ({"reviewed": false} takes the mark back); ends your claim',
+        summary:
+          'Mark a study reviewed ({"reviewed": false} takes the mark back): a team study needs your claim, which it ends',
         params: ZStudyParams,
         body: z.object({ reviewed: z.boolean().default(true) }).optional(),
         response: {
           200: envelope(ZWorklistStudyState),
           ...studyErrors,
-          409: errorResponse('Being read by another reader: the message names them'),
+          409: errorResponse('Being read by another reader (the message names them), or not claimed by you yet'),
         },
       },
     },

@@ -1,4 +1,6 @@
-import { seedStudies } from '../../worklist/seed-studies.js';
+import { eq } from 'drizzle-orm';
+import { dicomInstances } from '../../../server/src/db/schema.js';
+import { finding, resultOf, seedStudies } from '../../worklist/seed-studies.js';
 import { ANYONE, READ, SIGNED_IN, type TAnswers, type TCase, type TCallCtx } from './matrix-case.js';
 import { restStatus, trpcStatus } from './matrix-calls.js';
 
@@ -16,13 +18,23 @@ const RELEASE_COLLEAGUES: TAnswers = [200, 403, 403, 404, 401];
 /** A study in the team's worklist, made by the author; `claimed`: the author is reading it. */
 async function teamStudy(c: TCallCtx, claimed: boolean): Promise<string> {
   const [id] = await seedStudies(c.t.deps, { userId: c.w.users.author.user.id, teamId: c.w.teamId }, [
-    { status: 'analysed', createdAt: new Date() },
+    { status: 'analysed', result: resultOf(finding('edema', 0.01, 0.025, 'negative')), createdAt: new Date() },
   ]);
   if (!id) throw new Error('no study seeded');
   if (claimed) {
     const status = await trpcStatus(c.t, 'mutation', 'worklist.claim', c.w.users.author.token, { id });
     if (status !== 200) throw new Error(`the author could not claim the study: ${status}`);
   }
+  return id;
+}
+
+/**
+ * A study the caller has tried to claim first ("Mark reviewed" is the claim holder's, issue 41): a
+ * reader holds it; a clinician's or an outsider's claim is refused and the review after it too.
+ */
+async function claimedByCaller(c: TCallCtx): Promise<string> {
+  const id = await teamStudy(c, false);
+  await trpcStatus(c.t, 'mutation', 'worklist.claim', c.token, { id });
   return id;
 }
 
@@ -40,6 +52,19 @@ export const worklistCases: TCase[] = [
     call: (c) => restStatus(c.t, 'GET', `/api/worklist?team=${c.w.teamId}`, c.token),
   },
   {
+    surface: 'query worklist.study',
+    variant: "the viewer's reading bar",
+    expect: READ,
+    call: async (c) => {
+      const id = await teamStudy(c, true);
+      const [row] = await c.t.deps.db
+        .select({ analysisId: dicomInstances.analysisId })
+        .from(dicomInstances)
+        .where(eq(dicomInstances.id, id));
+      return trpcStatus(c.t, 'query', 'worklist.study', c.token, { analysisId: row?.analysisId });
+    },
+  },
+  {
     surface: 'POST /api/worklist/{studyId}/claim',
     expect: READERS,
     call: async (c) => restStatus(c.t, 'POST', `/api/worklist/${await teamStudy(c, false)}/claim`, c.token),
@@ -52,9 +77,17 @@ export const worklistCases: TCase[] = [
   },
   {
     surface: 'POST /api/worklist/{studyId}/review',
+    variant: 'after claiming it',
     expect: READERS,
     call: async (c) =>
-      restStatus(c.t, 'POST', `/api/worklist/${await teamStudy(c, false)}/review`, c.token, { reviewed: true }),
+      restStatus(c.t, 'POST', `/api/worklist/${await claimedByCaller(c)}/review`, c.token, { reviewed: true }),
+  },
+  {
+    surface: 'POST /api/worklist/{studyId}/review',
+    variant: "a colleague's claim",
+    expect: [409, 409, 403, 404, 401],
+    call: async (c) =>
+      restStatus(c.t, 'POST', `/api/worklist/${await teamStudy(c, true)}/review`, c.token, { reviewed: true }),
   },
   {
     surface: 'mutation worklist.claim',
@@ -69,8 +102,15 @@ export const worklistCases: TCase[] = [
   },
   {
     surface: 'mutation worklist.review',
-    expect: READERS,
+    variant: 'unclaimed',
+    expect: [409, 409, 403, 404, 401],
     call: async (c) => trpcStatus(c.t, 'mutation', 'worklist.review', c.token, { id: await teamStudy(c, false) }),
+  },
+  {
+    surface: 'mutation worklist.review',
+    variant: 'after claiming it',
+    expect: READERS,
+    call: async (c) => trpcStatus(c.t, 'mutation', 'worklist.review', c.token, { id: await claimedByCaller(c) }),
   },
   {
     surface: 'POST /api/worklist/next',

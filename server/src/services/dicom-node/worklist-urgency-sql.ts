@@ -10,8 +10,13 @@ export const rankOf = (u: TUrgency): number => URGENCIES_BY_RANK.indexOf(u);
  * worklist-triage.ts urgencyOfTriage as SQL over a dicom_instances row and its analysis (left
  * joined): the site's urgent labels are a parameter, so a change an admin makes applies to the
  * next read, stored studies included. An instance without a worked-out triage reads pending.
+ * `status`: the row's worklist status (a browser upload has no instance: list-worklist.ts maps
+ * its analysis's status).
  */
-export function urgencyRankSql(urgentLabels: readonly string[]): SQL<number> {
+export function urgencyRankSql(
+  urgentLabels: readonly string[],
+  status: SQL = sql`${dicomInstances.status}`,
+): SQL<number> {
   // No urgent label: nothing is urgent (a high triage score alone never is, issue 42 item 5).
   const urgent = urgentLabels.length
     ? sql`${analyses.calledLabels} && array[${sql.join(
@@ -20,22 +25,11 @@ export function urgencyRankSql(urgentLabels: readonly string[]): SQL<number> {
       )}]::text[]`
     : sql`false`;
   return sql<number>`(case
-    when ${dicomInstances.status} in ('skipped', 'failed') then ${rankOf('none')}
+    when ${status} in ('skipped', 'failed') then ${rankOf('none')}
     when ${analyses.triageAssessed} is not true then ${rankOf('pending')}
     when coalesce(${urgent}, false) then ${rankOf('urgent')}
     when coalesce(cardinality(${analyses.calledLabels}), 0) > 0 or coalesce(${analyses.anyUncertain}, false) then ${rankOf('review')}
     else ${rankOf('routine')} end)::int`;
-}
-
-/**
- * The second sort key: the lead finding's probability where the item shows a score (urgent,
- * review, routine), else -1 (probabilities are never below 0), so ties and nulls order alike in
- * the ORDER BY and in the keyset predicate.
- */
-export function sortScoreSql(): SQL<number> {
-  return sql<number>`(case
-    when ${dicomInstances.status} in ('skipped', 'failed') or ${analyses.triageAssessed} is not true then -1
-    else coalesce(${analyses.leadProbability}, -1) end)::float8`;
 }
 
 /**

@@ -11,7 +11,7 @@ const CANDIDATES = 10;
 
 /**
  * "Sign and next" (issue 41): the most urgent study of the space that is analysed, unread
- * (neither reviewed nor signed) and unclaimed; in a team it is claimed for the caller (a reader:
+ * (neither reviewed nor signed) and unclaimed, the longest waiting first; in a team it is claimed for the caller (a reader:
  * a clinician is FORBIDDEN), and a study another reader claims first is passed over. Null when
  * nothing is left to read.
  */
@@ -27,7 +27,8 @@ export async function openNextStudy(
     input: { team, reader: 'unclaimed', reviewed: false, statuses: ['analysed', 'sent'], limit: CANDIDATES },
   });
   for (const item of items) {
-    if (!item.chatId) continue;
+    // A browser upload has no claim to take: in a team, the next reader could not hold it.
+    if (!item.chatId || (team && item.source === 'upload')) continue;
     if (!team) return { id: item.id, chatId: item.chatId };
     try {
       await claimStudy({ ...opts, id: item.id });

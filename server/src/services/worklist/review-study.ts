@@ -17,9 +17,9 @@ import { requireStudyReader } from './require-study-reader.js';
 
 /**
  * Marks a study reviewed by the caller (or takes the mark back with `reviewed: false`): a
- * radiologist or admin of its team, or the owner of a personal study. Marking it reviewed ends
- * the caller's claim. A study another reader has claimed is theirs to finish: CONFLICT naming
- * them, as for a claim.
+ * radiologist or admin of its team, or the owner of a personal study. In a team only the reader
+ * holding the claim marks it reviewed (issue 41): unclaimed, CONFLICT "claim it first"; another
+ * reader's, CONFLICT naming them. Marking it reviewed ends the caller's claim.
  */
 export async function reviewStudy(
   opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; input: TReviewStudyInput },
@@ -35,8 +35,11 @@ export async function reviewStudy(
     objectType: 'dicom_instance',
     objectId: isUuid(id) ? id : null,
     work: async () => {
-      await requireStudyReader({ db, userId, id });
+      const { teamId } = await requireStudyReader({ db, userId, id });
       const mine = eq(dicomInstances.claimedBy, userId);
+      const active = activeClaimSql(timeoutMinutes);
+      // In a team the mark is the claim holder's; taking it back only waits for no other reader.
+      const allowed = teamId && reviewed ? and(mine, active) : or(not(active), mine);
       const [done] = await db
         .update(dicomInstances)
         .set({
@@ -46,15 +49,14 @@ export async function reviewStudy(
           ...(reviewed ? { claimedBy: sql`case when ${mine} then null else ${dicomInstances.claimedBy} end` } : {}),
           ...(reviewed ? { claimedAt: sql`case when ${mine} then null else ${dicomInstances.claimedAt} end` } : {}),
         })
-        .where(
-          and(
-            ownedRow(dicomInstances, id, userId, WORKLIST_MESSAGES.notFound, 'review'),
-            or(not(activeClaimSql(timeoutMinutes)), mine),
-          ),
-        )
+        .where(and(ownedRow(dicomInstances, id, userId, WORKLIST_MESSAGES.notFound, 'review'), allowed))
         .returning({ id: dicomInstances.id });
       const state = await readStudyState({ db, id, timeoutMinutes });
-      if (!done) throw new AppError('CONFLICT', WORKLIST_MESSAGES.heldBy(state.claim?.name ?? 'another reader'));
+      if (!done)
+        throw new AppError(
+          'CONFLICT',
+          state.claim ? WORKLIST_MESSAGES.heldBy(state.claim.name) : WORKLIST_MESSAGES.claimFirst,
+        );
       return state;
     },
   });

@@ -1,4 +1,6 @@
 import {
+  ZAnalysisStudy,
+  ZAnalysisStudyInput,
   ZNextStudy,
   ZNextStudyInput,
   ZReviewStudyInput,
@@ -9,6 +11,7 @@ import {
 } from '@contracts/schemas/worklist.js';
 import { listWorklist } from '../../../services/dicom-node/list-worklist.js';
 import { claimStudy } from '../../../services/worklist/claim-study.js';
+import { readAnalysisStudy } from '../../../services/worklist/read-analysis-study.js';
 import { openNextStudy } from '../../../services/worklist/open-next-study.js';
 import { releaseStudy } from '../../../services/worklist/release-study.js';
 import { reviewStudy } from '../../../services/worklist/review-study.js';
@@ -20,6 +23,13 @@ export const worklistRouter = router({
     .input(ZWorklistInput)
     .output(ZWorklist)
     .query(({ ctx, input }) => listWorklist({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+  /** The viewer's reading bar: the team study of an analysis and who reads it; null: nothing to claim. */
+  study: protectedProcedure
+    .input(ZAnalysisStudyInput)
+    .output(ZAnalysisStudy)
+    .query(({ ctx, input }) =>
+      readAnalysisStudy({ ...ctx.deps, userId: ctx.auth.userId, analysisId: input.analysisId }),
+    ),
   claim: protectedProcedure
     .input(ZWorklistStudyInput)
     .output(ZWorklistStudyState)
