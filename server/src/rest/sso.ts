@@ -137,7 +137,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           return toProfile(reply, 'sso_linked=1');
         case 'signed-in':
           setSessionCookie(reply, outcome.token);
-          return reply.redirect('/', 302);
+          return reply.redirect(outcome.landing, 302);
         case 'confirm-link':
           reply.setCookie(LINK_COOKIE, outcome.linkId, stepCookie(req));
           return toLogin(reply, 'sso_link=1');

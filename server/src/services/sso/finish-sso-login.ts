@@ -12,10 +12,12 @@ import { linkSsoIdentity } from './link-sso-identity.js';
 import { openSsoSession } from './open-sso-session.js';
 import { mapClaimsToTeams } from './sso-team-rule.js';
 import { registerSsoUser } from './register-sso-user.js';
+import { ssoLanding } from './sso-landing.js';
 import { readSsoStep, saveSsoStep, type TSsoTransaction } from './sso-store.js';
 
 export type TSsoOutcome =
-  | { kind: 'signed-in'; token: string }
+  /** `landing`: the page to open (sso-landing.ts: the team's worklist or patients, else the root). */
+  | { kind: 'signed-in'; token: string; landing: string }
   | { kind: 'confirm-link'; linkId: string }
   | { kind: 'linked' }
   /** `linking`: the refusal ends a link started from Settings, so the browser goes back there. */
@@ -81,7 +83,7 @@ export async function finishSsoLogin(
   if (identity) {
     await sync(identity.userId);
     const token = await openSsoSession({ db, meta, userId: identity.userId, identityId: identity.id, ...found });
-    return { kind: 'signed-in', token };
+    return { kind: 'signed-in', token, landing: await ssoLanding({ db, userId: identity.userId }) };
   }
 
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
@@ -114,5 +116,5 @@ export async function finishSsoLogin(
   const created = await registerSsoUser({ ...deps, meta, email, claims, issuer: found.issuer, subject: found.subject });
   await sync(created.userId);
   const token = await openSsoSession({ db, meta, ...created, ...found });
-  return { kind: 'signed-in', token };
+  return { kind: 'signed-in', token, landing: await ssoLanding({ db, userId: created.userId }) };
 }

@@ -16,6 +16,7 @@ import { MessageItem, type TDisplayMessage } from './message-item';
 import { XrayViewer, type TViewerHeatmap } from './xray-viewer';
 import { useCurrentSpace } from '../../../lib/current-space';
 import { ReportPanel } from '../../report/components/report-panel';
+import { ReadingBar } from '../../worklist/components/reading-bar';
 import '../../../components/spinner.css';
 import './chat-view.css';
 
@@ -103,6 +104,9 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               findings={result.findings}
               patientAge={chat.patientAge}
             />
+          ) : null}
+          {live.view && space ? (
+            <ReadingBar key={`reading-${live.view.id}`} analysisId={live.view.id} team={space.teamId} />
           ) : null}
           {live.status === 'completed' && live.view && result?.gate.accepted ? (
             <ReportPanel key={live.view.id} analysisId={live.view.id} team={space?.teamId ?? null} />

@@ -7,7 +7,9 @@ import { errorText, isUnauthorized } from '../../../lib/error-text';
 import { hasSignedOutMark } from '../../../lib/signed-out-mark';
 import { trpc } from '../../../lib/trpc';
 import { useFinishPendingLogout } from '../../settings/hooks/use-logout';
+import { SpaceFromLink } from '../../teams/components/space-from-link';
 import { SpaceNotice } from '../../teams/components/space-notice';
+import { SkipToWorklist } from '../../worklist/components/skip-to-worklist';
 import { Sidebar } from './sidebar';
 import '../../../components/error-boundary.css';
 import './chat-layout.css';
@@ -49,6 +51,7 @@ export function ChatLayout({ children }: { children: ReactNode }) {
   return (
     <ToastDurationContext.Provider value={MAIN_SCREEN_TOAST_MS}>
       <div className={`shell ${menuOpen ? 'shell-menu-open' : ''}`}>
+        {pathname === '/chat/worklist' ? <SkipToWorklist /> : null}
         <header className="mobile-bar">
           <button
             type="button"
@@ -65,6 +68,7 @@ export function ChatLayout({ children }: { children: ReactNode }) {
         <Sidebar id="app-sidebar" user={me.data.user} />
         {menuOpen ? <div className="sidebar-overlay" aria-hidden="true" onClick={() => setMenuOpen(false)} /> : null}
         <main className="shell-content" id="main-content">
+          <SpaceFromLink />
           <SpaceNotice />
           <Suspense fallback={<Spinner />}>{children}</Suspense>
         </main>

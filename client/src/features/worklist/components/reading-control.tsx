@@ -1,30 +1,45 @@
 import { useEffect, useRef } from 'react';
-import { WORKLIST_MESSAGES, type TWorklistItem } from '@contracts/schemas/worklist';
+import { WORKLIST_MESSAGES, type TWorklistStudyState } from '@contracts/schemas/worklist';
 import type { TTeamRole } from '@contracts/schemas/team';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
+import './reading-control.css';
 
 /**
- * A team study's reading (issue 32 §3): who is reading it, with Claim / Release / Mark reviewed
- * for those allowed (radiologists and admins claim and review; the reader or an admin releases).
- * The server decides; the buttons only hide what it would refuse.
+ * A team study's reading (issue 32 §3, issue 41), on the worklist and in the viewer: who is
+ * reading it, with Claim / Release / Mark reviewed for those allowed (radiologists and admins
+ * claim; the reader or an admin releases; only the reader holding the claim marks it reviewed).
+ * The server decides; the buttons only hide what it would refuse. `onActed`: a change was made
+ * (the worklist then keeps focus off <body> when the row leaves the list).
  */
-export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId: string; role: TTeamRole }) {
+export function ReadingControl({
+  item,
+  myId,
+  role,
+  onActed,
+}: {
+  item: TWorklistStudyState;
+  myId: string;
+  role: TTeamRole;
+  onActed?: () => void;
+}) {
   const toast = useToast();
   const utils = trpc.useUtils();
   const box = useRef<HTMLDivElement>(null);
   // The row's reading as it was when a button was pressed: focus moves once it has changed.
   const refocus = useRef<string | null>(null);
   const readingKey = `${item.claim?.userId ?? ''}/${item.review?.userId ?? ''}`;
+  const refresh = () => Promise.all([utils.worklist.list.invalidate(), utils.worklist.study.invalidate()]);
   const done = (text: string) => () => {
     toast.success(text);
     refocus.current = readingKey;
-    void utils.worklist.list.invalidate();
+    onActed?.();
+    void refresh();
   };
   const failed = (fallback: string) => (err: unknown) => {
     toast.error(errorText(err, fallback));
-    void utils.worklist.list.invalidate();
+    void refresh();
   };
   const claim = trpc.worklist.claim.useMutation({
     onSuccess: done(WORKLIST_MESSAGES.claimed),
@@ -41,19 +56,28 @@ export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId
   const reader = role === 'admin' || role === 'radiologist';
   const busy = claim.isPending || release.isPending || review.isPending;
   const mine = item.claim?.userId === myId;
-  // The button pressed is gone once the row shows the change: focus goes to the row's next
-  // control, not to <body>.
+  // The button pressed is gone once the reading shows the change: focus goes to the next control
+  // (after Claim: Release, then Mark reviewed), or to the line saying who reviewed it, never to <body>.
   useEffect(() => {
     if (refocus.current === null || refocus.current === readingKey || busy) return;
     refocus.current = null;
-    box.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+    const next =
+      box.current?.querySelector<HTMLElement>('button:not([disabled])') ??
+      box.current?.querySelector<HTMLElement>('[data-reading-status]');
+    next?.focus();
   }, [busy, readingKey]);
   return (
     <div className="reading-control" ref={box}>
       {item.claim ? (
-        <span className="reading-by">{mine ? 'You are reading this' : WORKLIST_MESSAGES.heldBy(item.claim.name)}</span>
+        <span className="reading-by" tabIndex={-1} data-reading-status>
+          {mine ? 'You are reading this' : WORKLIST_MESSAGES.heldBy(item.claim.name)}
+        </span>
       ) : null}
-      {item.review ? <span className="reading-reviewed">Reviewed by {item.review.name}</span> : null}
+      {item.review ? (
+        <span className="reading-reviewed" tabIndex={-1} data-reading-status>
+          Reviewed by {item.review.name}
+        </span>
+      ) : null}
       <div className="reading-actions">
         {reader && !item.claim && !item.review ? (
           <button
@@ -75,7 +99,7 @@ export function ReadingControl({ item, myId, role }: { item: TWorklistItem; myId
             Release
           </button>
         ) : null}
-        {reader && !item.review ? (
+        {reader && mine && !item.review ? (
           <button
             type="button"
             className="button button-primary"

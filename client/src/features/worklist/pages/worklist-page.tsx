@@ -1,5 +1,5 @@
 import { worklistLeadText } from '@contracts/finding-story';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TTeamRole } from '@contracts/schemas/team';
 import type { TUrgency, TWorklistItem, TWorklistReader, TWorklistStatus } from '@contracts/schemas/worklist';
 import { Spinner } from '../../../components/spinner';
@@ -7,6 +7,7 @@ import { useCurrentSpace } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import { ReadingControl } from '../components/reading-control';
+import { waitingText } from '../lib/waiting-text';
 import './worklist-page.css';
 
 /** Live enough for a reading room without a socket per screen. */
@@ -27,20 +28,29 @@ const STATUS_LABEL: Record<TWorklistStatus, string> = {
   failed: 'Failed',
   skipped: 'Skipped',
 };
-const FILTERS: { label: string; urgencies?: TUrgency[]; statuses?: TWorklistStatus[]; reviewed?: boolean }[] = [
+const FILTERS: { label: string; urgencies?: TUrgency[]; statuses?: TWorklistStatus[] }[] = [
   { label: 'All' },
-  // Neither reviewed nor signed (issue 41): what is left to read.
-  { label: 'Unread', reviewed: false },
   { label: 'Urgent', urgencies: ['urgent'] },
   { label: 'To review', urgencies: ['urgent', 'review'] },
   { label: 'In progress', statuses: ['received', 'queued'] },
   { label: 'Failed or skipped', statuses: ['failed', 'skipped'] },
-  { label: 'Reviewed or signed', reviewed: true },
 ];
 
-function time(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+/** The waiting time's clock: a minute is its smallest unit. */
+const TICK_MS = 30_000;
+
+function useNow(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
 }
+
+/** Reviewed, or its report signed (issue 41): out of the unread part. */
+const isDone = (item: TWorklistItem) =>
+  item.review !== null || (item.report !== null && item.report.status !== 'draft');
 
 /** The report column: 'Signed by …' once signed (issue 41), else where the draft stands. */
 function reportText(report: TWorklistItem['report']): string {
@@ -61,10 +71,22 @@ const READERS: { value: TWorklistReader; label: string }[] = [
   { value: 'unclaimed', label: 'Unclaimed' },
 ];
 
-function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null }) {
+function Row({
+  item,
+  reading,
+  now,
+  onActed,
+}: {
+  item: TWorklistItem;
+  reading: TReading | null;
+  now: number;
+  onActed: () => void;
+}) {
   const open = item.chatId ? () => openChat(item.chatId!) : undefined;
+  const done = isDone(item);
+  const received = new Date(item.receivedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <tr className={`worklist-row urgency-${item.urgency}`} data-testid="worklist-row">
+    <tr className={`worklist-row urgency-${item.urgency}${done ? ' is-done' : ''}`} data-testid="worklist-row">
       <td>
         <span className={`urgency-badge urgency-${item.urgency}`}>{URGENCY_LABEL[item.urgency]}</span>
       </td>
@@ -76,6 +98,24 @@ function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null 
         ) : (
           (item.patientName ?? 'Unknown patient')
         )}
+        <div className="worklist-patient-id" data-testid="worklist-patient-id">
+          {item.patientId ? `ID ${item.patientId}` : 'No patient ID'}
+        </div>
+      </td>
+      <td data-testid="worklist-accession">{item.accessionNumber ?? <span className="muted">—</span>}</td>
+      <td data-testid="worklist-study-date">
+        {item.studyDate ?? <span className="muted">—</span>}
+        <div className="muted small">
+          {[
+            [item.modality, item.viewPosition].filter(Boolean).join(' '),
+            item.source === 'upload' ? 'Uploaded' : (item.callingAe ?? 'STOW-RS'),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </div>
+      </td>
+      <td data-testid="worklist-waiting">
+        <span title={`Received ${received}`}>{done ? 'Read' : waitingText(now - Date.parse(item.receivedAt))}</span>
       </td>
       <td>
         {item.lead ? (
@@ -85,26 +125,29 @@ function Row({ item, reading }: { item: TWorklistItem; reading: TReading | null 
             {item.urgency === 'review' || item.urgency === 'routine' ? worklistLeadText(null) : '—'}
           </span>
         )}
-      </td>
-      <td>
-        <span className={`status-pill status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        <div>
+          <span className={`status-pill status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        </div>
         {item.reason ? <div className="worklist-reason">{item.reason}</div> : null}
       </td>
-      <td className="muted">
-        {[item.modality, item.viewPosition].filter(Boolean).join(' ')} · {item.callingAe ?? 'STOW-RS'}
+      <td data-testid="worklist-reader">
+        {reading && item.source !== 'upload' ? (
+          <ReadingControl item={item} myId={reading.myId} role={reading.role} onActed={onActed} />
+        ) : item.review ? (
+          `Reviewed by ${item.review.name}`
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
-      <td className="muted">{time(item.receivedAt)}</td>
       <td data-testid="worklist-report">{reportText(item.report)}</td>
-      {reading ? (
-        <td>
-          <ReadingControl item={item} myId={reading.myId} role={reading.role} />
-        </td>
-      ) : null}
     </tr>
   );
 }
 
-/** Studies from the DICOM network, most urgent first; one click opens the analysis chat. */
+/**
+ * The reading room's list (issue 41): unread first, most urgent then longest waiting; the signed
+ * and reviewed behind a filter; one click opens the study in the viewer.
+ */
 export function WorklistPage() {
   const [filter, setFilter] = useState(0);
   const chosen = FILTERS[filter]!;
@@ -115,24 +158,44 @@ export function WorklistPage() {
   const teams = trpc.team.list.useQuery(undefined, { enabled: Boolean(team) });
   const role = teams.data?.teams.find((t) => t.id === team)?.role;
   const reading = team && role && me.data ? { myId: me.data.user.id, role } : null;
+  // Issue 41: the signed and reviewed are out of the way unless asked for (then after the unread).
+  const [showDone, setShowDone] = useState(false);
+  const now = useNow();
   const list = trpc.worklist.list.useQuery(
     {
       urgencies: chosen.urgencies,
       statuses: chosen.statuses,
-      reviewed: chosen.reviewed,
+      reviewed: showDone ? undefined : false,
       team,
       ...(team ? { reader } : {}),
     },
     { refetchInterval: POLL_MS },
   );
   const items = list.data?.items ?? [];
+  // The row whose reading changed: if it left the list (reviewed, with the done hidden), focus
+  // goes to the row now in its place, or to the heading, not to <body>.
+  const acted = useRef<number | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const index = acted.current;
+    if (index === null || list.isFetching) return;
+    acted.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const rows = document.querySelectorAll<HTMLElement>('[data-testid="worklist-row"]');
+    const row = rows[Math.min(index, rows.length - 1)];
+    (row?.querySelector<HTMLElement>('button:not([disabled])') ?? heading.current)?.focus();
+  }, [list.data, list.isFetching]);
   return (
     <div className="page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">{space ? `Worklist — ${space.name}` : 'Worklist'}</h1>
+          <h1 className="page-title" id="worklist-heading" ref={heading} tabIndex={-1}>
+            {space ? `Worklist — ${space.name}` : 'Worklist'}
+          </h1>
           <p className="muted">
-            Studies received from the DICOM network, most urgent first. Assistive — not a diagnosis.
+            {space
+              ? "The team's studies (from the DICOM network and uploaded here), unread first: most urgent, then longest waiting. Assistive — not a diagnosis."
+              : 'Studies received from the DICOM network, unread first: most urgent, then longest waiting. Assistive — not a diagnosis.'}
           </p>
         </div>
       </header>
@@ -148,6 +211,10 @@ export function WorklistPage() {
             {f.label}
           </button>
         ))}
+        <label className="worklist-done-toggle">
+          <input type="checkbox" checked={showDone} onChange={(e) => setShowDone(e.target.checked)} />
+          Show signed and reviewed
+        </label>
         {team ? (
           <select
             className="input worklist-reader"
@@ -188,17 +255,17 @@ export function WorklistPage() {
               <tr>
                 <th scope="col">Urgency</th>
                 <th scope="col">Patient</th>
+                <th scope="col">Accession</th>
+                <th scope="col">Study date</th>
+                <th scope="col">Waiting</th>
                 <th scope="col">Lead finding</th>
-                <th scope="col">Status</th>
-                <th scope="col">Study</th>
-                <th scope="col">Received</th>
+                <th scope="col">Reader</th>
                 <th scope="col">Report</th>
-                {reading ? <th scope="col">Reading</th> : null}
               </tr>
             </thead>
             <tbody>
-              {items.map((item) => (
-                <Row key={item.id} item={item} reading={reading} />
+              {items.map((item, index) => (
+                <Row key={item.id} item={item} reading={reading} now={now} onActed={() => (acted.current = index)} />
               ))}
             </tbody>
           </table>
