@@ -72,9 +72,39 @@ describe('web client: the reading room, worklist → report → signed → next'
       undefined,
       { timeout: 240_000 },
     );
-    await page.getByRole('button', { name: 'Unread' }).click();
+    // Issue 41's columns: the patient ID, accession and study date the films carried, and the wait.
+    assert.deepEqual((await page.getByTestId('worklist-patient-id').allTextContents()).sort(), ['ID RR-0', 'ID RR-1']);
+    assert.deepEqual(await page.getByTestId('worklist-accession').allTextContents(), ['ACC1', 'ACC1']);
+    assert.deepEqual(
+      await page
+        .getByTestId('worklist-study-date')
+        .allInnerTexts()
+        .then((t) => t.map((x) => x.split('\n')[0])),
+      ['2026-11-01', '2026-11-01'],
+    );
+    const waiting = rows(page).first().getByTestId('worklist-waiting').locator('span');
+    assert.match((await waiting.textContent()) ?? '', /^(under 1 min|\d+ min)$/);
+    assert.match((await waiting.getAttribute('title')) ?? '', /^Received /);
+
+    // The skip link is the first stop of Tab, shown when focused, and lands on the first row's control.
+    await page.reload();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="worklist-row"]').length === 2);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to worklist' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to worklist');
+    assert.ok(((await skip.boundingBox())?.y ?? -1) >= 0, 'visible on focus');
+    await page.keyboard.press('Enter');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.closest('[data-testid="worklist-row"]') !== null),
+      true,
+      "the first row's control has focus",
+    );
+    const firstName = await rows(page).first().getByRole('button').first().textContent();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), firstName);
+
     const first = rows(page).first();
+    // "Mark reviewed" is the claim holder's: not offered before Claim (issue 41).
+    assert.equal(await first.getByRole('button', { name: 'Mark reviewed' }).count(), 0);
     await first.getByRole('button', { name: 'Claim' }).click();
     await first.getByText('You are reading this').waitFor();
     // Focus moved to the row's next control, not to <body>.
@@ -102,7 +132,18 @@ describe('web client: the reading room, worklist → report → signed → next'
     );
     await screenshot(page, 'reading-room-next');
 
-    // The next study is claimed for the reader; sign it plainly, then amend it.
+    // The next study is claimed for the reader: the viewer's reading bar says so. Release and
+    // Claim it there; focus goes to the control that replaced the one pressed.
+    const bar = page.getByTestId('reading-bar');
+    await bar.getByText('You are reading this').waitFor();
+    await bar.getByRole('button', { name: 'Release' }).click();
+    await bar.getByRole('button', { name: 'Claim' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Claim');
+    await bar.getByRole('button', { name: 'Claim' }).click();
+    await bar.getByText('You are reading this').waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Release');
+
+    // Sign it plainly, then amend it.
     const second = page.getByTestId('report-panel');
     await second.getByRole('button', { name: 'Sign', exact: true }).click();
     await expectToast(page, 'Report signed');
@@ -123,14 +164,17 @@ describe('web client: the reading room, worklist → report → signed → next'
     await second.getByText('Amended', { exact: true }).waitFor();
     await screenshot(page, 'reading-room-signed');
 
+    // Both signed: out of the way by default; the filter shows them.
     await page.goto(`${ctx.app.url}/chat/worklist`);
     await page.getByRole('heading', { name: `Worklist — ${TEAM}` }).waitFor();
+    await page.getByRole('heading', { name: 'No studies' }).waitFor();
+    await page.getByLabel('Show signed and reviewed').check();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="worklist-row"]').length === 2);
     const reports = await page.getByTestId('worklist-report').allTextContents();
     assert.deepEqual(reports.sort(), [`Amended. Signed by ${READER}`, `Signed by ${READER}`]);
-    // "Sign and next" claimed the second study: the reader holds both (nobody else could).
+    assert.deepEqual(await page.getByTestId('worklist-waiting').allTextContents(), ['Read', 'Read']);
+    // The reader holds both (the first claimed on the worklist, the second in the viewer).
     assert.equal(await page.getByText('You are reading this').count(), 2);
-    await page.getByRole('button', { name: 'Unread' }).click();
-    await page.getByRole('heading', { name: 'No studies' }).waitFor();
     assert.deepEqual(errors, []);
   });
 });

@@ -53,7 +53,7 @@ describe('web client: single sign-on through the hospital IdP', () => {
         ...ssoEnv(idp, {
           OIDC_AUTO_REGISTER: 'true',
           OIDC_ALLOWED_DOMAINS: 'hospital.example',
-          OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist',
+          OIDC_TEAM_MAP: 'cxr-radiology=radiology:radiologist,cxr-wards=radiology:clinician',
         }),
         // A mapped team is made by a site administrator (issue 39 S3).
         SITE_ADMIN_EMAILS: `${OWNER_EMAIL},${ADMIN_EMAIL}`,
@@ -66,7 +66,7 @@ describe('web client: single sign-on through the hospital IdP', () => {
     await idp?.stop();
   });
 
-  test('click the SSO button, sign in at the IdP, land in the app as a member of the mapped team', async () => {
+  test("click the SSO button, sign in at the IdP, land on the mapped team's worklist as its radiologist", async () => {
     const owner = await signUpViaApi(app.url, { email: OWNER_EMAIL });
     await confirmSiteAdmin(app, owner.token);
     await trpcMutation(app.url, owner.token, 'team.create', { name: 'Radiology' });
@@ -84,6 +84,9 @@ describe('web client: single sign-on through the hospital IdP', () => {
     await button.click();
     await signInAtIdp(page, idp, sub);
     await page.waitForURL((u) => u.origin === app.url && u.pathname !== '/login' && u.pathname !== '/');
+    // Issue 41: a radiologist lands on the team's worklist, in the team's space, the team id dropped from the address.
+    await page.getByRole('heading', { name: 'Worklist — Radiology' }).waitFor();
+    await page.waitForURL((u) => u.pathname === '/chat/worklist' && u.search === '');
     const me = await page.evaluate(async () => (await fetch('/api/auth/me')).json());
     assert.equal((me as { user: { email: string; name: string } }).user.email, email);
     const teams = await page.evaluate(async () => (await fetch('/api/teams')).json());
@@ -162,6 +165,32 @@ describe('web client: single sign-on through the hospital IdP', () => {
       /site.previewTeamMapping failed: 403/,
     );
     await otherContext.close();
+  });
+
+  test("a clinician of the mapped team lands on the team's patients", async () => {
+    const sub = `bailey-${uniqueSuffix()}`;
+    idp.accounts.set(sub, {
+      email: `${sub}@hospital.example`,
+      email_verified: true,
+      name: 'Dr Miranda Bailey',
+      groups: ['cxr-wards'],
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('link', { name: 'Sign in with St Elsewhere' }).click();
+    await signInAtIdp(page, idp, sub);
+    await page.waitForURL((u) => u.origin === app.url && u.pathname === '/chat/profiles' && u.search === '');
+    const teams = await page.evaluate(async () => (await fetch('/api/teams')).json());
+    const [team] = (teams as { data: { teams: { id: string; role: string }[] } }).data.teams;
+    assert.equal(team?.role, 'clinician');
+    await page.waitForFunction(
+      (id) => (document.querySelector('#space-select') as HTMLSelectElement | null)?.value === id,
+      team.id,
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 
   test('a refusal comes back to the login page as words, with only a code in the address', async () => {

@@ -70,6 +70,19 @@ describe('web client: the DICOM worklist', () => {
       [...ranks].sort((a, b) => a - b),
       `most urgent first: ${badges.join(', ')}`,
     );
+    // Issue 41's columns: the IDs, accession and study date each film carried, the time waited.
+    assert.deepEqual((await page.getByTestId('worklist-patient-id').allTextContents()).sort(), [
+      'ID E2E-0',
+      'ID E2E-1',
+      'ID E2E-2',
+      'ID E2E-3',
+      'ID E2E-CT',
+    ]);
+    assert.deepEqual(await page.getByTestId('worklist-accession').allTextContents(), Array(5).fill('ACC1'));
+    for (const text of await page.getByTestId('worklist-waiting').allTextContents())
+      assert.match(text, /^(under 1 min|\d+ min)$/);
+    // The unread (all five) are shown; the filter for the signed and reviewed starts off.
+    assert.equal(await page.getByLabel('Show signed and reviewed').isChecked(), false);
     const last = page.locator('[data-testid="worklist-row"]').last();
     assert.match((await last.textContent()) ?? '', /Skipped.*Modality CT is not a chest radiograph/);
     await screenshot(page, 'worklist');
