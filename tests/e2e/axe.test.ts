@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
+import { buildDxInstance } from '../helpers/build-dx-instance.js';
+import { related } from '../helpers/stow-body.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { expectToast, signUpViaApi, trpcMutation, uniqueEmail } from './support/client-ui.js';
@@ -61,6 +63,7 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let token: string;
   const patientName = testPatientName('Axe');
   const email = uniqueEmail();
 
@@ -72,6 +75,7 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     );
     browser = await launchBrowser();
     const account = await signUpViaApi(app.url, { email });
+    token = account.token;
     await confirmSiteAdmin(app, account.token);
     await trpcMutation(app.url, account.token, 'profile.create', {
       patientName,
@@ -218,6 +222,31 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await page.getByRole('dialog').waitFor();
     await expectAccessible(page, 'delete account dialog');
     await page.keyboard.press('Escape');
+  });
+
+  test("a team's worklist: the issue 41 columns, Claim, and the skip link shown", async () => {
+    const team = await trpcMutation<{ id: string }>(app.url, token, 'team.create', { name: 'Axe team' });
+    const { key } = await trpcMutation<{ key: string }>(app.url, token, 'apiKey.create', {
+      name: 'PACS',
+      team_id: team.id,
+    });
+    const body = related([(await buildDxInstance({ patientId: 'AXE-1', patientName: 'AXE^CASE' })).bytes]);
+    const stowed = await fetch(`${app.url}/dicomweb/studies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, ...body.headers },
+      body: body.payload,
+    });
+    assert.equal(stowed.status, 200);
+    await page.goto(`${app.url}/chat/worklist`);
+    await page.locator('#space-select').selectOption(team.id);
+    await page.getByRole('heading', { name: 'Worklist — Axe team' }).waitFor();
+    await page.getByRole('button', { name: 'Claim' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Claim' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.getByRole('link', { name: 'Skip to worklist' }).waitFor();
+    await expectAccessible(page, "/chat/worklist, a team's rows, the skip link focused");
+    await page.locator('#space-select').selectOption({ index: 0 });
   });
 
   test('Swagger UI at /api/docs: its violations, reported apart', async () => {

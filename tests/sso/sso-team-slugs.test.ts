@@ -10,6 +10,9 @@ import type { TTestIdp } from '../helpers/start-oidc-provider.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends, uniqueSuffix } from '../helpers/test-config.js';
 
+/** Where a reader of a mapped team lands (sso-landing.ts): the team's worklist. */
+const WORKLIST_LANDING = /^\/chat\/worklist\?space=[0-9a-f-]{36}$/;
+
 /**
  * Issue 39 S1 and S3 through a real OpenID Provider: a team named so that it shares a mapped
  * team's slug ("RADIOLOGY!" beside "Radiology") made the slug ambiguous, and the next SSO login of
@@ -69,7 +72,8 @@ for (const strict of ['false', 'true']) {
       assert.equal((await createTeamAs(siteAdmin.token, 'Radiology')).status, 201);
       const sub = idpPerson(idp, person(['cxr-radiology']));
       const first = await ssoLogin(t, idp, sub);
-      assert.equal(first.location, '/');
+      // A radiologist of Radiology lands on its worklist (issue 41).
+      assert.match(first.location, WORKLIST_LANDING);
       const userId = await userIdOf(String(first.token));
       assert.deepEqual(await memberships(userId), ['Radiology:radiologist']);
 
@@ -84,7 +88,7 @@ for (const strict of ['false', 'true']) {
       assert.equal(twin.body.message, TEAM_MESSAGES.nameTaken);
 
       const again = await ssoLogin(t, idp, sub);
-      assert.equal(again.location, '/', 'the next login goes ahead (strict mode refused it before)');
+      assert.equal(again.location, first.location, 'the next login goes ahead (strict mode refused it before)');
       assert.deepEqual(await memberships(userId), ['Radiology:radiologist'], 'still a member');
       const removals = await t.deps.db
         .select({ details: auditLog.details })
@@ -110,12 +114,14 @@ for (const strict of ['false', 'true']) {
       const sub = idpPerson(idp, person(['cxr-ed']));
       const before = await ssoLogin(t, idp, sub);
       // Strict mode refuses a person whose groups map to no existing team; the default lets them in.
+      // The default lets them in, in no team yet: the root (their personal space).
       assert.equal(before.location, strict === 'true' ? '/login?sso_error=no_role' : '/');
 
       assert.equal((await createTeamAs(siteAdmin.token, 'Emergency')).status, 201);
       assert.deepEqual(await reportMissingMappedTeams({ ...t.deps, log }), []);
       const after = await ssoLogin(t, idp, sub);
-      assert.equal(after.location, '/');
+      // A clinician of Emergency now: its patients (issue 41).
+      assert.match(after.location, /^\/chat\/profiles\?space=[0-9a-f-]{36}$/);
       assert.deepEqual(await memberships(await userIdOf(String(after.token))), ['Emergency:clinician']);
       // The site administrator who made it is its admin; the squatter is nowhere.
       assert.deepEqual(await memberships(attacker.id), []);

@@ -81,7 +81,8 @@ describe('SSO groups → team memberships at every login', () => {
   test('the first login joins the mapped teams; a group lowered or removed at the IdP applies at the next login', async () => {
     const sub = idpPerson(idp, person(['cxr-rad-admins', 'cxr-ed']));
     const first = await ssoLogin(t, idp, sub);
-    assert.equal(first.location, '/');
+    // Issue 41: an admin of Radiology (a clinician of Emergency) lands on Radiology's worklist.
+    assert.equal(first.location, `/chat/worklist?space=${team.radiology}`);
     const token = String(first.token);
     const userId = await userIdOf(t, token);
     assert.deepEqual(await membershipsOf(t, userId), { Radiology: 'admin/sso', Emergency: 'clinician/sso' });
@@ -90,7 +91,7 @@ describe('SSO groups → team memberships at every login', () => {
     assert.equal((await members(team.emergency)).status, 200);
 
     idp.accounts.set(sub, person(['cxr-radiology'], String(idp.accounts.get(sub)?.email)));
-    assert.equal((await ssoLogin(t, idp, sub)).location, '/');
+    assert.equal((await ssoLogin(t, idp, sub)).location, `/chat/worklist?space=${team.radiology}`);
     assert.deepEqual(await membershipsOf(t, userId), { Radiology: 'radiologist/sso' }, 'demoted, and removed');
     // The session from the first login loses the team on its very next request.
     assert.equal((await members(team.emergency)).status, 404);
@@ -132,7 +133,7 @@ describe('SSO groups → team memberships at every login', () => {
     const userId = await userIdOf(t, String((await ssoLogin(t, idp, sub)).token));
     assert.deepEqual(await membershipsOf(t, userId), { Ward: 'admin/sso' });
     idp.accounts.set(sub, person([], String(idp.accounts.get(sub)?.email)));
-    assert.equal((await ssoLogin(t, idp, sub)).location, '/', 'the login goes ahead');
+    assert.equal((await ssoLogin(t, idp, sub)).location, `/chat/worklist?space=${team.ward}`, 'the login goes ahead');
     assert.deepEqual(await membershipsOf(t, userId), { Ward: 'admin/sso' }, 'Ward is not left without an admin');
     const kept = (await syncAudits(t, userId)).filter((a) => a.outcome === 'failure');
     assert.equal(kept.length, 1);
@@ -237,7 +238,7 @@ describe('SSO groups → teams with OIDC_ROLE_STRICT', () => {
     ]);
     const email = String(idp.accounts.get(sub)?.email);
     idp.accounts.set(sub, person(['cxr-radiology'], email));
-    assert.equal((await ssoLogin(t, idp, sub)).location, '/');
+    assert.equal((await ssoLogin(t, idp, sub)).location, `/chat/worklist?space=${team.radiology}`);
     assert.deepEqual(await membershipsOf(t, userId), { Radiology: 'radiologist/sso' });
 
     for (const groups of [['payroll'], ['cxr-ghost'], []]) {
