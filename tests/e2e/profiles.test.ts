@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { PROFILE_MESSAGES } from '@contracts/schemas/profile.js';
 import { screenshot } from '../helpers/browser.js';
 import {
   expectAlert,
@@ -10,6 +12,10 @@ import {
   waitForPath,
   type TClientApp,
 } from './support/client-ui.js';
+
+const FILM = readFileSync(
+  new URL('../fixtures/cxr/pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', import.meta.url),
+);
 
 describe('web client: patient profiles', () => {
   let ctx: TClientApp;
@@ -136,6 +142,61 @@ describe('web client: patient profiles', () => {
     await page.getByRole('dialog', { name: 'Create New Profile' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: 'Create New Profile' }).waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
+
+  test('New Chat → New patient: the profile form with its validation, then the analysis form for that patient', async () => {
+    await page.goto(`${ctx.app.url}/chat`);
+    await page.getByRole('button', { name: 'New Chat' }).click();
+    const picker = page.getByRole('dialog', { name: 'Select Profile for New Chat' });
+    // After the delete test: no profile yet, the case of a clinician's first patient.
+    await picker.getByText('No profiles found').waitFor();
+    await picker.getByRole('button', { name: 'New patient' }).click();
+    const form = page.getByRole('dialog', { name: 'Create New Profile' });
+    await form.waitFor();
+    assert.equal(await picker.count(), 0, 'the form replaces the picker');
+    const submit = form.getByRole('button', { name: 'Create Profile' });
+    await submit.click();
+    await expectAlert(page, PROFILE_MESSAGES.name);
+    await form.getByLabel('Patient Name *').fill('Amara Nwosu');
+    await form.getByLabel('Age *').fill('151');
+    await submit.click();
+    await expectAlert(page, PROFILE_MESSAGES.age);
+    await form.getByLabel('Age *').fill('67');
+    await form.getByRole('button', { name: '+ Add Field' }).click();
+    await form.getByLabel('Field name 1').fill('Symptoms');
+    await submit.click();
+    await expectAlert(page, PROFILE_MESSAGES.fields);
+    await form.getByLabel('Field description 1').fill('Cough for three weeks');
+    await screenshot(page, 'new-chat-new-patient');
+    await submit.click();
+    await expectToast(page, 'Profile created successfully');
+    await form.waitFor({ state: 'detached' });
+
+    // On into the analysis form for that patient: upload the film there.
+    await page.waitForURL((u) => u.pathname === '/chat' && u.searchParams.get('new') === '1');
+    await page.getByRole('heading', { name: 'Start Your Analysis' }).waitFor();
+    await page.locator('.chat-badge').filter({ hasText: 'Amara Nwosu' }).waitFor();
+    await page
+      .locator('.chat-upload input[type=file]')
+      .setInputFiles({ name: 'chest.jpg', mimeType: 'image/jpeg', buffer: FILM });
+    await expectToast(page, 'Image uploaded successfully');
+    const input = encodeURIComponent(JSON.stringify({ limit: 200 }));
+    type TListed = { result: { data: { items: { patientName: string; age: number; additionalInfo: object }[] } } };
+    const listed = await page.evaluate(async (q) => (await fetch(`/trpc/profile.list?input=${q}`)).json(), input);
+    const made = (listed as TListed).result.data.items.find((p) => p.patientName === 'Amara Nwosu');
+    assert.deepEqual(made && { age: made.age, info: made.additionalInfo }, {
+      age: 67,
+      info: { Symptoms: 'Cough for three weeks' },
+    });
+    // Escape on the form goes back to the picker, not out of New Chat.
+    await page.getByRole('button', { name: 'New Chat' }).click();
+    await picker.getByRole('button', { name: 'New patient' }).click();
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await picker.getByText('Amara Nwosu').waitFor();
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'detached' });
     assert.deepEqual(errors, []);
   });
 });

@@ -4,12 +4,13 @@ import type { TProfile, TProfileValues } from '@contracts/schemas/profile';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorInfo, errorText } from '../../../lib/error-text';
+import { errorText } from '../../../lib/error-text';
 import { useSpaceTeam } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
 import { TimelineModal } from '../components/timeline-modal';
+import { saveErrorText, useCreateProfile } from '../hooks/use-create-profile';
 import './profiles-page.css';
 
 /** Section 9: the edit modal opens 50 ms after Edit (prefilled). */
@@ -17,29 +18,14 @@ const EDIT_OPEN_DELAY_MS = 50;
 
 type TModal = { mode: 'create' } | { mode: 'edit'; profile: TProfile } | null;
 
-/**
- * Section 8's save errors: a 401 is 'User not authenticated' (section 5; the session ended while
- * the form was open, and the app then signs out); a refusal the server answered (any other 4xx:
- * the profile was deleted meanwhile, a refused request) is the spec's "success is false" string;
- * no answer or a 5xx falls back to 'Failed to save profile'.
- */
-function saveErrorText(err: unknown, refused: 'Failed to update profile' | 'Failed to create profile'): string {
-  const { status } = errorInfo(err);
-  if (status === 401) return 'User not authenticated';
-  if (status !== null && status >= 400 && status < 500) return refused;
-  return errorText(err, 'Failed to save profile');
-}
-
 export function ProfilesPage() {
   const toast = useToast();
   const utils = trpc.useUtils();
   const team = useSpaceTeam();
   const profiles = trpc.profile.list.useQuery({ limit: 200, team });
-  // Errors on the mutations, not on mutate(): a 401 takes the user to /login at once, and
+  const create = useCreateProfile();
+  // Errors on the mutation, not on mutate(): a 401 takes the user to /login at once, and
   // mutate()'s callbacks do not run once the page has unmounted.
-  const create = trpc.profile.create.useMutation({
-    onError: (err) => toast.error(saveErrorText(err, 'Failed to create profile')),
-  });
   const update = trpc.profile.update.useMutation({
     onError: (err) => toast.error(saveErrorText(err, 'Failed to update profile')),
   });
@@ -64,18 +50,19 @@ export function ProfilesPage() {
   const openEdit = (profile: TProfile) => setTimeout(() => setModal({ mode: 'edit', profile }), EDIT_OPEN_DELAY_MS);
 
   const save = (values: TProfileValues) => {
-    const done = (text: string) => {
-      toast.success(text);
-      setModal(null);
-      void utils.profile.list.invalidate();
-    };
     if (modal?.mode === 'edit') {
       update.mutate(
         { profileId: modal.profile.id, profile: values },
-        { onSuccess: () => done('Profile updated successfully') },
+        {
+          onSuccess: () => {
+            toast.success('Profile updated successfully');
+            setModal(null);
+            void utils.profile.list.invalidate();
+          },
+        },
       );
     } else {
-      create.mutate({ ...values, team }, { onSuccess: () => done('Profile created successfully') });
+      create.create(values, () => setModal(null));
     }
   };
 
@@ -148,7 +135,7 @@ export function ProfilesPage() {
         <ProfileFormModal
           key={modal.mode === 'edit' ? modal.profile.id : 'new'}
           editing={modal.mode === 'edit' ? modal.profile : null}
-          saving={create.isPending || update.isPending}
+          saving={create.pending || update.isPending}
           onSubmit={save}
           onClose={() => setModal(null)}
         />
