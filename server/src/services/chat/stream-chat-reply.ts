@@ -8,6 +8,7 @@ import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
 import { auditOutcomeOf } from '../audit/audit-outcome.js';
 import { patientOf } from '../history/chat-view.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
+import { findReadableReport } from '../report/find-readable-report.js';
 import { loadReportFacts } from '../report/load-report-facts.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import type { Responder, TResponderContext } from './responders/responder.js';
@@ -57,6 +58,8 @@ export async function loadChatContext(
   });
   // What the report panel's draft is written from, for "draft the report" (the same words as the panel).
   const reportFacts = await loadReportFacts({ db, config, analysisId: analysis!.id });
+  // The report as the panel stores it: signed or edited, the chat quotes it instead of the AI's draft.
+  const report = await findReadableReport({ db, userId, analysisId: analysis!.id });
   return {
     chatId: chat.id,
     teamId: chat.teamId,
@@ -67,6 +70,7 @@ export async function loadChatContext(
     metrics,
     comparison,
     reportFacts,
+    report,
   };
 }
 

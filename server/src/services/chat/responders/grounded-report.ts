@@ -6,11 +6,13 @@ import { draftSections, impressionSection } from '../../report/draft-sections.js
 import { findingPhrase, impressionOrder } from '../../report/finding-phrase.js';
 import { bullets, closing } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
+import { addendaText, EDITED_LINE, sectionsText, signedHeader, storedReportOf } from './stored-report-text.js';
 
 /**
  * The reading room's report questions (issue 41): the impression, the most important finding and
  * the whole draft, quoted from the report's own drafting (report/draft-sections.ts) so the chat,
- * the report panel and the exports never word a finding two ways.
+ * the report panel and the exports never word a finding two ways. Once the report is signed, or
+ * its draft edited, the impression and the report are the radiologist's words instead.
  */
 
 export const SIGN_LINE =
@@ -26,6 +28,11 @@ function noDraftReason(result: TStoredResult): string | null {
 export function impressionAnswer(ctx: TResponderContext): string {
   const none = noDraftReason(ctx.result);
   if (none) return `${none}${closing}`;
+  const stored = storedReportOf(ctx);
+  if (stored?.status === 'draft')
+    return `The draft in the report panel has been edited; its impression as edited:\n\n${stored.sections.impression}\n\n${EDITED_LINE}${closing}`;
+  if (stored)
+    return `${signedHeader(stored, 'The impression')}\n\n${stored.sections.impression}${addendaText(stored)}${closing}`;
   return `The impression of the drafted report, most important first:\n\n${impressionSection(ctx.result)}\n\n${SIGN_LINE}${closing}`;
 }
 
@@ -59,10 +66,13 @@ export function draftReportAnswer(ctx: TResponderContext): string {
   if (none) return `${none}${closing}`;
   if (!ctx.reportFacts)
     return `The drafted report of this analysis is not available in this chat; open the report panel beside the film to read it.${closing}`;
-  const s = draftSections(ctx.reportFacts);
+  const stored = storedReportOf(ctx);
+  if (stored?.status === 'draft')
+    return `The draft in the report panel has been edited; as edited:\n\n${sectionsText(stored.sections)}\n\n${EDITED_LINE}${closing}`;
+  if (stored)
+    return `${signedHeader(stored, 'The text')}\n\n${sectionsText(stored.sections)}${addendaText(stored)}${closing}`;
   return (
     'The drafted report, written from the stored result only:\n\n' +
-    `**EXAMINATION**\n${s.examination}\n\n**COMPARISON**\n${s.comparison}\n\n**FINDINGS**\n${s.findings}\n\n**IMPRESSION**\n${s.impression}\n\n` +
-    `${SIGN_LINE}${closing}`
+    `${sectionsText(draftSections(ctx.reportFacts))}\n\n${SIGN_LINE}${closing}`
   );
 }

@@ -2,6 +2,7 @@ import type { TPatientSnapshot } from '../../../db/schema.js';
 import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
+import type { TReport } from '@contracts/schemas/report.js';
 import type { TReportFacts } from '../../report/draft-sections.js';
 
 /** What a responder may know: the stored structured result, the patient snapshot and the chat so far. */
@@ -20,6 +21,12 @@ export interface TResponderContext {
    * report" gives the report panel's draft word for word; absent or null: no draft is quoted.
    */
   reportFacts?: TReportFacts | null;
+  /**
+   * The analysis's stored report as its reader sees it (report/find-readable-report.ts): once it
+   * is signed, or its draft edited, the report answers quote it rather than the AI's draft;
+   * absent or null: none is stored, or the asker may not read it.
+   */
+  report?: TReport | null;
 }
 
 /**
