@@ -159,6 +159,7 @@ describe('web client: the reading room, worklist → report → signed → next'
       },
     );
     assert.equal(await second.getByLabel('Impression').count(), 0, 'signed: read-only');
+    assert.equal(await second.getByTestId('report-deliveries').count(), 0, 'no destination configured: no "Sent to"');
     await second.getByLabel('Addendum').fill('Compared with the outside film: unchanged.');
     await second.getByRole('button', { name: 'Sign addendum' }).click();
     await second.getByText('Amended', { exact: true }).waitFor();

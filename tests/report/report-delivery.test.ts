@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import pino from 'pino';
@@ -10,6 +9,7 @@ import { QueueName } from '@contracts/queues.js';
 import { startReportDelivery } from '../../server/src/services/report/delivery/start-report-delivery.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { listenMllp } from '../helpers/mllp-listener.js';
 import { freePort } from '../helpers/start-orthanc.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TEST_PATIENT_MARKER, TEST_PATIENT_NAMES } from '../helpers/test-patients.js';
@@ -18,33 +18,8 @@ import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
 const PATIENT = TEST_PATIENT_NAMES[0];
 const PATIENT_ID = `${TEST_PATIENT_MARKER}-ID-41`;
 
-/**
- * An MLLP listener on `port`: it keeps each message and answers MSA-1 from `codes` in turn
- * (then AA). A refusal's MSA-3 echoes the patient's name, as some RIS do: that text must not
- * reach the row, the queue or the log.
- */
-function listen(port: number, codes: string[]) {
-  const received: string[] = [];
-  const server: Server = createServer((socket) => {
-    let buf = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      const end = buf.indexOf(0x1c);
-      if (end < 0 || buf[end + 1] !== 0x0d) return;
-      const message = buf.subarray(buf.indexOf(0x0b) + 1, end).toString('utf8');
-      buf = buf.subarray(end + 2);
-      received.push(message);
-      const control = message.split('\r')[0]!.split('|')[9];
-      const ack = `MSH|^~\\&|RIS|H|CXR|AI|20261129000000||ACK^R01^ACK|A${received.length}|P|2.5.1\rMSA|${codes.shift() ?? 'AA'}|${control}|unknown patient ${PATIENT}\r`;
-      socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(ack), Buffer.from([0x1c, 0x0d])]));
-    });
-  });
-  return new Promise<{ received: string[]; close: () => Promise<void> }>((resolve) => {
-    server.listen(port, '127.0.0.1', () =>
-      resolve({ received, close: () => new Promise((r) => server.close(() => r())) }),
-    );
-  });
-}
+/** The RIS: a real MLLP listener whose refusals echo the patient's name in MSA-3, as some RIS do. */
+const listen = (port: number, codes: string[]) => listenMllp(port, codes, `unknown patient ${PATIENT}`);
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;

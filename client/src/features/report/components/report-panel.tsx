@@ -6,6 +6,7 @@ import { trpc } from '../../../lib/trpc';
 import { useOpenNext } from '../hooks/use-open-next';
 import { signedText } from '../lib/signed-text';
 import { AddendaList } from './addenda-list';
+import { ReportDeliveries } from './report-deliveries';
 import { ReportSectionsForm, ReportSectionsView } from './report-sections';
 import './report-panel.css';
 
@@ -108,6 +109,7 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
           </p>
           <ReportSectionsView sections={data.sections} />
           <AddendaList report={data} onAdded={store} />
+          <ReportDeliveries analysisId={analysisId} />
           {data.canSign ? (
             <button type="button" className="button button-secondary" disabled={busy} onClick={openNext}>
               Next study
