@@ -175,6 +175,11 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     const picker = page.getByRole('dialog', { name: 'Select Profile for New Chat' });
     await picker.waitFor();
     await expectAccessible(page, 'new chat profile picker dialog');
+    await picker.getByRole('button', { name: 'New patient' }).click();
+    await page.getByRole('dialog', { name: 'Create New Profile' }).waitFor();
+    await expectAccessible(page, 'new chat, the new patient form');
+    await page.keyboard.press('Escape');
+    await picker.waitFor();
     await picker.getByRole('button', { name: new RegExp(patientName.slice(-8)) }).click();
     await page.getByRole('heading', { name: 'Start Your Analysis' }).waitFor();
     await expectAccessible(page, 'chat form (empty upload)');
@@ -222,6 +227,17 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await page.getByRole('dialog').waitFor();
     await expectAccessible(page, 'delete account dialog');
     await page.keyboard.press('Escape');
+
+    // Where the mailed site-admin link lands, either way (issue 41 part 6).
+    for (const outcome of ['confirmed', 'invalid'] as const) {
+      await page.goto(`${app.url}/chat/settings?site-admin=${outcome}`);
+      await page.getByTestId('site-admin-link-notice').waitFor();
+      await expectAccessible(page, `settings, the site-admin link ${outcome}`);
+    }
+    await page.goto(`${app.url}/chat/settings/sso-preview`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('region', { name: 'What this sign-in would do' }).waitFor();
+    await expectAccessible(page, 'the SSO mapping preview with its answer');
   });
 
   test("a team's worklist: the issue 41 columns, Claim, and the skip link shown", async () => {
@@ -246,6 +262,10 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await page.keyboard.press('Tab');
     await page.getByRole('link', { name: 'Skip to worklist' }).waitFor();
     await expectAccessible(page, "/chat/worklist, a team's rows, the skip link focused");
+    await page.goto(`${app.url}/chat/teams`);
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await page.locator('[data-testid="team-audit-entry"]').first().waitFor();
+    await expectAccessible(page, 'the team page with its audit trail');
     await page.locator('#space-select').selectOption({ index: 0 });
   });
 
