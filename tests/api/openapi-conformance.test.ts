@@ -265,10 +265,13 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     url: '/api/worklist/next',
     payload: { team: (await teamStudy(t, u)).teamId },
   }),
-  'POST /api/worklist/{studyId}/review': async (t, u) => ({
-    url: `/api/worklist/${(await teamStudy(t, u)).studyId}/review`,
-    payload: { reviewed: true },
-  }),
+  // "Mark reviewed" is the claim holder's (issue 41): the caller claims it first. No body (it is
+  // optional): the bad call then spoils the id, rather than marking the study and ending the claim.
+  'POST /api/worklist/{studyId}/review': async (t, u) => {
+    const { studyId } = await teamStudy(t, u);
+    await claimStudy({ ...t.deps, meta: null, userId: u.user.id, id: studyId });
+    return { url: `/api/worklist/${studyId}/review` };
+  },
   // The radiology report (issue 41) of the caller's own analysed study: read, edit, sign, addendum.
   'GET /api/analyses/{analysisId}/report': async (t, u) => ({
     url: `/api/analyses/${await ownAnalysis(t, u)}/report`,
