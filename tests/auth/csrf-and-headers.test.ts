@@ -164,43 +164,43 @@ for (const backend of testBackends()) {
 }
 
 describe('security headers on plain http', () => {
+  // One app for both: PUBLIC_URL and TRUST_PROXY are read at boot, and a request without
+  // X-Forwarded-Proto is plain http behind a trusted proxy too.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...FAST_HASH_ENV, TRUST_PROXY: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
   test('req 9: no HSTS when PUBLIC_URL is http (it would pin a site that has no TLS)', async () => {
-    const t = await createTestApp({ env: FAST_HASH_ENV });
-    try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/check-email', payload: { email: 'a@b.co' } });
-      assert.equal(res.headers['strict-transport-security'], undefined);
-      assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
-    } finally {
-      await t.close();
-    }
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/check-email', payload: { email: 'a@b.co' } });
+    assert.equal(res.headers['strict-transport-security'], undefined);
+    assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
   });
 
   test('the session cookie is plain `token` on http, and __Host-token on a secure request behind a trusted proxy (issue 23)', async () => {
-    const t = await createTestApp({ env: { ...FAST_HASH_ENV, TRUST_PROXY: 'true' } });
-    try {
-      const signup = (headers: Record<string, string>) =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/auth/signup',
-          headers,
-          remoteAddress: randomIp(),
-          payload: { name: 'Dr Proxy', email: uniqueEmail('proxy'), password: PASSWORD },
-        });
-      const plain = [(await signup({})).headers['set-cookie']].flat();
-      assert.match(String(plain.find((c) => c?.startsWith('token='))), /HttpOnly/);
-      assert.doesNotMatch(String(plain.find((c) => c?.startsWith('token='))), /Secure/);
-      assert.equal(
-        plain.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`)),
-        undefined,
-      );
-      const secure = [(await signup({ 'x-forwarded-proto': 'https' })).headers['set-cookie']].flat();
-      assert.match(String(secure.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`))), /; Secure/);
-      assert.equal(
-        secure.find((c) => c?.startsWith('token=')),
-        undefined,
-      );
-    } finally {
-      await t.close();
-    }
+    const signup = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        headers,
+        remoteAddress: randomIp(),
+        payload: { name: 'Dr Proxy', email: uniqueEmail('proxy'), password: PASSWORD },
+      });
+    const plain = [(await signup({})).headers['set-cookie']].flat();
+    assert.match(String(plain.find((c) => c?.startsWith('token='))), /HttpOnly/);
+    assert.doesNotMatch(String(plain.find((c) => c?.startsWith('token='))), /Secure/);
+    assert.equal(
+      plain.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`)),
+      undefined,
+    );
+    const secure = [(await signup({ 'x-forwarded-proto': 'https' })).headers['set-cookie']].flat();
+    assert.match(String(secure.find((c) => c?.startsWith(`${HOST_SESSION_COOKIE}=`))), /; Secure/);
+    assert.equal(
+      secure.find((c) => c?.startsWith('token=')),
+      undefined,
+    );
   });
 });

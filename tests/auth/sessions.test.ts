@@ -27,6 +27,43 @@ for (const backend of testBackends()) {
       await t.close();
     });
 
+    // First in the file: purging is table-wide, so its exact counts need the app's sessions and
+    // reset links to be only its own (the rows the later tests leave would be purged too).
+    describe('purging dead sessions', () => {
+      test('revoked, expired and idle sessions and used or expired reset links are deleted; live ones stay', async () => {
+        const live = await signUpUser(t.app);
+        const loggedOut = await signUpUser(t.app);
+        const idle = await signUpUser(t.app);
+        await rest(t.app, 'POST', '/api/settings/logout', {}, { bearer: loggedOut.token });
+        await t.deps.db
+          .update(sessions)
+          .set({ lastUsedAt: new Date(Date.now() - 13 * HOUR) })
+          .where(eq(sessions.userId, idle.id));
+        await t.deps.db.insert(passwordResetTokens).values([
+          { userId: live.id, tokenHash: hashToken('live-link'), expiresAt: new Date(Date.now() + HOUR) },
+          { userId: live.id, tokenHash: hashToken('old-link'), expiresAt: new Date(Date.now() - 1000) },
+          {
+            userId: live.id,
+            tokenHash: hashToken('used-link'),
+            expiresAt: new Date(Date.now() + HOUR),
+            usedAt: new Date(),
+          },
+        ]);
+        assert.deepEqual(await purgeExpiredAuth({ db: t.deps.db, idleHours: 12 }), { sessions: 2, resetTokens: 2 });
+        const left = await t.deps.db.select({ userId: sessions.userId }).from(sessions);
+        assert.deepEqual(
+          left.map((s) => s.userId),
+          [live.id],
+        );
+        const links = await t.deps.db.select({ hash: passwordResetTokens.tokenHash }).from(passwordResetTokens);
+        assert.deepEqual(
+          links.map((l) => l.hash),
+          [hashToken('live-link')],
+        );
+        assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: live.token })).status, 200);
+      });
+    });
+
     test('signup answers the spec shape and message and signs the user in', async () => {
       const email = uniqueEmail();
       const r = await rest(t.app, 'POST', '/api/auth/signup', {
@@ -236,48 +273,6 @@ for (const backend of testBackends()) {
     test('me requires authentication', async () => {
       assert.equal((await rest(t.app, 'GET', '/api/auth/me')).status, 401);
       assert.equal((await trpc(t.app, 'query', 'auth.me')).status, 401);
-    });
-  });
-}
-
-for (const backend of testBackends()) {
-  describe(`purging dead sessions on ${backend}`, () => {
-    test('revoked, expired and idle sessions and used or expired reset links are deleted; live ones stay', async () => {
-      const t = await createTestApp({ backend, env: FAST_HASH_ENV });
-      try {
-        const live = await signUpUser(t.app);
-        const loggedOut = await signUpUser(t.app);
-        const idle = await signUpUser(t.app);
-        await rest(t.app, 'POST', '/api/settings/logout', {}, { bearer: loggedOut.token });
-        await t.deps.db
-          .update(sessions)
-          .set({ lastUsedAt: new Date(Date.now() - 13 * HOUR) })
-          .where(eq(sessions.userId, idle.id));
-        await t.deps.db.insert(passwordResetTokens).values([
-          { userId: live.id, tokenHash: hashToken('live-link'), expiresAt: new Date(Date.now() + HOUR) },
-          { userId: live.id, tokenHash: hashToken('old-link'), expiresAt: new Date(Date.now() - 1000) },
-          {
-            userId: live.id,
-            tokenHash: hashToken('used-link'),
-            expiresAt: new Date(Date.now() + HOUR),
-            usedAt: new Date(),
-          },
-        ]);
-        assert.deepEqual(await purgeExpiredAuth({ db: t.deps.db, idleHours: 12 }), { sessions: 2, resetTokens: 2 });
-        const left = await t.deps.db.select({ userId: sessions.userId }).from(sessions);
-        assert.deepEqual(
-          left.map((s) => s.userId),
-          [live.id],
-        );
-        const links = await t.deps.db.select({ hash: passwordResetTokens.tokenHash }).from(passwordResetTokens);
-        assert.deepEqual(
-          links.map((l) => l.hash),
-          [hashToken('live-link')],
-        );
-        assert.equal((await rest(t.app, 'GET', '/api/auth/me', undefined, { bearer: live.token })).status, 200);
-      } finally {
-        await t.close();
-      }
     });
   });
 }

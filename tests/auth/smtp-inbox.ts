@@ -18,7 +18,8 @@ export function decodeQuotedPrintable(raw: string): string {
  * a hospital's relay. Only what is outside the product (the relay) is stood in for.
  */
 export async function startInbox(
-  opts: { rejectRecipients?: boolean } = {},
+  /** Refuse every recipient, or those the function picks (one inbox can then serve a refusal test too). */
+  opts: { rejectRecipients?: boolean | ((address: string) => boolean) } = {},
 ): Promise<{ url: string; received: TReceived[]; next(): Promise<TReceived>; close(): Promise<void> }> {
   const received: TReceived[] = [];
   const waiters: ((m: TReceived) => void)[] = [];
@@ -27,7 +28,9 @@ export async function startInbox(
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (opts.rejectRecipients) callback(new Error(`550 mailbox ${address.address} unavailable`));
+      const reject = opts.rejectRecipients;
+      if (typeof reject === 'function' ? reject(address.address) : reject)
+        callback(new Error(`550 mailbox ${address.address} unavailable`));
       else callback();
     },
     onData(stream, session, callback) {

@@ -20,7 +20,7 @@ interface TSeen {
   body: { model: string; stream: boolean; messages: { role: string; content: string }[] };
 }
 
-function startLlmServer(mode: { fail?: boolean }) {
+function startLlmServer(mode: { fail: boolean }) {
   const seen: TSeen[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     let raw = '';
@@ -43,30 +43,32 @@ function startLlmServer(mode: { fail?: boolean }) {
       res.end();
     });
   });
-  return new Promise<{ url: string; seen: TSeen[]; close: () => Promise<void> }>((resolve) => {
+  return new Promise<{ url: string; seen: TSeen[]; mode: typeof mode; close: () => Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, seen, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        seen,
+        mode,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }
 
 describe('OpenAI-compatible responder against a local streaming server', () => {
   let llm: Awaited<ReturnType<typeof startLlmServer>>;
-  let broken: Awaited<ReturnType<typeof startLlmServer>>;
   let t: TestApp;
   let u: TTestUser;
 
   beforeAll(async () => {
-    llm = await startLlmServer({});
-    broken = await startLlmServer({ fail: true });
+    llm = await startLlmServer({ fail: false });
     t = await createTestApp({ env: { LLM_BASE_URL: llm.url, LLM_MODEL: 'llama3.1:8b', LLM_API_KEY: 'sk-local-test' } });
     u = await createUser(t.deps);
   });
   afterAll(async () => {
     await t.close();
     await llm.close();
-    await broken.close();
   });
 
   test('streams the reply, binds the model to the stored result in the system prompt, and stores it', async () => {
@@ -100,11 +102,12 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
   });
 
   test('a failing LLM server gives the spec message and stores no half conversation', async () => {
-    const t2 = await createTestApp({ env: { LLM_BASE_URL: broken.url, LLM_MODEL: 'x' } });
+    // The same app and configuration: only the stand-in server starts failing (its own account and chat).
+    llm.mode.fail = true;
     try {
-      const v = await createUser(t2.deps);
-      const a = await analysedChat(t2.deps, v.user.id);
-      const res = await t2.app.inject({
+      const v = await createUser(t.deps);
+      const a = await analysedChat(t.deps, v.user.id);
+      const res = await t.app.inject({
         method: 'POST',
         url: '/api/chat/chat',
         headers: bearer(v.token),
@@ -112,10 +115,10 @@ describe('OpenAI-compatible responder against a local streaming server', () => {
       });
       assert.equal(res.statusCode, 503);
       assert.equal(res.json().message, CHAT_MESSAGES.failed);
-      const stored = await t2.deps.db.select().from(messages).where(eq(messages.chatId, a.chatId));
+      const stored = await t.deps.db.select().from(messages).where(eq(messages.chatId, a.chatId));
       assert.equal(stored.length, 2, 'only the upload message and the report');
     } finally {
-      await t2.close();
+      llm.mode.fail = false;
     }
   });
 });

@@ -20,13 +20,28 @@ const median = (xs: number[]) => {
 
 const concrete = (url: string, id: string) => url.replace(/:[A-Za-z_]+/g, id);
 
-describe('attack checklist on every route', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_DISABLED: 'true', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' } });
+/**
+ * One app for the route-wide checks and the timing ones below: production hashing cost (the
+ * timing needs it; the route-wide checks hash three passwords with it, and assert nothing about
+ * time), the global limiter off and the auth limits raised so 400 attempts fit. The lockout
+ * describe keeps its own app: its window and failure limit are read at boot.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: {
+      RATE_LIMIT_DISABLED: 'true',
+      LOGIN_FAILURES_PER_ACCOUNT: '100000',
+      LOGIN_FAILURES_PER_IP: '100000',
+      AUTH_ATTEMPTS_PER_IP_PER_MINUTE: '100000',
+      RESET_REQUESTS_PER_IP_PER_HOUR: '100000',
+      RESET_REQUESTS_PER_EMAIL_PER_HOUR: '100000',
+    },
   });
-  afterAll(() => t.close());
+});
+afterAll(() => t.close());
 
+describe('attack checklist on every route', () => {
   test('session replay: after logout the old token opens nothing, by bearer or cookie, on any route or procedure', async () => {
     const { user, token } = await createUser(t.deps);
     const { chat } = await createChat(t.deps, user.id, { withImage: true, withMessages: true });
@@ -157,9 +172,9 @@ describe('attack checklist on every route', () => {
 });
 
 describe('login lockout and its expiry (window shortened to ~2 s by configuration)', () => {
-  let t: TestApp;
+  let locking: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
+    locking = await createTestApp({
       env: {
         ARGON2_MEMORY_KIB: '1024',
         ARGON2_TIME_COST: '1',
@@ -168,12 +183,12 @@ describe('login lockout and its expiry (window shortened to ~2 s by configuratio
       },
     });
   });
-  afterAll(() => t.close());
+  afterAll(() => locking.close());
 
   test('after 3 failures even the right password is refused; after the window it works again', async () => {
-    const { user, password } = await createUser(t.deps);
+    const { user, password } = await createUser(locking.deps);
     const login = (pw: string) =>
-      t.app.inject({
+      locking.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         headers: { 'content-type': 'application/json' },
@@ -188,23 +203,11 @@ describe('login lockout and its expiry (window shortened to ~2 s by configuratio
 });
 
 describe('account enumeration by timing (real argon2 cost)', () => {
-  let t: TestApp;
   let known: string;
   beforeAll(async () => {
-    // Production hashing cost (the defaults); only the limits are raised so 400 attempts fit.
-    t = await createTestApp({
-      env: {
-        RATE_LIMIT_DISABLED: 'true',
-        LOGIN_FAILURES_PER_ACCOUNT: '100000',
-        LOGIN_FAILURES_PER_IP: '100000',
-        AUTH_ATTEMPTS_PER_IP_PER_MINUTE: '100000',
-        RESET_REQUESTS_PER_IP_PER_HOUR: '100000',
-        RESET_REQUESTS_PER_EMAIL_PER_HOUR: '100000',
-      },
-    });
+    // Production hashing cost (the defaults): the shared app at the top of the file.
     known = (await createUser(t.deps, { name: testPatientName('Clinician') })).user.email;
   });
-  afterAll(() => t.close());
 
   for (const [name, url, body] of [
     ['login', '/api/auth/login', (email: string) => ({ email, password: 'not the password 123' })],

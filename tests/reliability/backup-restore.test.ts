@@ -32,6 +32,9 @@ async function flipByte(path: string): Promise<void> {
 for (const backend of testBackends()) {
   describe(`backup and restore on ${backend}`, () => {
     let source: TestApp;
+    // One empty target for both restore tests: the corrupted backups run first and must leave it
+    // empty (they assert so), which is the fresh database the good restore then needs.
+    let target: TestApp;
     let before_: Record<string, number>;
     let imageKeys: string[];
     const dirBackup = join(work, `${backend}-dir`);
@@ -39,10 +42,14 @@ for (const backend of testBackends()) {
 
     beforeAll(async () => {
       source = await createTestApp({ backend });
+      target = await createTestApp({ backend });
       ({ imageKeys } = await seedForBackup(source.deps));
       before_ = await rowCounts(source.deps.db);
     });
-    afterAll(() => source.close());
+    afterAll(async () => {
+      await target.close();
+      await source.close();
+    });
 
     test('a backup records every table with row counts and every image with its hash', async () => {
       const m = await createBackup({ db: source.deps.db, dbKind: backend, images: source.deps.images, out: dirBackup });
@@ -62,76 +69,66 @@ for (const backend of testBackends()) {
       await createBackup({ db: source.deps.db, dbKind: backend, images: source.deps.images, out: tarBackup });
     });
 
-    test('restoring the tar.gz into a fresh database gives the same rows, files and an intact audit chain; a non-empty target needs --force', async () => {
-      const target = await createTestApp({ backend });
-      try {
-        const report = await restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarBackup });
-        const after_ = await rowCounts(target.deps.db);
-        // The restore appends its own audit entry ("system.restore") to the restored chain.
-        assert.deepEqual(after_, { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
-        assert.equal(report.auditEntries, before_.audit_log);
-        assert.deepEqual(await verifyAuditChain({ db: target.deps.db }), {
-          ok: true,
-          entries: (before_.audit_log ?? 0) + 1,
-          brokenAt: null,
-        });
-        for (const key of imageKeys) {
-          assert.equal(sha256Hex(await target.deps.images.get(key)), sha256Hex(await source.deps.images.get(key)), key);
-        }
-        // Identical content, not just counts: compare a table with jsonb, unicode and timestamps.
-        const dump = async (d: TestApp) =>
-          (
-            (await d.deps.db.execute(sql`select row_to_json(c)::text as j from chats c order by id`)) as unknown as {
-              rows: unknown[];
-            }
-          ).rows;
-        assert.deepEqual(await dump(target), await dump(source));
-        await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup }).then(
-          () => assert.fail('a non-empty target must be refused'),
-          (err: unknown) => assert.match(String((err as Error).message), /not empty.*--force/),
-        );
-        // --force replaces the contents (the directory form this time): same rows again.
-        await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup, force: true });
-        assert.deepEqual(await rowCounts(target.deps.db), { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
-        assert.equal((await verifyAuditChain({ db: target.deps.db })).ok, true);
-      } finally {
-        await target.close();
-      }
+    test('a corrupted backup fails loudly and restores nothing', async () => {
+      const corrupt = join(work, `${backend}-corrupt`);
+      await run('cp', ['-r', dirBackup, corrupt]);
+      await flipByte(join(corrupt, 'tables', 'messages.ndjson'));
+      await assert.rejects(
+        restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
+        (err: unknown) =>
+          err instanceof BackupError && /tables\/messages\.ndjson.*sha256.*Nothing was restored/.test(err.message),
+      );
+      await run('cp', [join(dirBackup, 'tables', 'messages.ndjson'), join(corrupt, 'tables', 'messages.ndjson')]);
+      const [firstFile] = imageKeys;
+      await flipByte(join(corrupt, 'files', firstFile ?? ''));
+      await assert.rejects(
+        restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
+        /image .* does not match its sha256/,
+      );
+      const tarCopy = join(work, `${backend}-corrupt.tar.gz`);
+      await run('cp', [tarBackup, tarCopy]);
+      await flipByte(tarCopy);
+      await assert.rejects(
+        restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarCopy }),
+        BackupError,
+      );
+      assert.ok(
+        Object.values(await rowCounts(target.deps.db)).every((n) => n === 0),
+        'nothing restored',
+      );
+      assert.equal(await target.deps.images.exists(imageKeys[1] ?? ''), false, 'no image written');
     });
 
-    test('a corrupted backup fails loudly and restores nothing', async () => {
-      const target = await createTestApp({ backend });
-      try {
-        const corrupt = join(work, `${backend}-corrupt`);
-        await run('cp', ['-r', dirBackup, corrupt]);
-        await flipByte(join(corrupt, 'tables', 'messages.ndjson'));
-        await assert.rejects(
-          restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
-          (err: unknown) =>
-            err instanceof BackupError && /tables\/messages\.ndjson.*sha256.*Nothing was restored/.test(err.message),
-        );
-        await run('cp', [join(dirBackup, 'tables', 'messages.ndjson'), join(corrupt, 'tables', 'messages.ndjson')]);
-        const [firstFile] = imageKeys;
-        await flipByte(join(corrupt, 'files', firstFile ?? ''));
-        await assert.rejects(
-          restoreBackup({ db: target.deps.db, images: target.deps.images, from: corrupt }),
-          /image .* does not match its sha256/,
-        );
-        const tarCopy = join(work, `${backend}-corrupt.tar.gz`);
-        await run('cp', [tarBackup, tarCopy]);
-        await flipByte(tarCopy);
-        await assert.rejects(
-          restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarCopy }),
-          BackupError,
-        );
-        assert.ok(
-          Object.values(await rowCounts(target.deps.db)).every((n) => n === 0),
-          'nothing restored',
-        );
-        assert.equal(await target.deps.images.exists(imageKeys[1] ?? ''), false, 'no image written');
-      } finally {
-        await target.close();
+    test('restoring the tar.gz into a fresh database gives the same rows, files and an intact audit chain; a non-empty target needs --force', async () => {
+      const report = await restoreBackup({ db: target.deps.db, images: target.deps.images, from: tarBackup });
+      const after_ = await rowCounts(target.deps.db);
+      // The restore appends its own audit entry ("system.restore") to the restored chain.
+      assert.deepEqual(after_, { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
+      assert.equal(report.auditEntries, before_.audit_log);
+      assert.deepEqual(await verifyAuditChain({ db: target.deps.db }), {
+        ok: true,
+        entries: (before_.audit_log ?? 0) + 1,
+        brokenAt: null,
+      });
+      for (const key of imageKeys) {
+        assert.equal(sha256Hex(await target.deps.images.get(key)), sha256Hex(await source.deps.images.get(key)), key);
       }
+      // Identical content, not just counts: compare a table with jsonb, unicode and timestamps.
+      const dump = async (d: TestApp) =>
+        (
+          (await d.deps.db.execute(sql`select row_to_json(c)::text as j from chats c order by id`)) as unknown as {
+            rows: unknown[];
+          }
+        ).rows;
+      assert.deepEqual(await dump(target), await dump(source));
+      await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup }).then(
+        () => assert.fail('a non-empty target must be refused'),
+        (err: unknown) => assert.match(String((err as Error).message), /not empty.*--force/),
+      );
+      // --force replaces the contents (the directory form this time): same rows again.
+      await restoreBackup({ db: target.deps.db, images: target.deps.images, from: dirBackup, force: true });
+      assert.deepEqual(await rowCounts(target.deps.db), { ...before_, audit_log: (before_.audit_log ?? 0) + 1 });
+      assert.equal((await verifyAuditChain({ db: target.deps.db })).ok, true);
     });
   });
 }
