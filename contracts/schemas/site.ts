@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailedLinkLanding, type TMailedLinkOutcome } from './mailed-link.js';
 
 /** Site administration (issue 17): calibration of operating points and the drift monitor. */
 export const SITE_MESSAGES = {
@@ -21,15 +22,8 @@ export const SITE_MESSAGES = {
   verifyInvalid: 'This confirmation link has expired or is invalid. Please ask for a new one.',
 } as const;
 
-/**
- * Where the mailed site-admin link lands a browser (issue 41 part 6): Settings, told in words
- * how it went (`?site-admin=confirmed|invalid`, an outcome, never a token or an address).
- */
-export const SITE_ADMIN_LINK_PARAM = 'site-admin';
-export const SITE_ADMIN_LINK_OUTCOMES = ['confirmed', 'invalid'] as const;
-export type TSiteAdminLinkOutcome = (typeof SITE_ADMIN_LINK_OUTCOMES)[number];
-export const siteAdminLanding = (outcome: TSiteAdminLinkOutcome) =>
-  `/chat/settings?${SITE_ADMIN_LINK_PARAM}=${outcome}`;
+/** Where the mailed site-admin link lands a browser (see mailed-link.ts). */
+export const siteAdminLanding = (outcome: TMailedLinkOutcome) => mailedLinkLanding('siteAdmin', outcome);
 
 export const ZCalibrationMethod = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('youden') }),

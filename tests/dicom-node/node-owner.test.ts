@@ -141,13 +141,23 @@ describe('the DICOM node takes studies only for a proven owner (issue 36, S11)',
   test('following the mailed link proves the owner: the node accepts within a few seconds; the link works once', async () => {
     const opened = await t.app.inject({ method: 'GET', url: autoLink.path });
     assert.equal(opened.statusCode, 303, opened.body);
-    assert.equal(opened.headers.location, '/settings');
+    // Settings says in words what the link did (issue 41 part 6); '/settings' was no route at all.
+    assert.equal(opened.headers.location, '/chat/settings?dicom-owner=confirmed');
     assert.equal(opened.json<{ message: string }>().message, DICOM_OWNER_MESSAGES.confirmed);
     assert.deepEqual(await untilReadyz((n) => n.accepting), { accepting: true, reason: null });
     await untilNodeAccepts(port, NODE_AE);
 
     const again = await t.app.inject({ method: 'GET', url: autoLink.path });
     assert.equal(again.statusCode, 400, 'the link works once');
+    const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const inBrowser = await t.app.inject({ method: 'GET', url: autoLink.path, headers: { accept: html } });
+    assert.equal(
+      inBrowser.statusCode,
+      303,
+      'a browser following a used link lands on Settings, which refuses in words',
+    );
+    assert.equal(inBrowser.headers.location, '/chat/settings?dicom-owner=invalid');
+    assert.equal(inBrowser.json<{ success: boolean }>().success, false);
     assert.deepEqual((await trpc(t.app, 'query', 'dicomOwner.state', undefined, { bearer: owner.token })).data, {
       owner: true,
       confirmed: true,

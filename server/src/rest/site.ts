@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   SITE_MESSAGES,
-  siteAdminLanding,
   ZApplyInput,
   ZCalibration,
   ZCalibrationState,
@@ -17,7 +16,7 @@ import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { confirmAdminVerification } from '../services/site/verify-admin-email.js';
 import { previewTeamMapping } from '../services/sso/preview-team-mapping.js';
 import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
-import { AppError } from '../lib/app-error.js';
+import { landMailedLink, ZMailedLinkLanded } from './land-mailed-link.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
 const tags = ['site'];
@@ -45,28 +44,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           '?site-admin=invalid for a used, expired or unknown link; any other caller gets the 400.',
         querystring: z.object({ token: z.string().max(200) }),
         response: {
-          303: ZOk.extend({ success: z.boolean() }).describe('On to Settings (Location), success false when refused'),
+          303: ZMailedLinkLanded,
           400: errorResponse(SITE_MESSAGES.verifyInvalid),
         },
       },
     },
-    async (req, reply) => {
-      const browser = /\btext\/html\b/.test(req.headers.accept ?? '');
-      try {
-        await confirmAdminVerification({ ...deps, meta: req.meta(), token: req.query.token });
-      } catch (err) {
-        if (!browser || !(err instanceof AppError) || err.code !== 'BAD_REQUEST') throw err;
-        return reply
-          .code(303)
-          .header('location', siteAdminLanding('invalid'))
-          .send({ success: false, message: SITE_MESSAGES.verifyInvalid });
-      }
-      // A body as well as the Location, so a script sees the same envelope as every other call.
-      return reply
-        .code(303)
-        .header('location', siteAdminLanding('confirmed'))
-        .send({ success: true, message: SITE_MESSAGES.verified });
-    },
+    (req, reply) =>
+      landMailedLink(req, reply, {
+        link: 'siteAdmin',
+        confirm: () => confirmAdminVerification({ ...deps, meta: req.meta(), token: req.query.token }),
+        messages: { confirmed: SITE_MESSAGES.verified, invalid: SITE_MESSAGES.verifyInvalid },
+      }),
   );
 
   app.post(

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { DICOM_OWNER_MESSAGES } from '@contracts/schemas/dicom-owner';
+import { SITE_MESSAGES } from '@contracts/schemas/site';
 import { Spinner } from '../../../components/spinner';
 import { Tabs, type TTabItem } from '../../../components/tabs';
 import { trpc } from '../../../lib/trpc';
@@ -7,9 +9,9 @@ import { ClaimSiteAdmin } from '../components/claim-site-admin';
 import { ConfirmDicomOwner } from '../components/confirm-dicom-owner';
 import { DangerZoneTab } from '../components/danger-zone-tab';
 import { LinkedIdentitiesPanel } from '../components/linked-identities-panel';
+import { MailedLinkNotice, useMailedLinkOutcome } from '../components/mailed-link-notice';
 import { PasswordTab } from '../components/password-tab';
 import { ProfileTab } from '../components/profile-tab';
-import { SiteAdminLinkNotice, useSiteAdminLinkOutcome } from '../components/site-admin-link-notice';
 import { SiteTab } from '../components/site-tab';
 import './settings-page.css';
 
@@ -30,7 +32,8 @@ export function SettingsPage() {
   const dicomOwner = trpc.dicomOwner.state.useQuery(undefined, { staleTime: 60_000 }).data;
   const tabs = siteAdmin ? [...TABS, { key: 'site' as const, label: 'Site' }] : TABS;
   // Arriving from the mailed site-admin link (issue 41 part 6): say how it went, open the Site tab.
-  const linkOutcome = useSiteAdminLinkOutcome();
+  const linkOutcome = useMailedLinkOutcome('siteAdmin');
+  const ownerLinkOutcome = useMailedLinkOutcome('dicomOwner');
   useEffect(() => {
     if (linkOutcome === 'confirmed' && siteAdmin) setTab('site');
   }, [linkOutcome, siteAdmin]);
@@ -44,7 +47,22 @@ export function SettingsPage() {
           <p className="muted">Manage your account.</p>
         </div>
       </header>
-      {linkOutcome ? <SiteAdminLinkNotice outcome={linkOutcome} /> : null}
+      {linkOutcome ? (
+        <MailedLinkNotice
+          link="siteAdmin"
+          outcome={linkOutcome}
+          confirmed={`${SITE_MESSAGES.verified}. The Site tab below holds the site's settings.`}
+          invalid={SITE_MESSAGES.verifyInvalid}
+        />
+      ) : null}
+      {ownerLinkOutcome ? (
+        <MailedLinkNotice
+          link="dicomOwner"
+          outcome={ownerLinkOutcome}
+          confirmed={DICOM_OWNER_MESSAGES.confirmed}
+          invalid={DICOM_OWNER_MESSAGES.invalid}
+        />
+      ) : null}
       <Tabs
         idPrefix="settings"
         label="Settings sections"
