@@ -62,6 +62,7 @@ fi
 echo "== tests"
 export PGLITE_DIR=memory://
 # Every file under tests/ in the order and parallelism vitest.config.ts sets (unit and
-# integration files two at a time, then the reliability and e2e files one at a time), with a
+# integration files two at a time, the timing file alone, the e2e files two at a time, the fault
+# files one at a time), with a
 # coverage summary of server, worker, contracts and common that fails under its floor.
 npx vitest run --coverage
