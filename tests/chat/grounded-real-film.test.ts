@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { analyses } from '../../server/src/db/schema.js';
 import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
-import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { createUser, type TTestUser } from '../helpers/factories.js';
+import { askChat } from '../helpers/ask-chat.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { MODEL_DIR, modelInstalled, radiograph, uploadBody } from '../analysis/support/fixtures.js';
 import { postMultipart } from '../helpers/post-multipart.js';
@@ -58,14 +59,7 @@ describe.skipIf(!modelInstalled() && 'no model installed')('the follow-up chat o
   );
 
   const ask = async (query: string): Promise<string> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/chat',
-      headers: bearer(u.token),
-      payload: { chat_id: chatId, query },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    const answer = (res.json() as { data: { response: string } }).data.response;
+    const answer = await askChat(t, u.token, chatId, query);
     assert.ok(answer.includes(DISCLAIMER), query);
     // Every percentage is this film's (a probability or threshold) or the model card's (a measured figure).
     const allowed = new Set([

@@ -9,6 +9,7 @@ import { ZStoredResult, type TStoredResult } from '@contracts/schemas/analysis.j
 import type { TReport } from '@contracts/schemas/report.js';
 import { DISCLAIMER, pct } from '../../server/src/services/analysis/compose-report.js';
 import { bearer, createProfile, createUser, type TTestUser } from '../helpers/factories.js';
+import { askChat } from '../helpers/ask-chat.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { MODEL_DIR, modelInstalled, radiograph, uploadBody } from '../analysis/support/fixtures.js';
@@ -68,14 +69,7 @@ describe.skipIf(!modelInstalled() && 'no model installed')("the reading room's c
   });
 
   const ask = async (query: string): Promise<string> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/chat',
-      headers: bearer(u.token),
-      payload: { chat_id: chatId, query },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    const answer = (res.json() as { data: { response: string } }).data.response;
+    const answer = await askChat(t, u.token, chatId, query);
     assert.ok(answer.includes(DISCLAIMER), query);
     assert.doesNotMatch(answer, /Do you mean/, query);
     return answer;

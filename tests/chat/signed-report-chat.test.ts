@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { analyses, dicomInstances } from '../../server/src/db/schema.js';
 import type { TReport } from '@contracts/schemas/report.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
+import { askChat } from '../helpers/ask-chat.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
 
@@ -31,14 +32,7 @@ describe('the chat quotes the edited, then the signed report', () => {
     return (res.json() as { data: TReport }).data;
   };
   const ask = async (query: string): Promise<string> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/chat',
-      headers: bearer(u.token),
-      payload: { chat_id: chatId, query },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    const answer = (res.json() as { data: { response: string } }).data.response;
+    const answer = await askChat(t, u.token, chatId, query);
     assert.doesNotMatch(answer, /Do you mean/, query);
     return answer;
   };

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:net';
 
 export interface TMllpListener {
+  /** The port it listens on (the one asked for, or the one the system chose for 0). */
+  port: number;
   /** Every message received, in order (MLLP framing removed). */
   received: string[];
   close(): Promise<void>;
 }
 
 /**
- * A real MLLP listener on 127.0.0.1:`port` standing for a RIS: it keeps each message and answers
+ * A real MLLP listener on 127.0.0.1:`port` (0: any free port) standing for a RIS: it unframes each
+ * message (<VT>…<FS><CR>), keeps it and answers
  * an ACK whose MSA-1 comes from `codes` in turn (then AA). MSA-3 carries `ackText`, as some RIS
  * echo the patient there: a test checks that such text never reaches a row, the queue or a log.
  */
@@ -29,7 +32,11 @@ export function listenMllp(port: number, codes: string[], ackText = ''): Promise
   });
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () =>
-      resolve({ received, close: () => new Promise((r) => server.close(() => r())) }),
+      resolve({
+        port: (server.address() as { port: number }).port,
+        received,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
     );
   });
 }

@@ -1,41 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dicomInstances } from '../../server/src/db/schema.js';
 import { parseAck } from '../../server/src/services/report/hl7/send-mllp.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
+import { listenMllp, type TMllpListener } from '../helpers/mllp-listener.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
-
-/**
- * A real MLLP listener on a TCP port: it unframes each message (<VT>…<FS><CR>), keeps it, and
- * answers an ACK with MSA-1 from `codes` in turn (then AA), echoing MSH-10 as MSA-2.
- */
-function startListener(codes: string[]) {
-  const received: string[] = [];
-  const server: Server = createServer((socket) => {
-    let buf = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      const end = buf.indexOf(0x1c);
-      if (end < 0 || buf[end + 1] !== 0x0d) return;
-      const message = buf.subarray(buf.indexOf(0x0b) + 1, end).toString('utf8');
-      buf = buf.subarray(end + 2);
-      received.push(message);
-      const control = message.split('\r')[0]!.split('|')[9];
-      const ack = `MSH|^~\\&|RIS|HOSPITAL|CHEST_DOCTOR_AI|CXR_AI|20261129000000||ACK^R01^ACK|A${received.length}|P|2.5.1\rMSA|${codes.shift() ?? 'AA'}|${control}|\r`;
-      socket.write(Buffer.concat([Buffer.from([0x0b]), Buffer.from(ack), Buffer.from([0x1c, 0x0d])]));
-    });
-  });
-  return new Promise<{ port: number; received: string[]; close: () => Promise<void> }>((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      resolve({ port, received, close: () => new Promise((r) => server.close(() => r())) });
-    });
-  });
-}
 
 async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -65,10 +37,10 @@ const field = (message: string, segment: string, index: number, nth = 0): string
 describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () => {
   let t: TestApp;
   let u: TTestUser;
-  let listener: Awaited<ReturnType<typeof startListener>>;
+  let listener: TMllpListener;
   beforeAll(async () => {
     // The first message is refused (AE): the server must try again and be accepted.
-    listener = await startListener(['AE']);
+    listener = await listenMllp(0, ['AE']);
     // The report-delivery queue's consumer runs with the server's background services.
     t = await createTestApp({
       background: true,
