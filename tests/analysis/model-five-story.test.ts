@@ -8,7 +8,7 @@ import { describe, test } from 'vitest';
 import { findingValueText, worklistLeadText } from '@contracts/finding-story.js';
 import { projectionText } from '@contracts/finding-text.js';
 import { heartStory } from '@contracts/heart-story.js';
-import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport } from '@contracts/schemas/export.js';
+import type { TExportReport } from '@contracts/schemas/export.js';
 import type { TFinding, TProjection, TStoredResult } from '@contracts/schemas/analysis.js';
 import { composeReport } from '../../server/src/services/analysis/compose-report.js';
 import { wordWorkerResult } from '../../server/src/services/analysis/word-worker-result.js';
@@ -16,6 +16,7 @@ import { groundedAnswer } from '../../server/src/services/chat/responders/ground
 import { buildResultObjects } from '../../server/src/services/dicom-node/build-result-objects.js';
 import { urgencyOf } from '../../server/src/services/dicom-node/list-worklist.js';
 import { buildFhirBundle } from '../../server/src/services/export/build-fhir.js';
+import { exportOfResult } from '../helpers/export-of-result.js';
 import { renderPdf } from '../../server/src/services/export/render-pdf.js';
 import { sampleResultV2, workerResultOf } from './support/fixtures.js';
 
@@ -74,27 +75,8 @@ const plain = (s: string) => s.replace(/\*\*/g, '').replace(/\s+/g, ' ');
 const impressionOf = (r: TStoredResult) =>
   /### Impression\n\n([^\n]*)/.exec(composeReport(r, patient).content)?.[1] ?? '';
 
-function exportOf(result: TStoredResult): TExportReport {
-  const now = new Date().toISOString();
-  return ZExportReport.parse({
-    schema: EXPORT_SCHEMA_ID,
-    generatedAt: now,
-    chat: { id: crypto.randomUUID(), title: 'X-Ray Analysis', createdAt: now },
-    analysis: { id: crypto.randomUUID(), status: 'completed', createdAt: now, completedAt: now },
-    patient: { name: 'Test Patient', age: 61, medicalHistory: [] },
-    model: { name: result.modelName, version: result.modelVersion, cardUrl: 'http://localhost:3000/model-card' },
-    gate: { accepted: true, reason: null, flags: [] },
-    findings: result.findings,
-    notAssessed: result.notAssessed,
-    anatomy: result.anatomy,
-    projection: result.projection ?? null,
-    withdrawn: result.withdrawn ?? [],
-    topFinding: null,
-    report: { format: 'markdown', text: composeReport(result, patient).content },
-    heatmap: null,
-    disclaimer: EXPORT_DISCLAIMER,
-  });
-}
+const exportOf = (result: TStoredResult): TExportReport =>
+  exportOfResult(result, { topFinding: null, reportText: composeReport(result, patient).content });
 
 async function srTexts(result: TStoredResult): Promise<string[]> {
   const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 90, g: 90, b: 90 } } })

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, test } from 'vitest';
 import { parseModelMetrics } from '@contracts/model/metrics.js';
-import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport } from '@contracts/schemas/export.js';
+import type { TExportReport } from '@contracts/schemas/export.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { composeReport } from '../../server/src/services/analysis/compose-report.js';
 import { wordWorkerResult } from '../../server/src/services/analysis/word-worker-result.js';
@@ -14,6 +14,7 @@ import { groundedAnswer } from '../../server/src/services/chat/responders/ground
 import { systemPrompt } from '../../server/src/services/chat/responders/openai-responder.js';
 import { buildResultObjects } from '../../server/src/services/dicom-node/build-result-objects.js';
 import { buildFhirBundle } from '../../server/src/services/export/build-fhir.js';
+import { exportOfResult } from '../helpers/export-of-result.js';
 import { renderDocx } from '../../server/src/services/export/render-docx.js';
 import { renderPdf } from '../../server/src/services/export/render-pdf.js';
 import { docxText } from '../export/docx-text.js';
@@ -66,25 +67,10 @@ const ask = (query: string, result: TStoredResult) =>
 const dir = mkdtempSync(join(tmpdir(), 'cxr-model4-'));
 const squash = (s: string) => s.replace(/\s+/g, ' ');
 function exportOf(result: TStoredResult): TExportReport {
-  const now = new Date().toISOString();
   const top = result.findings.find((f) => f.label === result.topFinding);
-  return ZExportReport.parse({
-    schema: EXPORT_SCHEMA_ID,
-    generatedAt: now,
-    chat: { id: crypto.randomUUID(), title: 'X-Ray Analysis', createdAt: now },
-    analysis: { id: crypto.randomUUID(), status: 'completed', createdAt: now, completedAt: now },
-    patient: { name: 'Test Patient', age: 61, medicalHistory: [] },
-    model: { name: result.modelName, version: result.modelVersion, cardUrl: 'http://localhost:3000/model-card' },
-    gate: { accepted: true, reason: null, flags: [] },
-    findings: result.findings,
-    notAssessed: result.notAssessed,
-    anatomy: result.anatomy,
-    projection: result.projection ?? null,
-    withdrawn: result.withdrawn ?? [],
+  return exportOfResult(result, {
     topFinding: top ? { label: top.label, display: top.display } : null,
-    report: { format: 'markdown', text: 'See the findings.' },
-    heatmap: null,
-    disclaimer: EXPORT_DISCLAIMER,
+    reportText: 'See the findings.',
   });
 }
 

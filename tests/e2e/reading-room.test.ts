@@ -3,28 +3,11 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../helpers/browser.js';
 import { buildDxInstance } from '../helpers/build-dx-instance.js';
+import { stowStudies as stow } from '../helpers/stow-body.js';
 import { expectToast, openSignedInPage, startClientApp, trpcMutation, type TClientApp } from './support/client-ui.js';
 
 const TEAM = 'Reading room';
 const READER = 'Dr Rita Reader';
-
-/** Two films sent by STOW-RS with the team's key, analysed by the real worker process. */
-async function stow(baseUrl: string, key: string, parts: Buffer[]) {
-  const boundary = 'reading-room-e2e';
-  const chunks: Buffer[] = [];
-  for (const p of parts)
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), p, Buffer.from('\r\n'));
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  const res = await fetch(`${baseUrl}/dicomweb/studies`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`,
-    },
-    body: Buffer.concat(chunks),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
 
 const rows = (page: Page) => page.locator('[data-testid="worklist-row"]');
 const chatOf = (page: Page) => new URL(page.url()).searchParams.get('chat');
