@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { rest, signUpUser } from '../auth/auth-helpers.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
-import { cookieValue, idpFor, idpPerson, ssoEnv, ssoLogin, SSO_PUBLIC_URL } from '../helpers/sso-flow.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { cookieValue, idpPerson, ssoLogin, SSO_PUBLIC_URL, useSsoApp } from '../helpers/sso-flow.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
 /**
@@ -14,15 +14,9 @@ import { uniqueSuffix } from '../helpers/test-config.js';
 describe('SSO: the spec logout and replayed callbacks', () => {
   let idp: TTestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, { OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }),
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.stop();
+  useSsoApp({ OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }, (app, provider) => {
+    t = app;
+    idp = provider;
   });
 
   const person = (tag: string) =>

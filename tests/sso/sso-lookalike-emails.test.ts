@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { userIdentities } from '../../server/src/db/schema.js';
 import { rest, signUpUser } from '../auth/auth-helpers.js';
-import { idpFor, idpPerson, ssoEnv, ssoLogin } from '../helpers/sso-flow.js';
+import { idpPerson, ssoLogin, useSsoApp } from '../helpers/sso-flow.js';
 import type { TTestIdp } from '../helpers/start-oidc-provider.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 
 /**
@@ -17,15 +17,9 @@ import { uniqueSuffix } from '../helpers/test-config.js';
 describe('SSO account linking with look-alike addresses', () => {
   let idp: TTestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await idpFor();
-    t = await createTestApp({
-      env: ssoEnv(idp, { OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }),
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+  useSsoApp({ OIDC_AUTO_REGISTER: 'true', OIDC_ALLOWED_DOMAINS: 'hospital.example' }, (app, provider) => {
+    t = app;
+    idp = provider;
   });
 
   const identitiesOf = (userId: string) =>
