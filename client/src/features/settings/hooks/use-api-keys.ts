@@ -16,6 +16,10 @@ export function useApiKeys(teamId?: string) {
   const list = trpc.apiKey.list.useQuery();
   const revokeKey = trpc.apiKey.revoke.useMutation();
   const [created, setCreated] = useState<string | null>(null);
+  // React Query's invalidate joins a first fetch still under way instead of starting a new one: a
+  // list asked for before the key was made (the panel's first load, batched with the page's other
+  // queries) would answer without it and stay so. Cancelling that fetch first makes the refetch real.
+  const reloadList = () => void utils.apiKey.list.cancel().then(() => utils.apiKey.list.invalidate());
   const form = useZodForm({
     schema: ZCreateApiKeyInput,
     initialValues: { name: '' },
@@ -25,7 +29,7 @@ export function useApiKeys(teamId?: string) {
     onSuccess: (res) => {
       setCreated(res.key);
       form.setValues({ name: '' });
-      void utils.apiKey.list.invalidate();
+      reloadList();
     },
     errorToast: { fallback: 'Failed to create API key' },
   });
@@ -37,7 +41,7 @@ export function useApiKeys(teamId?: string) {
         onSuccess: () => {
           toast.success(API_KEY_MESSAGES.revoked);
           settled?.();
-          void utils.apiKey.list.invalidate();
+          reloadList();
         },
         onError: (err) => {
           toast.error(errorText(err, 'Failed to revoke API key'));
