@@ -52,14 +52,15 @@ describe('the heart border check', () => {
   });
 
   test('a flagged effusion hot along the basal heart border hides it; elsewhere, or not flagged, it does not', () => {
-    const atBorder = [map('pleural_effusion', m.lung, 4, 17, 24, 35)];
+    // Hot along both sides of the basal border (the band's mean must reach BORDER_HEAT_FROM, 0.8).
+    const atBorder = [map('pleural_effusion', m.lung, 4, 35, 24, 35)];
     const lateral = [map('pleural_effusion', m.lung, 4, 7, 4, 12)];
     assert.equal(heartBorderObscured(m, [effusion('positive')], atBorder), true);
     assert.equal(heartBorderObscured(m, [effusion('possible')], atBorder), true);
     assert.equal(heartBorderObscured(m, [effusion('negative')], atBorder), false, 'not flagged');
     assert.equal(heartBorderObscured(m, [effusion('positive')], lateral), false, 'away from the heart');
     const mass = { ...effusion('positive'), label: 'mass', display: 'Mass' };
-    assert.equal(heartBorderObscured(m, [mass], [map('mass', m.lung, 4, 17, 24, 35)]), false, 'no silhouette sign');
+    assert.equal(heartBorderObscured(m, [mass], [map('mass', m.lung, 4, 35, 24, 35)]), false, 'no silhouette sign');
   });
 });
 

@@ -8,8 +8,9 @@ import type { GrayFilm, Heatmap, HeatmapZones, LoadedModel } from './types.js';
 
 /**
  * The heatmaps stage: the CAM channel of every finding that has one (heatmap-channel.ts), scaled to 0..1. After an
- * anatomy stage the maps lie on the anatomy grid over the whole film, confined to the lungs, with
- * each map's mass per lung zone; without one they are the CAM grid as the classifier gave it.
+ * anatomy stage the maps lie on the anatomy grid over the whole film, each finding's own part of its CAM in its
+ * region (lung-heatmaps.ts, map-region.ts; the measured heart as its outline), with each map's mass per lung zone;
+ * without one they are the CAM grid as the classifier gave it.
  */
 export function buildHeatmaps(
   model: LoadedModel,
@@ -20,11 +21,14 @@ export function buildHeatmaps(
 ): { heatmaps: Heatmap[]; heatmapZones?: HeatmapZones[] } {
   if (!found) return { heatmaps: camHeatmaps(model, outputs) };
   const cams = model.manifest.cams ? outputs[model.manifest.cams.output] : undefined;
-  const heatmaps = lungHeatmaps(model, cams, found.lung, found.box !== null, {
-    filmWidth: film.width,
-    filmHeight: film.height,
-    crop,
-  });
+  const heatmaps = lungHeatmaps(
+    model,
+    cams,
+    found.lung,
+    found.box !== null,
+    { filmWidth: film.width, filmHeight: film.height, crop },
+    found.heart,
+  );
   return { heatmaps, heatmapZones: found.box ? heatmapZones(heatmaps, found.lung) : [] };
 }
 

@@ -60,14 +60,28 @@ export async function classifyFilm(
   t = lap('crop', t);
   const outputs = await infer(model, x);
   lap('classifier', t);
-  const { ctr } = found.anatomy;
-  const projection = readProjection(spec, spec?.model === 'anatomy' ? checked.firstNet : outputs, viewPosition);
-  // Judged against the AP reference when either the DICOM tag or the model (p >= 0.8) says AP.
-  const ap = judgedAp(projection);
   return {
-    ...composeFindings(model, findingProbabilities(model, outputs, ctr, ap), ctr),
-    projection,
+    ...callFindings(model, outputs, checked.firstNet, found.anatomy.ctr, viewPosition),
     outputs,
     crop: cropBox ? pixelBox(cropBox, film.width, film.height) : whole,
   };
+}
+
+/**
+ * The calls from the classifier's outputs after an anatomy stage: the projection, then findings
+ * combined with the measured CTR (null: none trusted). Pure, so that an evaluation can call again
+ * from stored outputs (bench/heart-and-maps/).
+ */
+export function callFindings(
+  model: LoadedModel,
+  outputs: Record<string, OutputTensor>,
+  firstNet: Record<string, OutputTensor>,
+  ctr: number | null,
+  viewPosition: ViewPosition | null = null,
+): Omit<Classified, 'outputs' | 'crop'> {
+  const spec = model.manifest.projection;
+  const projection = readProjection(spec, spec?.model === 'anatomy' ? firstNet : outputs, viewPosition);
+  // Judged against the AP reference when either the DICOM tag or the model (p >= 0.8) says AP.
+  const ap = judgedAp(projection);
+  return { ...composeFindings(model, findingProbabilities(model, outputs, ctr, ap), ctr), projection };
 }
