@@ -10,6 +10,7 @@ import { createChat, createProfile, createUser, pngBytes, type TTestUser } from 
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { documentedApiRoutes, registeredApiRoutes } from '../helpers/list-api-routes.js';
 import { multipart } from '../helpers/post-multipart.js';
+import { freePort } from '../helpers/start-orthanc.js';
 import { testPatientName } from '../helpers/test-patients.js';
 import { uniqueSuffix } from '../helpers/test-config.js';
 import { createTeam as createTeamWith, invitationTokenFor } from '../helpers/team-factories.js';
@@ -307,6 +308,15 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   // Nothing applied: the documented 404 (the route's bad-input call has already reverted).
   'DELETE /api/site/calibration': async (t, u) => siteAdmin(t, u, { url: '/api/site/calibration' }),
   'GET /api/site/monitoring': async (t, u) => siteAdmin(t, u, { url: '/api/site/monitoring?weeks=4' }),
+  'GET /api/site/destinations': async (t, u) => siteAdmin(t, u, { url: '/api/site/destinations' }),
+  // A RIS that is down: the test itself is the 200, its failure the recorded result (issue 49 item 7).
+  'POST /api/site/destinations/test': async (t, u) => {
+    Object.assign(t.deps.config, { REPORT_HL7_DESTINATION: { host: '127.0.0.1', port: await freePort() } });
+    return siteAdmin(t, u, { url: '/api/site/destinations/test', payload: { destination: 'hl7' } });
+  },
+  'GET /api/site/stow-forwarding': async (t, u) => siteAdmin(t, u, { url: '/api/site/stow-forwarding' }),
+  'PUT /api/site/stow-forwarding': async (t, u) =>
+    siteAdmin(t, u, { url: '/api/site/stow-forwarding', payload: { email: u.user.email, forward: true } }),
   'POST /api/site/sso-preview': async (t, u) =>
     siteAdmin(t, u, { url: '/api/site/sso-preview', payload: { claims: { sub: 'someone', groups: ['cxr-ed'] } } }),
   'GET /api/site/verify-admin': async (t, u) => {

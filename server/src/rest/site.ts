@@ -16,6 +16,11 @@ import { proposeCalibration } from '../services/site/propose-calibration.js';
 import { confirmAdminVerification } from '../services/site/verify-admin-email.js';
 import { previewTeamMapping } from '../services/sso/preview-team-mapping.js';
 import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
+import { ZDestinationTestInput, ZSiteDestinations } from '@contracts/schemas/site-destinations.js';
+import { ZSetStowForwardingInput, ZStowForwardingList } from '@contracts/schemas/stow-forwarding.js';
+import { getSiteDestinations } from '../services/site/get-site-destinations.js';
+import { listStowForwarding, setStowForwarding } from '../services/site/stow-forwarding.js';
+import { testDestination } from '../services/site/test-destination.js';
 import { landMailedLink, ZMailedLinkLanded } from './land-mailed-link.js';
 import { envelope, errorResponse, ZOk } from './openapi/responses.js';
 
@@ -149,6 +154,80 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       await revertCalibration({ ...deps, meta: req.meta(), userId: req.signedIn().userId });
       return { success: true as const, message: SITE_MESSAGES.reverted };
     },
+  );
+
+  app.get(
+    '/destinations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The RIS (HL7) and PACS (DICOM) destinations with their last test, and the STOW-RS forwarding list',
+        response: { 200: envelope(ZSiteDestinations), ...adminsOnly },
+      },
+    },
+    async () => ({ success: true as const, data: await getSiteDestinations({ ...deps }) }),
+  );
+
+  app.post(
+    '/destinations/test',
+    {
+      config: sessionConfig,
+      schema: {
+        tags,
+        summary:
+          'Send a test: an HL7 test ORU for a test patient to the RIS, or a C-ECHO to the PACS; kept as its last result',
+        body: ZDestinationTestInput,
+        response: {
+          200: envelope(ZSiteDestinations),
+          400: errorResponse('No destination is configured: set REPORT_HL7_DESTINATION or DICOM_DESTINATION'),
+          ...adminsOnly,
+        },
+      },
+    },
+    async (req) => ({
+      success: true as const,
+      data: await testDestination({
+        ...deps,
+        meta: req.meta(),
+        userId: req.signedIn().userId,
+        input: req.body,
+      }),
+    }),
+  );
+
+  app.get(
+    '/stow-forwarding',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The accounts and teams whose STOW-RS results are forwarded to DICOM_DESTINATION',
+        response: { 200: envelope(ZStowForwardingList), ...adminsOnly },
+      },
+    },
+    async () => ({ success: true as const, data: await listStowForwarding({ ...deps }) }),
+  );
+
+  app.put(
+    '/stow-forwarding',
+    {
+      config: sessionConfig,
+      schema: {
+        tags,
+        summary: "Forward (or stop forwarding) one account's (by email) or one team's STOW-RS results to the PACS",
+        body: ZSetStowForwardingInput,
+        response: {
+          200: envelope(ZStowForwardingList),
+          ...adminsOnly,
+          404: errorResponse('No account uses that email address, or no team has that id'),
+        },
+      },
+    },
+    async (req) => ({
+      success: true as const,
+      data: await setStowForwarding({ ...deps, meta: req.meta(), userId: req.signedIn().userId, input: req.body }),
+    }),
   );
 
   app.get(

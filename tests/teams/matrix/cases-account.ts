@@ -327,6 +327,36 @@ export const accountCases: TCase[] = [
     call: (c) => trpcStatus(c.t, 'mutation', 'site.setUrgentFindings', c.token, { labels: [] }),
   },
   {
+    surface: 'query site.destinations',
+    expect: SITE_ADMIN,
+    call: (c) => trpcStatus(c.t, 'query', 'site.destinations', c.token),
+  },
+  {
+    surface: 'mutation site.testDestination',
+    expect: SITE_ADMIN,
+    call: (c) => trpcStatus(c.t, 'mutation', 'site.testDestination', c.token, { destination: 'hl7' }),
+  },
+  {
+    surface: 'GET /api/site/destinations',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'GET', '/api/site/destinations', c.token),
+  },
+  {
+    surface: 'POST /api/site/destinations/test',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'POST', '/api/site/destinations/test', c.token, { destination: 'dicom' }),
+  },
+  {
+    surface: 'GET /api/site/stow-forwarding',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'GET', '/api/site/stow-forwarding', c.token),
+  },
+  {
+    surface: 'PUT /api/site/stow-forwarding',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'PUT', '/api/site/stow-forwarding', c.token, { email: newEmail(), forward: true }),
+  },
+  {
     surface: 'GET /api/auth/oidc/identities',
     expect: SIGNED_IN(200),
     call: (c) => restStatus(c.t, 'GET', '/api/auth/oidc/identities', c.token),

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { SiteCalibrationPanel } from './site-calibration-panel';
+import { SiteDestinationsPanel } from './site-destinations-panel';
 import { SiteMonitorPanel } from './site-monitor-panel';
 import { SiteUrgentPanel } from './site-urgent-panel';
 import './site-tab.css';
@@ -8,6 +9,7 @@ import './site-tab.css';
 export function SiteTab() {
   return (
     <div className="site-tab">
+      <SiteDestinationsPanel />
       <SiteCalibrationPanel />
       <SiteUrgentPanel />
       <SiteMonitorPanel />

@@ -14,6 +14,9 @@ import {
 import { ZMessageResult } from '@contracts/schemas/auth.js';
 import { ZTeamMappingPreview, ZTeamMappingPreviewInput } from '@contracts/schemas/sso.js';
 import { ZSetStowForwardingInput, ZStowForwardingList } from '@contracts/schemas/stow-forwarding.js';
+import { ZDestinationTestInput, ZSiteDestinations } from '@contracts/schemas/site-destinations.js';
+import { getSiteDestinations } from '../../../services/site/get-site-destinations.js';
+import { testDestination } from '../../../services/site/test-destination.js';
 import { applyCalibration, revertCalibration } from '../../../services/site/apply-calibration.js';
 import { getCalibration } from '../../../services/site/get-calibration.js';
 import { getMonitoring } from '../../../services/site/get-monitoring.js';
@@ -74,6 +77,15 @@ export const siteRouter = router({
     .input(ZSetStowForwardingInput)
     .output(ZStowForwardingList)
     .mutation(({ ctx, input }) => setStowForwarding({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+
+  /** The RIS and PACS destinations with their last test, and the STOW-RS forwarding list (issue 49 item 7). */
+  destinations: siteAdminProcedure.output(ZSiteDestinations).query(({ ctx }) => getSiteDestinations({ ...ctx.deps })),
+
+  // A test sends a message to the hospital's RIS or PACS: a password session, never an API key.
+  testDestination: siteAdminSessionProcedure
+    .input(ZDestinationTestInput)
+    .output(ZSiteDestinations)
+    .mutation(({ ctx, input }) => testDestination({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
 
   monitoring: siteAdminProcedure
     .input(ZMonitoringInput)
