@@ -1,7 +1,7 @@
 /**
  * Writes the model files' contracts (contracts/model/) as JSON Schema (draft 2020-12) beside the
  * files, for the Python writers to validate against: models/cxr/manifest.schema.json,
- * metrics.schema.json, evaluation.schema.json and card.schema.json. The manifest's cross-field
+ * metrics.schema.json, evaluation.schema.json, card.schema.json and test-retest.schema.json. The manifest's cross-field
  * rules (labels named by findings exist in their head, ctrCombine needs an anatomy stage, …) live
  * in the zod refinement only; the measured files' fields are optional there, as the product reads
  * them. tests/pipeline/model-files.test.ts fails when a file and its schema drift apart.
@@ -13,6 +13,7 @@ import { ZCardText } from '../contracts/model/card.js';
 import { ZModelEvaluation } from '../contracts/model/evaluation.js';
 import { ZModelManifest } from '../contracts/model/manifest.js';
 import { ZModelMetrics } from '../contracts/model/metrics.js';
+import { ZTestRetest } from '../contracts/model/test-retest.js';
 
 /** models/cxr/<name>.json -> its contract. */
 export const MODEL_FILE_SCHEMAS = {
@@ -20,6 +21,7 @@ export const MODEL_FILE_SCHEMAS = {
   metrics: ZModelMetrics,
   evaluation: ZModelEvaluation,
   card: ZCardText,
+  'test-retest': ZTestRetest,
 } as const;
 export type TModelFileName = keyof typeof MODEL_FILE_SCHEMAS;
 
