@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZFindingCall } from './analysis.js';
+import { ZReportStatus } from './report.js';
 
 /**
  * A patient's timeline (every completed analysis of one profile, oldest first) and the
@@ -20,11 +21,22 @@ export const ZFindingComparison = z.object({
   previous: ZReading,
   current: ZReading,
   change: ZFindingChange,
+  /**
+   * The finding's measured test-retest spread (absolute probability) the change was judged by;
+   * null or absent: none measured, the log-odds band of the older rule was used.
+   */
+  spread: z.number().nullish(),
 });
 export type TFindingComparison = z.infer<typeof ZFindingComparison>;
 
 export const ZComparison = z.object({
-  prior: z.object({ analysisId: z.uuid(), chatId: z.uuid(), createdAt: z.iso.datetime() }),
+  prior: z.object({
+    analysisId: z.uuid(),
+    chatId: z.uuid(),
+    createdAt: z.iso.datetime(),
+    /** The prior's DICOM StudyDate (YYYY-MM-DD); null or absent: none stored (a browser upload), dated by its upload. */
+    studyDate: z.iso.date().nullish(),
+  }),
   modelVersions: z.object({ previous: z.string(), current: z.string() }),
   /** Shipped findings reported by both results; "not assessed" ones are never compared. */
   findings: z.array(ZFindingComparison),
@@ -55,6 +67,21 @@ export const ZTimelineEntry = z.object({
   ctr: z.number().optional(),
   /** The uploaded film, served by the authorised image route; null when it was deleted. */
   image_url: z.string().nullable(),
+  /**
+   * The radiologist's signed report (final or amended, issue 49): it says what the study showed;
+   * the findings and calls above are the AI's output before it. Null while unsigned.
+   */
+  signed_report: z
+    .object({
+      status: ZReportStatus,
+      /** The first line of the signed impression (contracts/signed-lead.ts). */
+      lead: z.string(),
+      impression: z.string(),
+      signed_by: z.string().nullable(),
+      signed_at: z.string().nullable(),
+      addenda: z.array(z.object({ text: z.string(), signed_by: z.string(), signed_at: z.string() })),
+    })
+    .nullable(),
 });
 export type TTimelineEntry = z.infer<typeof ZTimelineEntry>;
 

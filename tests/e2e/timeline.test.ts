@@ -16,7 +16,7 @@ import {
 /**
  * The patient timeline in Chromium against the real server, worker and model (issue 18): two
  * analyses of one profile, the timeline on the profiles page (films, dates, trend charts, links
- * to each chat) and the second report's "Compared with the analysis of" section.
+ * to each chat) and the second report's "Compared with the study of" section.
  */
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/cxr/${name}`, import.meta.url));
 const FILMS = ['pneumonia-bacterial-kermany-person876-bacteria-2799.jpg', 'normal-kermany-normal2-im-0551-0001.jpg'];
@@ -83,7 +83,7 @@ describe('patient timeline in Chromium', () => {
 
   test("the second analysis's report holds the comparison section", async () => {
     await page
-      .getByRole('heading', { name: /Compared with the analysis of \d{4}-\d{2}-\d{2}/ })
+      .getByRole('heading', { name: /Compared with the study (of|uploaded on) \d{4}-\d{2}-\d{2}/ })
       .waitFor({ timeout: 20_000 });
     const table = page.locator('table').filter({ hasText: 'Previous' });
     assert.ok(await table.isVisible());

@@ -16,6 +16,8 @@ const manifest = JSON.parse(readFileSync(`${MODEL_DIR}/manifest.json`, 'utf8')) 
 };
 // Model 5 calls with no band (uncertainMargin 0) and keeps the timeline's band as changeMargin.
 const MARGIN = manifest.changeMargin ?? manifest.uncertainMargin;
+// The older rule alone (no measured spread): the log-odds band around each threshold.
+const LOG_ODDS_RULE = { margin: MARGIN, spreads: {} };
 const PNEUMONIA = manifest.findings.find((f) => f.label === 'pneumonia')!;
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -79,7 +81,7 @@ describe('the change rule', () => {
     assert.equal(changeOf(before, now, MARGIN), 'unchanged');
     assert.ok(Math.abs(distanceFromThreshold(before) - distanceFromThreshold(now)) < 1e-9);
     const prior = snapshot(sampleResultV2({ modelVersion: '1.0.0', findings: [before] }));
-    const c = compareResults(prior, sampleResultV2({ modelVersion: '2.0.0', findings: [now] }), MARGIN);
+    const c = compareResults(prior, sampleResultV2({ modelVersion: '2.0.0', findings: [now] }), LOG_ODDS_RULE);
     assert.deepEqual(c.modelVersions, { previous: '1.0.0', current: '2.0.0' });
     assert.match(c.caveats.join(' '), /model version changed between the two analyses \(1\.0\.0 then 2\.0\.0\)/);
   });
@@ -92,7 +94,7 @@ describe('the change rule', () => {
       }),
     );
     const current = sampleResultV2({ findings: sampleResultV2().findings.filter((f) => f.label !== 'covid19') });
-    const c = compareResults(prior, current, MARGIN);
+    const c = compareResults(prior, current, LOG_ODDS_RULE);
     assert.deepEqual(
       c.findings.map((f) => f.label),
       current.findings.map((f) => f.label),
@@ -106,16 +108,16 @@ describe('the change rule', () => {
     assert.match(c.caveats.join(' '), /image checks differ \(earlier film: low contrast; this film: no flags\)/);
     assert.match(c.caveats.join(' '), /projection \(PA or AP\) is not recorded/);
     // No CTR on one film: no CTR change and no projection caveat about it.
-    const noCtr = compareResults(snapshot(sampleResultV2({ anatomy: null })), current, MARGIN);
+    const noCtr = compareResults(snapshot(sampleResultV2({ anatomy: null })), current, LOG_ODDS_RULE);
     assert.equal(noCtr.ctr, null);
     assert.ok(!noCtr.caveats.some((s) => /projection/.test(s)));
   });
 
   test('the report section names the date, both figures, both calls and the change word', () => {
     const prior = snapshot(sampleResultV2({ findings: [at(-MARGIN - 0.5)] }));
-    const c = compareResults(prior, sampleResultV2({ findings: [at(MARGIN + 0.5)] }), MARGIN);
+    const c = compareResults(prior, sampleResultV2({ findings: [at(MARGIN + 0.5)] }), LOG_ODDS_RULE);
     const text = comparisonLines(c).join('\n');
-    assert.match(text, /^### Compared with the analysis of 2026-03-12/);
+    assert.match(text, /^### Compared with the study uploaded on 2026-03-12 \(no study date recorded\)/);
     const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
     assert.ok(
       text.includes(

@@ -3,7 +3,7 @@ import type { TFinding, TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TReportSections } from '@contracts/schemas/report.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
 import { heartSizeLines, notAssessedLine, SUMMARY_LABEL, withdrawnLines } from '../analysis/anatomy-text.js';
-import { ctrChangeText, priorDate } from '../timeline/comparison-text.js';
+import { comparisonHeading, ctrChangeText } from '../timeline/comparison-text.js';
 import { findingPhrase, impressionOrder } from './finding-phrase.js';
 import { REGION_HEADINGS, REPORT_REGIONS, regionOf } from './finding-region.js';
 
@@ -44,7 +44,7 @@ function comparison(c: TComparison | null): string {
     .map((f) => `${f.display} ${f.change} (${pct(f.previous.probability)} → ${pct(f.current.probability)})`);
   const ctr = ctrChangeText(c);
   const lines = [
-    `Compared with the analysis of ${priorDate(c)}: ${changes.length ? changes.join('; ') : 'no finding changed'}.`,
+    `${comparisonHeading(c)}: ${changes.length ? changes.join('; ') : 'no finding changed'}.`,
     ...(ctr ? [`${ctr}.`] : []),
     ...c.caveats,
   ];

@@ -7,7 +7,19 @@ export interface TAnalysisSnapshot {
   analysisId: string;
   chatId: string;
   createdAt: Date;
+  /** The DICOM StudyDate as YYYY-MM-DD; null for a browser upload (or a study that sent none). */
+  studyDate?: string | null;
   result: TStoredResult;
+}
+
+/**
+ * What a change must exceed to be named: per finding, its measured test-retest spread in
+ * probability (models/cxr/test-retest.json, scripts/measure-test-retest.ts); for a finding the
+ * file does not measure, the older rule's band in log-odds (the manifest's changeMargin).
+ */
+export interface TChangeRule {
+  margin: number;
+  spreads: Readonly<Record<string, number>>;
 }
 
 // Keeps logit() finite for probabilities stored as exactly 0 or 1.
@@ -22,24 +34,27 @@ export const distanceFromThreshold = (f: Pick<TFinding, 'probability' | 'thresho
   logit(f.probability) - logit(f.threshold);
 
 /**
- * The change rule (docs/patient-timeline.md). `margin` is the manifest's `uncertainMargin`: the
- * half-width, in log-odds around the threshold, of the band in which the model calls a finding
- * "uncertain" (worker/src/pipeline/compose.ts callOf). The comparison reuses that band:
+ * The change rule (docs/patient-timeline.md, issue 49). With a measured test-retest `spread` for
+ * the finding (the largest move the same film makes when re-encoded, flipped or re-windowed, 95th
+ * percentile): a move of the probability no larger than it is "unchanged", whatever the calls say
+ * (8.6 % to 7.2 % across a threshold is the model's noise, not a resolution); beyond it, "new" or
+ * "resolved" when the call also changed between flagged and not flagged, else "higher" or "lower".
  *
- * - new: negative before, positive now (the probability crossed the whole band upwards);
- * - resolved: positive before, negative now (crossed it downwards);
- * - otherwise the move of the probability relative to its threshold, in log-odds: smaller than
- *   the margin is "unchanged" (the model itself treats that much as too close to call),
- *   else "higher" or "lower". A small step across an edge of the band (negative to uncertain,
- *   uncertain to positive) is therefore unchanged.
- *
- * The move is measured from each result's own threshold, so two model versions with different
- * thresholds compare by where each probability stood against its own cut-off; the caveats then
- * say that the version changed.
+ * Without a spread (a finding the file does not measure, or no file), the older rule in log-odds
+ * from each result's own threshold: a call from negative to flagged is new (and back, resolved);
+ * otherwise a move smaller than `margin` is unchanged, a larger one higher or lower.
  */
-export function changeOf(previous: TFinding, current: TFinding, margin: number): TFindingChange {
-  if (previous.call === 'negative' && isCalled(current.call)) return 'new';
-  if (isCalled(previous.call) && current.call === 'negative') return 'resolved';
+export function changeOf(previous: TFinding, current: TFinding, margin: number, spread?: number): TFindingChange {
+  const flagged = isCalled(current.call);
+  const wasFlagged = isCalled(previous.call);
+  if (spread !== undefined) {
+    const move = current.probability - previous.probability;
+    if (Math.abs(move) <= spread) return 'unchanged';
+    if (flagged !== wasFlagged) return flagged ? 'new' : 'resolved';
+    return move > 0 ? 'higher' : 'lower';
+  }
+  if (previous.call === 'negative' && flagged) return 'new';
+  if (wasFlagged && current.call === 'negative') return 'resolved';
   const move = distanceFromThreshold(current) - distanceFromThreshold(previous);
   if (move === 0 || Math.abs(move) < margin) return 'unchanged';
   return move > 0 ? 'higher' : 'lower';
@@ -84,7 +99,7 @@ function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared:
  * The current analysis compared with the prior one: every shipped finding both results report,
  * the CTR when both films have one, and the caveats. Pure: same input, same comparison.
  */
-export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult, margin: number): TComparison {
+export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult, rule: TChangeRule): TComparison {
   const before = new Map(prior.result.findings.map((f) => [f.label, f]));
   const nowLabels = new Set(current.findings.map((f) => f.label));
   const findings: TComparison['findings'] = [];
@@ -95,12 +110,14 @@ export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult,
       notCompared.push({ label: f.label, display: f.display, reportedBy: 'current' });
       continue;
     }
+    const spread = rule.spreads[f.label];
     findings.push({
       label: f.label,
       display: f.display,
       previous: { probability: p.probability, threshold: p.threshold, call: p.call },
       current: { probability: f.probability, threshold: f.threshold, call: f.call },
-      change: changeOf(p, f, margin),
+      change: changeOf(p, f, rule.margin, spread),
+      spread: spread ?? null,
     });
   }
   for (const p of prior.result.findings) {
@@ -110,7 +127,12 @@ export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult,
   const b = current.anatomy?.ctr ?? null;
   const ctr = a !== null && b !== null ? { previous: a, current: b, change: b - a } : null;
   return {
-    prior: { analysisId: prior.analysisId, chatId: prior.chatId, createdAt: prior.createdAt.toISOString() },
+    prior: {
+      analysisId: prior.analysisId,
+      chatId: prior.chatId,
+      createdAt: prior.createdAt.toISOString(),
+      studyDate: prior.studyDate ?? null,
+    },
     modelVersions: { previous: prior.result.modelVersion, current: current.modelVersion },
     findings,
     notCompared,

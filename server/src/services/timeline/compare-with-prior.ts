@@ -3,7 +3,7 @@ import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
 import { compareResults } from './compare-results.js';
 import { findPriorAnalysis } from './find-prior-analysis.js';
-import { loadChangeMargin } from './load-change-margin.js';
+import { loadChangeRule } from './load-change-margin.js';
 
 /**
  * An accepted analysis of a patient profile compared with that patient's previous completed
@@ -22,5 +22,5 @@ export async function compareWithPrior(
   const { db, config, userId, profileId, analysisId, createdAt, result } = opts;
   if (!profileId || !result.gate.accepted) return null;
   const prior = await findPriorAnalysis({ db, userId, profileId, analysisId, createdAt });
-  return prior ? compareResults(prior, result, loadChangeMargin(config.MODEL_DIR)) : null;
+  return prior ? compareResults(prior, result, loadChangeRule(config.MODEL_DIR)) : null;
 }

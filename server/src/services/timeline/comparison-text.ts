@@ -14,10 +14,17 @@ const CALL: Record<TFinding['call'], string> = {
   uncertain: 'uncertain',
 };
 
-/** '2026-03-12': the analysis date as stored (UTC), the same on every server. */
-export const priorDate = (c: TComparison): string => c.prior.createdAt.slice(0, 10);
+/**
+ * '2026-03-12': the prior study's date: its stored DICOM StudyDate, else (a browser upload, or a
+ * study that sent none) the day it was uploaded, as stored (UTC), the same on every server.
+ */
+export const priorDate = (c: TComparison): string => c.prior.studyDate ?? c.prior.createdAt.slice(0, 10);
 
-export const comparisonHeading = (c: TComparison): string => `Compared with the analysis of ${priorDate(c)}`;
+/** 'Compared with the study of 2026-11-26', or, with no study date stored, the upload's date said as such. */
+export const comparisonHeading = (c: TComparison): string =>
+  c.prior.studyDate
+    ? `Compared with the study of ${c.prior.studyDate}`
+    : `Compared with the study uploaded on ${priorDate(c)} (no study date recorded)`;
 
 /** 'CTR 0.48 → 0.52 (+0.04)', or null when one of the films has none. */
 export function ctrChangeText(c: TComparison): string | null {
@@ -27,8 +34,15 @@ export function ctrChangeText(c: TComparison): string | null {
 }
 
 export const RULE_TEXT =
-  '"New" and "resolved" mean the call went from negative to called (positive or possible) or back; otherwise a finding is "higher" or "lower" ' +
-  'only when its probability moved, relative to its threshold, by more than the band in which the model calls a finding uncertain, and "unchanged" when it moved less.';
+  '"New", "resolved", "higher" and "lower" are said only when the probability moved by more than the finding\'s measured test-retest spread ' +
+  '(how far the same film moves when re-encoded, flipped or re-windowed); "new" and "resolved" when the call also changed between flagged and not flagged. ' +
+  'A smaller move is "unchanged", even where it crosses the threshold: the model cannot tell it from its own noise.';
+
+/** ' (within ±4.0 points, the measured test-retest spread)' for an unchanged finding with a spread, else ''. */
+const withinText = (f: TComparison['findings'][number]): string =>
+  f.change === 'unchanged' && f.spread != null
+    ? ` (within ±${(f.spread * 100).toFixed(1)} points, the measured test-retest spread)`
+    : '';
 
 /** The markdown lines of the report's comparison section (heading included). */
 export function comparisonLines(c: TComparison): string[] {
@@ -37,7 +51,7 @@ export function comparisonLines(c: TComparison): string[] {
     lines.push('| Finding | Previous | Now | Change |', '|---|---|---|---|');
     for (const f of c.findings) {
       lines.push(
-        `| ${f.display} | ${pct(f.previous.probability)} (${CALL[f.previous.call]}) | ${pct(f.current.probability)} (${CALL[f.current.call]}) | ${f.change} |`,
+        `| ${f.display} | ${pct(f.previous.probability)} (${CALL[f.previous.call]}) | ${pct(f.current.probability)} (${CALL[f.current.call]}) | ${f.change}${withinText(f)} |`,
       );
     }
     lines.push('');
@@ -62,6 +76,6 @@ export function comparisonLines(c: TComparison): string[] {
 export function changeSentences(c: TComparison): string[] {
   return c.findings.map(
     (f) =>
-      `${f.display}: **${f.change}** (${pct(f.previous.probability)} ${CALL[f.previous.call]} → ${pct(f.current.probability)} ${CALL[f.current.call]})`,
+      `${f.display}: **${f.change}** (${pct(f.previous.probability)} ${CALL[f.previous.call]} → ${pct(f.current.probability)} ${CALL[f.current.call]})${withinText(f)}`,
   );
 }

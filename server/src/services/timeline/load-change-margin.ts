@@ -1,4 +1,6 @@
 import { readManifestSummary } from '../../knowledge/read-manifest-summary.js';
+import { readTestRetest } from '../../knowledge/read-test-retest.js';
+import type { TChangeRule } from './compare-results.js';
 
 /**
  * The band within which the timeline calls a change "unchanged": the shipped manifest's
@@ -10,4 +12,19 @@ import { readManifestSummary } from '../../knowledge/read-manifest-summary.js';
 export function loadChangeMargin(modelDir: string): number {
   const m = readManifestSummary(modelDir);
   return m?.changeMargin ?? m?.uncertainMargin ?? 0;
+}
+
+/**
+ * The comparison's rule for the shipped model: each finding's measured test-retest spread
+ * (models/cxr/test-retest.json, when it was measured on this model version), and the band above
+ * for any finding it does not cover.
+ */
+export function loadChangeRule(modelDir: string): TChangeRule {
+  const measured = readTestRetest(modelDir);
+  const version = readManifestSummary(modelDir)?.modelVersion;
+  const spreads =
+    measured && measured.modelVersion === version
+      ? Object.fromEntries(Object.entries(measured.findings).map(([label, f]) => [label, f.spread]))
+      : {};
+  return { margin: loadChangeMargin(modelDir), spreads };
 }
