@@ -70,7 +70,16 @@ export const ZWorklistItem = z.object({
   review: ZWorklistMark.nullable(),
   /** Its radiology report (issue 41): draft, or signed ("Signed by …"); null before one is drafted. */
   report: z
-    .object({ status: ZReportStatus, signedBy: z.string().nullable(), signedAt: z.string().nullable() })
+    .object({
+      status: ZReportStatus,
+      signedBy: z.string().nullable(),
+      signedAt: z.string().nullable(),
+      /**
+       * Signed (final or amended): the first line of the signed impression, which leads the row
+       * instead of the AI's finding (issue 49); null while it is a draft.
+       */
+      lead: z.string().nullable(),
+    })
     .nullable(),
   receivedAt: z.string(),
   updatedAt: z.string(),

@@ -114,4 +114,57 @@ describe.skipIf(!modelInstalled() && 'no model installed')('the follow-up chat o
     const left = await ask('and the left side?');
     assert.match(left, /of the model's heatmap evidence inside the lungs lies in the patient's left lung/);
   });
+
+  // Issue 49 item 10: the chat's last gaps, on the same real film.
+  const PROBABILITY_LIST = /All figures, most probable first|calibrated probabilities for this image/;
+
+  test('anatomy the model does not assess: each asked part answered as not assessed, never with the probability list', async () => {
+    const cases: [string, RegExp][] = [
+      ['Is the trachea central?', /\*\*The airway and the tracheal position: not assessed by the model\.\*\*/],
+      [
+        'Is the mediastinum widened?',
+        /\*\*The mediastinum \(its width, position and contour\) and the hila: not assessed by the model\.\*\*/,
+      ],
+      [
+        'Are the costophrenic angles clear?',
+        /\*\*The costophrenic \(pleural\) angles: not assessed by the model\.\*\*/,
+      ],
+      ['are the bones ok', /\*\*The bones \(ribs, clavicles, shoulders and spine\): not assessed by the model\.\*\*/],
+      ['How are the soft tissues?', /\*\*The soft tissues: not assessed by the model\.\*\*/],
+      ['Is the left CP angle blunted?', /costophrenic \(pleural\) angles: not assessed/],
+    ];
+    for (const [q, expected] of cases) {
+      const answer = await ask(q);
+      assert.match(answer, expected, q);
+      assert.match(answer, /A reader must check them on the film itself/, q);
+      assert.doesNotMatch(answer, PROBABILITY_LIST, q);
+      // Only the asked part: a trachea question does not list the bones.
+      if (!/bone/.test(q)) assert.doesNotMatch(answer, /The bones \(ribs/, q);
+    }
+    const effusion = result.findings.find((f) => f.label === 'pleural_effusion');
+    if (effusion) assert.ok((await ask('Are the costophrenic angles clear?')).includes(pct(effusion.probability)));
+  });
+
+  test("the result's own limits: projection, rotation, age and the card's external figures, read from metrics.json", async () => {
+    const card = JSON.parse(readFileSync(join(MODEL_DIR, 'metrics.json'), 'utf8')) as {
+      external: { caveat: string; films: number; candidates: Record<string, { auc: number }> };
+    };
+    for (const q of ['What would make this result less reliable?', 'Could the projection affect the result?']) {
+      const answer = await ask(q);
+      assert.doesNotMatch(answer, PROBABILITY_LIST, q);
+      assert.match(answer, /^What could make this result less reliable here/, q);
+      assert.match(answer, /\*\*Projection:\*\* (AP|PA) \(/, q);
+      assert.match(answer, /\*\*Rotation, inspiration and exposure:\*\* not measured/, q);
+      assert.match(answer, /\*\*Age:\*\* /, q);
+      assert.ok(answer.includes(`The card's caveat: ${card.external.caveat}.`), q);
+      assert.ok(answer.includes(`${card.external.films} films`), q);
+      const flagged = result.findings.filter(
+        (f) => f.label !== 'abnormal' && (f.call === 'positive' || f.call === 'possible'),
+      );
+      for (const f of flagged) {
+        const c = card.external.candidates[f.label];
+        if (c) assert.ok(answer.includes(`${f.display}: AUROC ${c.auc.toFixed(3)}`), `${q}: ${f.label}`);
+      }
+    }
+  });
 });

@@ -116,6 +116,9 @@ describe.skipIf(!modelInstalled() && 'no model installed')("the reading room's c
 
   test('"what changed since the prior study?" is the timeline\'s comparison', async () => {
     const answer = await ask('What changed since the prior study?');
-    assert.match(answer, /^Compared with the study (of|uploaded on) \d{4}-\d{2}-\d{2}( \(no study date recorded\))? \(model /);
+    assert.match(
+      answer,
+      /^Compared with the study (of|uploaded on) \d{4}-\d{2}-\d{2}( \(no study date recorded\))? \(model /,
+    );
   });
 });

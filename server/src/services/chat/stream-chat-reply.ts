@@ -60,6 +60,10 @@ export async function loadChatContext(
   const reportFacts = await loadReportFacts({ db, config, analysisId: analysis!.id });
   // The report as the panel stores it: signed or edited, the chat quotes it instead of the AI's draft.
   const report = await findReadableReport({ db, userId, analysisId: analysis!.id });
+  // The prior's report too: once signed, "what changed?" quotes both signed impressions first.
+  const priorReport = comparison
+    ? await findReadableReport({ db, userId, analysisId: comparison.prior.analysisId })
+    : null;
   return {
     chatId: chat.id,
     teamId: chat.teamId,
@@ -71,6 +75,7 @@ export async function loadChatContext(
     comparison,
     reportFacts,
     report,
+    priorReport,
   };
 }
 

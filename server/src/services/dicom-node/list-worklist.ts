@@ -17,6 +17,7 @@ import { scoreOf } from './worklist-triage.js';
 import { markOf } from '../worklist/read-study-state.js';
 import { activeClaimSql, rankOf, URGENCIES_BY_RANK, urgencyRankSql } from './worklist-urgency-sql.js';
 import { DICOM_PATIENT_ID_FIELD } from './match-patient-profile.js';
+import { signedLeadOf } from '@contracts/signed-lead.js';
 
 export { urgencyOf } from './worklist-triage.js';
 
@@ -115,6 +116,7 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
       reportStatus: reports.status,
       signedBy: reports.signedByName,
       signedAt: reports.signedAt,
+      impression: reports.impression,
     })
     .from(d)
     .fullJoin(a, eq(a.id, d.analysisId))
@@ -165,7 +167,13 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
         claim: markOf(r.claimerId, r.claimerName, r.claimedAt),
         review: markOf(r.reviewerId, r.reviewerName, r.reviewedAt),
         report: r.reportStatus
-          ? { status: r.reportStatus, signedBy: r.signedBy, signedAt: r.signedAt?.toISOString() ?? null }
+          ? {
+              status: r.reportStatus,
+              signedBy: r.signedBy,
+              signedAt: r.signedAt?.toISOString() ?? null,
+              // Signed: the radiologist's first line leads the row, not the AI's finding (issue 49).
+              lead: r.reportStatus !== 'draft' && r.impression ? signedLeadOf(r.impression) : null,
+            }
           : null,
         receivedAt: new Date(r.receivedAt).toISOString(),
         updatedAt: new Date(r.updatedAt).toISOString(),

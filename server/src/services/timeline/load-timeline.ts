@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { analyses, chats } from '../../db/schema.js';
+import { analyses, chats, reportAddenda, reports } from '../../db/schema.js';
 import type { RequestMeta } from '../../deps.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import { signedLeadOf } from '@contracts/signed-lead.js';
 import type { TTimeline, TTimelineEntry } from '@contracts/schemas/timeline.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { imageUrlOf } from '../images/image-url.js';
@@ -39,11 +40,21 @@ export function loadTimeline(opts: {
           modelVersion: analyses.modelVersion,
           result: analyses.result,
           imageId: analyses.imageId,
+          reportStatus: reports.status,
+          impression: reports.impression,
+          signedBy: reports.signedByName,
+          signedAt: reports.signedAt,
         })
         .from(analyses)
         .innerJoin(chats, eq(chats.id, analyses.chatId))
+        // Only a signed report says what the study showed; a draft is the AI's words still.
+        .leftJoin(reports, and(eq(reports.analysisId, analyses.id), ne(reports.status, 'draft')))
         .where(and(eq(chats.profileId, profile.id), rowAccess(chats, userId, 'read'), eq(analyses.status, 'completed')))
         .orderBy(asc(analyses.createdAt), asc(analyses.id));
+      const addenda = await addendaOf(
+        db,
+        rows.filter((r) => r.reportStatus).map((r) => r.id),
+      );
       const labels = new Map<string, string>();
       const entries: TTimelineEntry[] = [];
       for (const row of rows) {
@@ -61,10 +72,46 @@ export function loadTimeline(opts: {
           calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),
           ...(ctr !== null ? { ctr } : {}),
           image_url: imageUrlOf(row.imageId),
+          signed_report:
+            row.reportStatus && row.impression !== null
+              ? {
+                  status: row.reportStatus,
+                  lead: signedLeadOf(row.impression),
+                  impression: row.impression,
+                  signed_by: row.signedBy,
+                  signed_at: row.signedAt?.toISOString() ?? null,
+                  addenda: addenda.get(row.id) ?? [],
+                }
+              : null,
         });
       }
       return { analyses: entries, labels: [...labels].map(([label, display]) => ({ label, display })) };
     },
     detailsOf: (t) => ({ analyses: t.analyses.length }),
   });
+}
+
+/** The signed addenda of the given analyses, oldest first, by analysis. */
+async function addendaOf(
+  db: TDb,
+  analysisIds: string[],
+): Promise<Map<string, { text: string; signed_by: string; signed_at: string }[]>> {
+  const out = new Map<string, { text: string; signed_by: string; signed_at: string }[]>();
+  if (!analysisIds.length) return out;
+  const rows = await db
+    .select({
+      analysisId: reportAddenda.analysisId,
+      text: reportAddenda.text,
+      signedBy: reportAddenda.signedByName,
+      signedAt: reportAddenda.signedAt,
+    })
+    .from(reportAddenda)
+    .where(inArray(reportAddenda.analysisId, analysisIds))
+    .orderBy(asc(reportAddenda.signedAt), asc(reportAddenda.id));
+  for (const r of rows) {
+    const list = out.get(r.analysisId) ?? [];
+    list.push({ text: r.text, signed_by: r.signedBy, signed_at: r.signedAt.toISOString() });
+    out.set(r.analysisId, list);
+  }
+  return out;
 }

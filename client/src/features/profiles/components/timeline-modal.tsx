@@ -51,11 +51,19 @@ export function TimelineModal({ profile, onClose }: TTimelineProps) {
                   <button type="button" className="button button-link" onClick={() => openChat(e.chat_id)}>
                     Open chat
                   </button>
+                  {e.signed_report ? (
+                    // The signed report says what the study showed; the trend below is the AI's output (issue 49).
+                    <span className="timeline-signed" data-testid="timeline-signed">
+                      Signed{e.signed_report.signed_by ? ` by ${e.signed_report.signed_by}` : ''}
+                      {e.signed_report.status === 'amended' ? ' (amended)' : ''}: {e.signed_report.lead}
+                    </span>
+                  ) : null}
                 </div>
               </li>
             ))}
           </ol>
           <h3 className="timeline-subtitle">Per-finding trend</h3>
+          <p className="muted">The AI&apos;s output for each film, before any radiologist&apos;s report.</p>
           <div className="timeline-charts">
             {(timeline.data?.labels ?? []).map((l) => (
               <TimelineChart key={l.label} label={l.label} display={l.display} entries={entries} />

@@ -117,8 +117,11 @@ function Row({
       <td data-testid="worklist-waiting">
         <span title={`Received ${received}`}>{done ? 'Read' : waitingText(now - Date.parse(item.receivedAt))}</span>
       </td>
-      <td>
-        {item.lead ? (
+      <td data-testid="worklist-lead">
+        {item.report?.lead ? (
+          // Signed: the radiologist's first impression line leads the row, never the AI's flag (issue 49).
+          <span title="From the signed report">Signed: {item.report.lead}</span>
+        ) : item.lead ? (
           worklistLeadText(item.lead)
         ) : (
           <span className="muted">

@@ -25,6 +25,9 @@ export const INTENT_KINDS = [
   'devices',
   'why-flagged',
   'draft-report',
+  // Issue 49: anatomy the model does not assess, and the result's own limits.
+  'anatomy',
+  'limits',
 ] as const;
 export type TIntentKind = (typeof INTENT_KINDS)[number];
 
@@ -50,4 +53,6 @@ export const INTENT_PHRASES: Record<TIntentKind, string> = {
   devices: 'lines, tubes and devices',
   'why-flagged': 'why a finding is or is not flagged',
   'draft-report': 'the drafted report in its four sections',
+  anatomy: 'the anatomy the model does not assess (airway, mediastinum, pleural angles, bones, soft tissues)',
+  limits: 'what makes this result less reliable (projection, rotation, age, the external figures)',
 };

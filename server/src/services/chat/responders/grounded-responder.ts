@@ -3,10 +3,21 @@ import { INTENT_PHRASES } from '../intents/intent-kinds.js';
 import * as answer from './grounded-answers.js';
 import { compareWithPrevious } from './grounded-compare.js';
 import { decisionAnswer } from './grounded-decisions.js';
+import { anatomyNotAssessed } from './grounded-anatomy.js';
 import { devicesAnswer } from './grounded-devices.js';
+import { resultLimits } from './grounded-limits.js';
 import { modelAccuracy } from './grounded-model-card.js';
 import { draftReportAnswer, impressionAnswer, topFindingAnswer } from './grounded-report.js';
 import { closing } from './grounded-scope.js';
+import {
+  signedConditionText,
+  signedFindingAnswer,
+  signedPreface,
+  signedSummaryAnswer,
+  signedTopFindingAnswer,
+} from './grounded-signed.js';
+import { signedReportOf } from './signed-report-facts.js';
+import type { TReport } from '@contracts/schemas/report.js';
 import { heatmapMeaning, whereIsIt } from './grounded-where.js';
 import type { Responder, TResponderContext } from './responder.js';
 import { understandQuestion, type TQuestionPart } from './understand-question.js';
@@ -14,8 +25,54 @@ import { whyFlagged } from './grounded-why.js';
 
 export { classifyQuestion, type TIntent } from './understand-question.js';
 
+/**
+ * Once the report is signed (issue 49): the answers that word the study read the signed report
+ * first, and any answer built from the AI's figures is headed by the signed impression and
+ * labelled as the AI's. Null: the answer is the same signed or not (the report's own answers
+ * already quote the signed text; devices, the model card and the comparison word it themselves).
+ */
+function signedPart(ctx: TResponderContext, part: TQuestionPart, report: TReport): string | null {
+  const { intent } = part;
+  if (intent.kind === 'top-finding') return signedTopFindingAnswer(ctx, report);
+  if (intent.kind === 'summary') return signedSummaryAnswer(ctx, report);
+  if (intent.kind === 'not-assessed')
+    return `${signedConditionText(report, intent.condition)}\n\n${answer.notAssessed(ctx, intent.condition, intent.label)}`;
+  if (intent.kind === 'finding') {
+    const labels = part.labels.length ? part.labels : [intent.label].filter(Boolean);
+    if (!labels.length) return signedSummaryAnswer(ctx, report);
+    return labels.map((l) => withoutClosing(signedFindingAnswer(ctx, report, l))).join('\n\n') + closing;
+  }
+  return null;
+}
+
 /** One question's answer, ending with the disclaimer. */
 function answerPart(ctx: TResponderContext, part: TQuestionPart): string {
+  const report = signedReportOf(ctx);
+  if (!report) return unsignedPart(ctx, part);
+  const signed = signedPart(ctx, part, report);
+  if (signed !== null) return signed;
+  const text = unsignedPart(ctx, part);
+  return AI_WORDED.has(part.intent.kind) ? `${signedPreface(report)}${text}` : text;
+}
+
+/** The kinds whose answer is built from the AI's figures: headed by the signed impression once signed. */
+const AI_WORDED = new Set<string>([
+  'heart-size',
+  'confidence',
+  'next-steps',
+  'treatment',
+  'admission',
+  'imaging',
+  'location',
+  'heatmap',
+  'differential',
+  'patient',
+  'normal',
+  'why-flagged',
+]);
+
+/** One question's answer from the stored result (and the report's own answers), ending with the disclaimer. */
+function unsignedPart(ctx: TResponderContext, part: TQuestionPart): string {
   const { intent } = part;
   switch (intent.kind) {
     case 'ask-back':
@@ -79,6 +136,10 @@ function answerPart(ctx: TResponderContext, part: TQuestionPart): string {
       return whyFlagged(ctx, part.labels[0] ?? intent.label);
     case 'draft-report':
       return draftReportAnswer(ctx);
+    case 'anatomy':
+      return anatomyNotAssessed(ctx);
+    case 'limits':
+      return resultLimits(ctx);
   }
 }
 

@@ -27,6 +27,8 @@ export interface TResponderContext {
    * absent or null: none is stored, or the asker may not read it.
    */
   report?: TReport | null;
+  /** The compared prior study's report as its reader sees it (signed: the comparison quotes it); absent or null: none. */
+  priorReport?: TReport | null;
 }
 
 /**

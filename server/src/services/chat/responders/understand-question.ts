@@ -47,6 +47,15 @@ const OTHER_ALIASES = NOT_ASSESSED.map((c) => ({ name: c.name, res: c.aliases.ma
 const DEVICE_WORDS =
   /pacemaker|pacing (wire|lead)|defibrillator|\bicds?\b|catheter|\btubes?\b|\bpicc\b|\bcvc\b|\bng\b|nasogastric|endotracheal|\bett\b|trache?ostomy|sternotomy|\bwires?\b|\bclips?\b|\bstents?\b|\bhardware\b|\bimplant(s|ed)?\b|\bdevices\b|\b(any|medical|implanted|cardiac|other) device\b|\b(chest|intercostal) drain|\b(central|picc|arterial|venous|iv|jugular|subclavian|midline) lines?\b|\blines?\b (tip|position|placement)|\blines (and|or)\b|\bany lines\b/;
 
+/**
+ * Anatomy no output describes (issue 49): the airway, the mediastinum and hila, the pleural
+ * angles, the diaphragm, bones and soft tissues. Named, and with no finding named beside it, the
+ * question gets the anatomy answer whatever the classifier would guess ("is the left CP angle
+ * blunted?" is not a question about where a finding lies).
+ */
+const ANATOMY_WORDS =
+  /trache|\bairways?\b|carina|mediastin|\bhil(um|a|ar)\b|costophrenic|\bcp ?angles?\b|\bcpas?\b|pleural angles?|diaphragm|\bribs?\b|clavic|scapul|vertebr|\bspine\b|\bbon(e|es|y)\b|soft tissues?|subcutaneous/;
+
 /** Every label the question names, most specific first: 'bacterial pneumonia' must win over 'pneumonia'. */
 function mentionedLabels(q: string): string[] {
   const hits = LABEL_ALIASES.filter((a) => a.re.test(q)).sort((a, b) => b.len - a.len);
@@ -100,6 +109,7 @@ export function classifyQuestion(
     return { kind: 'not-assessed', condition: displayOf(result, missing), label: missing };
   const other = OTHER_ALIASES.find((c) => c.res.some((re) => re.test(q)));
   if (other && !label) return { kind: 'not-assessed', condition: other.name };
+  if (!label && ANATOMY_WORDS.test(q)) return { kind: 'anatomy' };
   const [top, second] = classifier.rank(query) as [{ kind: TIntentKind; p: number }, { kind: TIntentKind }];
   if (top.p < classifier.floor) return { kind: 'ask-back', options: [top.kind, second.kind] };
   if (top.kind === 'finding') return { kind: 'finding', label: label ?? '' };
