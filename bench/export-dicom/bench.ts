@@ -79,6 +79,7 @@ const report: TExportReport = {
   report: {
     format: 'markdown',
     text: '## Chest X-ray analysis\n\n### Impression\n\nConsistent with **Pneumonia**.\n\n- next step one\n- next step two\n',
+    signed: null,
   },
   heatmap: { mediaType: 'image/png', dataBase64: overlay.toString('base64') },
   disclaimer: EXPORT_DISCLAIMER,

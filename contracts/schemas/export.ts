@@ -4,7 +4,7 @@ import { ZAnatomy, ZFindingCall, ZNotAssessed, ZProjection, ZWithdrawn } from '.
 
 /**
  * Exports of an analysed chat. ZExportReport is the versioned JSON export
- * (`chest-doctor-ai/report@6`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
+ * (`chest-doctor-ai/report@7`, documented in docs/export-schema.md); the PDF, DOCX and FHIR
  * exports are rendered from the same object, so every format says the same thing.
  */
 /**
@@ -12,9 +12,10 @@ import { ZAnatomy, ZFindingCall, ZNotAssessed, ZProjection, ZWithdrawn } from '.
  * `notAssessed` (model 2), @3 the optional `findings[].modelThreshold` and `clinicianAssessment` (issue 17),
  * @4 the optional `anatomy.ctrMeasured`, `anatomy.ctrUnreliable` and `notAssessed[].reason` (model 3),
  * @5 the call `possible`, `projection`, `withdrawn` and `notAssessed[].code` (model 4),
- * @6 `findings[].heatmap`, the heat values of each flagged finding (issue 42).
+ * @6 `findings[].heatmap`, the heat values of each flagged finding (issue 42),
+ * @7 `report.signed`, the radiologist's signed report (issue 49).
  */
-export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@6';
+export const EXPORT_SCHEMA_ID = 'chest-doctor-ai/report@7';
 
 export const EXPORT_FORMATS = ['pdf', 'docx', 'json', 'fhir'] as const;
 export const ZExportFormat = z.enum(EXPORT_FORMATS);
@@ -58,6 +59,33 @@ export const ZExportFinding = z.object({
 });
 export type TExportFinding = z.infer<typeof ZExportFinding>;
 
+/** A finding named by its label and display name (what the signed impression left out or added). */
+const ZNamedFinding = z.object({ label: z.string(), display: z.string() });
+
+/**
+ * The radiologist's signed report (@7, issue 49): once signed it is the report, and the AI's
+ * figures in the rest of the document are the device's output only. Null while a draft.
+ */
+export const ZExportSigned = z.object({
+  /** 'amended' once a signed addendum corrects it. */
+  status: z.enum(['final', 'amended']),
+  /** The signer's name as it was at signing; null only for a row signed before names were kept. */
+  signedBy: z.string().nullable(),
+  signedAt: z.iso.datetime(),
+  sections: z.object({
+    examination: z.string(),
+    comparison: z.string(),
+    findings: z.string(),
+    impression: z.string(),
+  }),
+  addenda: z.array(z.object({ text: z.string(), signedBy: z.string(), signedAt: z.iso.datetime() })),
+  /** Flagged by the model but not stated in the signed impression: never to be read as present. */
+  removed: z.array(ZNamedFinding),
+  /** Stated in the signed impression though the model did not flag it. */
+  added: z.array(ZNamedFinding),
+});
+export type TExportSigned = z.infer<typeof ZExportSigned>;
+
 export const ZExportReport = z.object({
   schema: z.literal(EXPORT_SCHEMA_ID),
   generatedAt: z.iso.datetime(),
@@ -88,8 +116,16 @@ export const ZExportReport = z.object({
   /** Outputs withdrawn from the findings (model 4), each with its external-validation figure. */
   withdrawn: z.array(ZWithdrawn),
   topFinding: z.object({ label: z.string(), display: z.string() }).nullable(),
-  /** The assistant's written report (markdown) as shown in the chat. */
-  report: z.object({ format: z.literal('markdown'), text: z.string() }),
+  /**
+   * `text`: the assistant's written report (markdown) as shown in the chat, the AI's words;
+   * `signed`: the radiologist's signed report (@7), null while the report is a draft.
+   */
+  report: z.object({
+    format: z.literal('markdown'),
+    text: z.string(),
+    // Defaulted so a document built without a report (tests, the bench) parses as unsigned.
+    signed: ZExportSigned.nullable().default(null),
+  }),
   /** The explanation overlay (PNG or JPEG), base64; null when the analysis produced none. */
   heatmap: z.object({ mediaType: z.string(), dataBase64: z.string() }).nullable(),
   disclaimer: z.string(),

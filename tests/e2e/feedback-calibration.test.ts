@@ -281,7 +281,7 @@ describe('feedback and site calibration in Chromium', () => {
       undefined,
       'uncalibrated findings keep the model default',
     );
-    assert.equal(report.schema, 'chest-doctor-ai/report@6');
+    assert.equal(report.schema, 'chest-doctor-ai/report@7');
 
     const said = `Site threshold ${siteThreshold.toFixed(2)}, model default ${before.threshold.toFixed(2)}`;
     await page.goto(`${app.url}/chat?chat=${nextChat}`);

@@ -138,6 +138,59 @@ describe('exports of a model-2 result', () => {
   });
 });
 
+/** Every word pdftotext finds on the PDF's pages, with its box. */
+function pdfWords(pdf: Buffer): { page: number; text: string; box: number[] }[] {
+  const path = join(dir, `${crypto.randomUUID()}.pdf`);
+  writeFileSync(path, pdf);
+  const html = execFileSync('pdftotext', ['-bbox', path, '-'], { encoding: 'utf8' });
+  const words: { page: number; text: string; box: number[] }[] = [];
+  html.split('<page ').forEach((page, i) => {
+    for (const m of page.matchAll(
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+    ))
+      words.push({ page: i, text: m[5]!, box: [1, 2, 3, 4].map((k) => Number(m[k])) });
+  });
+  return words;
+}
+
+describe('the PDF findings table', () => {
+  test('no text overprints another: a wrapped header or finding name pushes the next row down (issue 49)', async () => {
+    const long = report({
+      findings: [
+        ...RESULT_V2.findings,
+        {
+          label: 'enlarged_cardiomediastinum',
+          display: 'Enlarged cardiomediastinum / Enlarged cardiac silhouette (wide mediastinum)',
+          probability: 0.38,
+          threshold: 0.3,
+          call: 'possible',
+        },
+        { label: 'pneumothorax', display: 'Pneumothorax', probability: 0.02, threshold: 0.4, call: 'negative' },
+      ],
+    });
+    const words = pdfWords(await renderPdf(long));
+    assert.ok(
+      words.some((w) => w.text === 'Pneumothorax'),
+      'the table was read',
+    );
+    // Boxes shrunk by 1 pt: glyph boxes of neighbouring lines may touch, they must not overlap.
+    const overlaps = words.flatMap((a, i) =>
+      words
+        .slice(i + 1)
+        .filter(
+          (b) =>
+            a.page === b.page &&
+            a.box[0]! + 1 < b.box[2]! &&
+            b.box[0]! + 1 < a.box[2]! &&
+            a.box[1]! + 1 < b.box[3]! &&
+            b.box[1]! + 1 < a.box[3]!,
+        )
+        .map((b) => `${a.text} / ${b.text}`),
+    );
+    assert.deepEqual(overlaps, []);
+  });
+});
+
 /** A model-1 report's Observations: one per finding plus the age (the history is empty here). */
 function r1Count(r: TExportReport): number {
   return r.findings.length + (r.patient.age === null ? 0 : 1) + (r.patient.medicalHistory.length ? 1 : 0);

@@ -103,7 +103,7 @@ for (const backend of testBackends()) {
       assert.ok(rels.includes('Target="http://localhost:3000/model-card"'), 'model card hyperlink target');
     });
 
-    test('JSON: chest-doctor-ai/report@6, valid against the JSON Schema published in docs/export-schema.md', async () => {
+    test('JSON: chest-doctor-ai/report@7, valid against the JSON Schema published in docs/export-schema.md', async () => {
       const res = await get(`/api/export/${chatId}.json`);
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -121,7 +121,7 @@ for (const backend of testBackends()) {
       const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(published);
       assert.ok(validate(raw), JSON.stringify(validate.errors));
       const doc = ZExportReport.parse(raw);
-      assert.equal(doc.schema, 'chest-doctor-ai/report@6');
+      assert.equal(doc.schema, 'chest-doctor-ai/report@7');
       // A model-1 result: nothing about anatomy, nothing listed as not assessed.
       assert.equal(doc.anatomy, null);
       assert.deepEqual(doc.notAssessed, []);
@@ -164,7 +164,7 @@ for (const backend of testBackends()) {
       const [report] = byType('DiagnosticReport');
       assert.ok(report);
       assert.equal(report.code.coding[0].system, 'http://loinc.org');
-      assert.equal(report.code.coding[0].code, '36643-5');
+      assert.equal(report.code.coding[0].code, '18748-4');
       const [patient] = byType('Patient');
       assert.equal(patient?.name[0].text, patientName);
       assert.equal(report.subject.reference, `urn:uuid:${patient?.id}`);

@@ -15,6 +15,23 @@ const REQUIRED: Record<string, string[]> = {
   Device: [],
   Practitioner: [],
   Media: ['status', 'content'],
+  ImagingStudy: ['status', 'subject'],
+  Provenance: ['target', 'recorded', 'agent'],
+};
+/**
+ * The resource types R4 allows behind the references the exports write (issue 49: R4's
+ * DiagnosticReport.performer cannot be a Device; the device's authorship goes in a Provenance).
+ */
+const REFERENCE_TYPES: Record<string, Record<string, string[]>> = {
+  DiagnosticReport: {
+    subject: ['Patient', 'Group', 'Device', 'Location'],
+    performer: ['Practitioner', 'PractitionerRole', 'Organization', 'CareTeam'],
+    resultsInterpreter: ['Practitioner', 'PractitionerRole', 'Organization', 'CareTeam'],
+    result: ['Observation'],
+    imagingStudy: ['ImagingStudy'],
+  },
+  Observation: { device: ['Device', 'DeviceMetric'] },
+  ImagingStudy: { subject: ['Patient', 'Device', 'Group'] },
 };
 /** FHIR R4's status value sets for the resources the exports write. */
 export const STATUS: Record<string, string[]> = {
@@ -41,6 +58,7 @@ export const STATUS: Record<string, string[]> = {
     'unknown',
   ],
   Media: ['preparation', 'in-progress', 'not-done', 'on-hold', 'stopped', 'completed', 'entered-in-error', 'unknown'],
+  ImagingStudy: ['registered', 'available', 'cancelled', 'entered-in-error', 'unknown'],
 };
 const BUNDLE_TYPES = [
   'document',
@@ -116,5 +134,17 @@ export function checkFhirBundle(bundle: TJson): string[] {
     refs,
   );
   for (const ref of refs) if (!fullUrls.has(ref)) errors.push(`unresolved reference ${ref}`);
+  const typeOf = new Map(entries.map((e) => [e.fullUrl, (e.resource as TJson | undefined)?.resourceType]));
+  for (const [i, e] of entries.entries()) {
+    const r = (e.resource ?? {}) as TJson;
+    for (const [field, allowed] of Object.entries(REFERENCE_TYPES[String(r.resourceType)] ?? {})) {
+      const value = r[field];
+      for (const target of (Array.isArray(value) ? value : value ? [value] : []) as TJson[]) {
+        const type = typeOf.get(target.reference);
+        if (type && !allowed.includes(String(type)))
+          errors.push(`entry[${i}] ${String(r.resourceType)}.${field} cannot reference a ${String(type)}`);
+      }
+    }
+  }
   return errors;
 }

@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags: ['export'],
         summary: 'Download an analysed chat as PDF, DOCX, JSON or FHIR',
         description:
-          '`{file}` is `<chatId>.pdf`, `<chatId>.docx`, `<chatId>.json` (schema chest-doctor-ai/report@6, see docs/export-schema.md) or ' +
+          '`{file}` is `<chatId>.pdf`, `<chatId>.docx`, `<chatId>.json` (schema chest-doctor-ai/report@7, see docs/export-schema.md) or ' +
           '`<chatId>.fhir.json` (FHIR R4 Bundle with a DiagnosticReport). Sent as an attachment with Cache-Control: private, no-store; audited.',
         params: z.object({ file: z.string().describe('e.g. 3f0c…e1.pdf') }),
         response: {

@@ -3,8 +3,6 @@ import { isAppError } from '../../lib/app-error.js';
 import { ZExportReport, type TExportFormat } from '@contracts/schemas/export.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { buildFhirBundle } from './build-fhir.js';
-import { readReport } from '../report/read-report.js';
-import type { TReport } from '@contracts/schemas/report.js';
 import { loadExportReport } from './load-export-report.js';
 import { renderDocx } from './render-docx.js';
 import { renderPdf } from './render-pdf.js';
@@ -32,21 +30,17 @@ const CONTENT_TYPES: Record<TExportFormat, string> = {
   fhir: 'application/fhir+json; charset=utf-8',
 };
 
-async function render(
-  format: TExportFormat,
-  report: Awaited<ReturnType<typeof loadExportReport>>,
-  signed: TReport | null,
-): Promise<Buffer> {
+async function render(format: TExportFormat, report: Awaited<ReturnType<typeof loadExportReport>>): Promise<Buffer> {
   switch (format) {
     case 'pdf':
-      return renderPdf(report, signed);
+      return renderPdf(report);
     case 'docx':
-      return renderDocx(report, signed);
+      return renderDocx(report);
     case 'json':
       // Parsed on the way out: a JSON export never leaves in a shape its schema does not describe.
       return Buffer.from(JSON.stringify(ZExportReport.parse(report), null, 2));
     case 'fhir':
-      return Buffer.from(JSON.stringify(buildFhirBundle(report, signed), null, 2));
+      return Buffer.from(JSON.stringify(buildFhirBundle(report), null, 2));
   }
 }
 
@@ -78,10 +72,7 @@ export async function exportChat(
     });
   try {
     const report = await loadExportReport({ db, images, config, log, userId, chatId });
-
-    // The radiologist's signed report (issue 41), when there is one: the FHIR export then says final.
-    const stored = await readReport({ db, analysisId: report.analysis.id, canSign: false });
-    const body = await render(format, report, stored && stored.status !== 'draft' ? stored : null);
+    const body = await render(format, report);
     await audit('success', { analysisId: report.analysis.id, bytes: body.length });
     return {
       filename: `chest-xray-report-${report.chat.id.slice(0, 8)}.${EXPORT_EXTENSIONS[format]}`,

@@ -5,6 +5,12 @@ import { heartSizeLines, notAssessedLine, withdrawnLines } from '../analysis/ana
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */
 export const REPORT_TITLE = 'Chest X-ray AI analysis report';
+/** After signing (issue 49) the AI's figures follow the signed report under this heading. */
+export const AI_SECTION_TITLE = "The AI's analysis (device output, not part of the signed report)";
+export const NOT_SIGNED_MARK = 'not in the signed report';
+
+/** The document's title: the signed report's once signed, the AI analysis's before. */
+export const documentTitle = (r: TExportReport): string => (r.report.signed ? 'Radiology report' : REPORT_TITLE);
 
 export const pct = (p: number): string => `${(p * 100).toFixed(1)}%`;
 
@@ -37,8 +43,16 @@ export const FINDINGS_HEADER = ['Finding', 'Probability', 'Operating point', 'Ca
 export const byProbability = (findings: readonly TExportFinding[]): TExportFinding[] =>
   [...findings].sort((a, b) => b.probability - a.probability);
 
-export function findingRow(f: TExportFinding): string[] {
-  return [f.display, pct(f.probability), pct(f.threshold), CALL_TEXT[f.call]];
+/** The labels the signed impression left out (issue 49): their AI call is never shown bare, as if present. */
+const removedLabels = (r: TExportReport): Set<string> => new Set(r.report.signed?.removed.map((f) => f.label));
+
+const callText = (f: TExportFinding, removed: Set<string>): string =>
+  removed.has(f.label) ? `${CALL_TEXT[f.call]} (AI); ${NOT_SIGNED_MARK}` : CALL_TEXT[f.call];
+
+/** The findings table's rows, most probable first. */
+export function findingRows(r: TExportReport): string[][] {
+  const removed = removedLabels(r);
+  return byProbability(r.findings).map((f) => [f.display, pct(f.probability), pct(f.threshold), callText(f, removed)]);
 }
 
 /**
@@ -49,7 +63,8 @@ function flaggedText(r: TExportReport): string {
   if (!r.gate.accepted) return '—';
   const flagged = flaggedFindings(r.findings);
   if (flagged.length === 0) return NO_FINDING_FLAGGED;
-  return flagged.map((f) => `${f.display} ${pct1(f.probability)} (${CALL_WORDS[f.call]})`).join('; ');
+  const removed = removedLabels(r);
+  return flagged.map((f) => `${f.display} ${pct1(f.probability)} (${callText(f, removed)})`).join('; ');
 }
 
 /** The CTR with the projection, its reference and caveat (or why there is none); empty without an anatomy stage. */

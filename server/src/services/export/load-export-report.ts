@@ -20,14 +20,20 @@ import { IMAGE_NOT_FOUND } from '../images/get-owned-image.js';
 import { getOwnedChat } from '../history/get-owned-chat.js';
 import { NO_MEDICAL_HISTORY } from '../history/format-medical-history.js';
 import { findPriorAnalysis } from '../timeline/find-prior-analysis.js';
+import { readReport } from '../report/read-report.js';
+import { loadExportStudy, type TExportStudy } from './load-export-study.js';
+import { signedExport } from './signed-export.js';
 
 /**
  * The export plus the patient's previous analysis (same profile), which the FHIR bundle
- * references. Not part of the closed JSON schema: the JSON export is parsed with ZExportReport,
- * which leaves it out; the JSON, PDF and DOCX mention the prior through the report's own
- * "Compared with the analysis of …" section.
+ * references, and the study's identifiers the FHIR bundle files under. Not part of the closed
+ * JSON schema: the JSON export is parsed with ZExportReport, which leaves them out; the JSON, PDF
+ * and DOCX mention the prior through the report's own "Compared with the analysis of …" section.
  */
-export type TLoadedExport = TExportReport & { prior: { analysisId: string; createdAt: string } | null };
+export type TLoadedExport = TExportReport & {
+  prior: { analysisId: string; createdAt: string } | null;
+  study: TExportStudy;
+};
 
 /** The parts of the stored analysis result an export reads (analyses.result JSONB). */
 const ZResultForExport = z.object({
@@ -120,6 +126,14 @@ export async function loadExportReport(
           createdAt: analysis.createdAt,
         })
       : null;
+  const findings = await withClinicianAssessments({
+    db,
+    userId,
+    analysisId: analysis.id,
+    findings: withHeatmaps(result),
+  });
+  // The radiologist's report (issue 41): once signed, every format says what was signed (issue 49).
+  const signed = signedExport(await readReport({ db, analysisId: analysis.id, canSign: false }), findings);
   return {
     schema: EXPORT_SCHEMA_ID,
     generatedAt: new Date().toISOString(),
@@ -141,18 +155,25 @@ export async function loadExportReport(
       cardUrl: modelCardUrl(opts.config.PUBLIC_URL),
     },
     gate: result.gate,
-    findings: await withClinicianAssessments({ db, userId, analysisId: analysis.id, findings: withHeatmaps(result) }),
+    findings,
     notAssessed: result.notAssessed,
     anatomy: result.anatomy ?? null,
     // Always said in an export, also for results stored before the worker wrote it (issue 42 item 7).
     projection: result.projection ? { ...result.projection, disagrees: projectionDisagrees(result.projection) } : null,
     withdrawn: result.withdrawn,
     topFinding: top ? { label: top.label, display: top.display } : null,
-    report: { format: 'markdown', text: report?.content ?? '' },
+    report: { format: 'markdown', text: report?.content ?? '', signed },
     heatmap: await loadHeatmap({ ...opts, userId, imageId: analysis.heatmapImageId }),
 
     disclaimer: EXPORT_DISCLAIMER,
     prior: prior ? { analysisId: prior.analysisId, createdAt: prior.createdAt.toISOString() } : null,
+    study: await loadExportStudy({
+      db,
+      publicUrl: opts.config.PUBLIC_URL,
+      analysisId: analysis.id,
+      chatId: chat.id,
+      profileId: chat.profileId,
+    }),
   };
 }
 

@@ -15,18 +15,17 @@ import {
 import sharp from 'sharp';
 import type { TExportReport } from '@contracts/schemas/export.js';
 import {
+  AI_SECTION_TITLE,
   analysisLines,
+  documentTitle,
   FINDINGS_HEADER,
-  byProbability,
-  findingRow,
+  findingRows,
   heartSizeText,
   notAssessedText,
   patientLines,
-  REPORT_TITLE,
 } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 import { signedReportText } from './signed-report-text.js';
-import type { TReport } from '@contracts/schemas/report.js';
 
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_2 });
 const pair = ([k, v]: [string, string]) =>
@@ -101,30 +100,42 @@ function anatomyParagraphs(r: TExportReport): Paragraph[] {
   ];
 }
 
+const bold = (text: string) => new Paragraph({ children: [new TextRun({ text, bold: true })] });
+const generated = (r: TExportReport) =>
+  new Paragraph({ children: [new TextRun({ text: `Generated ${r.generatedAt}`, color: '555555' })] });
+
+/** Once signed (issue 49): the signer and time first, the patient, then the signed sections and addenda. */
+function signedParagraphs(r: TExportReport): Paragraph[] {
+  if (!r.report.signed) return [];
+  const t = signedReportText(r.report.signed);
+  return [
+    bold(t.signature),
+    generated(r),
+    heading('Patient'),
+    ...patientLines(r).map(pair),
+    ...t.blocks.flatMap(([title, text]) => [
+      new Paragraph({ text: title, heading: HeadingLevel.HEADING_3 }),
+      ...text.split('\n').map((line) => new Paragraph(line)),
+    ]),
+    heading(AI_SECTION_TITLE),
+    disclaimer(r.disclaimer),
+  ];
+}
+
 /** The same content as the PDF, as an editable Word document. */
-export async function renderDocx(r: TExportReport, signed: TReport | null = null): Promise<Buffer> {
-  const t = signed ? signedReportText(signed) : null;
+export async function renderDocx(r: TExportReport): Promise<Buffer> {
+  const title = documentTitle(r);
+  const signed = r.report.signed;
   const doc = new Document({
-    title: REPORT_TITLE,
+    title,
     creator: 'Chest Doctor AI',
     sections: [
       {
         children: [
-          new Paragraph({ text: REPORT_TITLE, heading: HeadingLevel.TITLE }),
-          new Paragraph({ children: [new TextRun({ text: `Generated ${r.generatedAt}`, color: '555555' })] }),
-          disclaimer(r.disclaimer),
-          ...(t
-            ? [
-                heading(t.heading),
-                new Paragraph({ children: [new TextRun({ text: t.signature, bold: true })] }),
-                ...t.blocks.flatMap(([title, text]) => [
-                  new Paragraph({ children: [new TextRun({ text: title, bold: true })] }),
-                  ...text.split('\n').map((line) => new Paragraph(line)),
-                ]),
-              ]
-            : []),
-          heading('Patient'),
-          ...patientLines(r).map(pair),
+          new Paragraph({ text: title, heading: HeadingLevel.TITLE }),
+          ...(signed
+            ? signedParagraphs(r)
+            : [generated(r), disclaimer(r.disclaimer), heading('Patient'), ...patientLines(r).map(pair)]),
           heading('Analysis'),
           ...analysisLines(r).map(pair),
           new Paragraph({
@@ -138,13 +149,12 @@ export async function renderDocx(r: TExportReport, signed: TReport | null = null
           }),
           heading('Findings'),
           r.findings.length
-            ? table([FINDINGS_HEADER, ...byProbability(r.findings).map(findingRow)], true)
+            ? table([FINDINGS_HEADER, ...findingRows(r)], true)
             : new Paragraph('No findings: the image was not analysed.'),
           ...anatomyParagraphs(r),
           ...(await overlay(r)),
-          heading('Report'),
-          ...reportParagraphs(r.report.text),
-          disclaimer(r.disclaimer),
+          // The AI's drafted text would restate what the signer may have removed: the signed report replaces it.
+          ...(signed ? [] : [heading('Report'), ...reportParagraphs(r.report.text), disclaimer(r.disclaimer)]),
         ],
       },
     ],

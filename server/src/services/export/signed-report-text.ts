@@ -1,20 +1,39 @@
-import type { TReport } from '@contracts/schemas/report.js';
+import type { TExportSigned } from '@contracts/schemas/export.js';
+
+/** '2026-11-29T06:35:55.114Z' → '2026-11-29 06:35 UTC': a document read on paper says its zone. */
+export function utcTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
 
 /**
- * The signed radiology report (issue 41) as the PDF and DOCX print it: a heading that says
- * FINAL (or FINAL, AMENDED) with the signer, then the sections and the signed addenda.
+ * The signed radiology report (issues 41, 49) as every export words it: the signer and time
+ * first (FINAL, or FINAL, AMENDED after addenda), then the sections and the signed addenda.
  */
-export function signedReportText(signed: TReport): { heading: string; signature: string; blocks: [string, string][] } {
+export function signedReportText(signed: TExportSigned): {
+  title: string;
+  signature: string;
+  blocks: [string, string][];
+} {
   const s = signed.sections;
+  const status = signed.status === 'amended' ? 'FINAL, AMENDED' : 'FINAL';
   return {
-    heading: signed.status === 'amended' ? 'Radiology report — FINAL, AMENDED' : 'Radiology report — FINAL',
-    signature: `FINAL: signed by ${signed.signedBy ?? 'a former member'} at ${signed.signedAt ?? ''}`,
+    title: 'Radiology report',
+    signature: `${status}: signed by ${signed.signedBy ?? 'a former member'} at ${utcTime(signed.signedAt)}`,
     blocks: [
       ['EXAMINATION', s.examination],
       ['COMPARISON', s.comparison],
       ['FINDINGS', s.findings],
       ['IMPRESSION', s.impression],
-      ...signed.addenda.map((a): [string, string] => [`ADDENDUM (signed by ${a.signedBy} at ${a.signedAt})`, a.text]),
+      ...signed.addenda.map((a): [string, string] => [
+        `ADDENDUM (signed by ${a.signedBy} at ${utcTime(a.signedAt)})`,
+        a.text,
+      ]),
     ],
   };
+}
+
+/** The same as plain text: FHIR's `presentedForm`, one block a paragraph. */
+export function signedReportPlain(signed: TExportSigned): string {
+  const t = signedReportText(signed);
+  return [t.title, t.signature, ...t.blocks.map(([title, text]) => `${title}:\n${text}`)].join('\n\n');
 }

@@ -4,12 +4,14 @@ import { CONDITION_NOTES } from '../../knowledge/cxr-conditions.js';
 import { SUMMARY_LABEL } from '../analysis/anatomy-text.js';
 
 export type TImpressionChange = 'removed' | 'added';
+/** What naming a finding needs: the stored finding, an export's, a not-assessed one. */
+type TNamed = Pick<TFinding, 'label' | 'display'>;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NEGATION = /\b(no|not|without|negative for|resolved|absent)\b/i;
 
 /** The names a reader may write a finding under: its display name and its parts, its label, its note's name. */
-function namesOf(f: TFinding): string[] {
+function namesOf(f: TNamed): string[] {
   const display = f.display.toLowerCase();
   const parts = display.split(/ \/ | \(/).map((s) => s.replace(/\)$/, '').trim());
   const note = CONDITION_NOTES[f.label]?.name.toLowerCase();
@@ -19,7 +21,7 @@ function namesOf(f: TFinding): string[] {
 }
 
 /** Whether `text` says the finding is there: named in a sentence with no negation before the name. */
-export function saysPresent(text: string, f: TFinding): boolean {
+export function saysPresent(text: string, f: TNamed): boolean {
   const sentences = text.toLowerCase().split(/[.;\n]+/);
   return namesOf(f).some((name) => {
     const re = new RegExp(`\\b${escape(name)}\\b`);
@@ -36,11 +38,11 @@ export function saysPresent(text: string, f: TFinding): boolean {
  * states is 'added'. Findings left as the model called them are not listed, nor the summary
  * (triage) score: a reader names what is on the film, not whether it is "abnormal".
  */
-export function impressionChanges(
-  findings: readonly TFinding[],
+export function impressionChanges<F extends Pick<TFinding, 'label' | 'display' | 'call'>>(
+  findings: readonly F[],
   signedImpression: string,
-): { finding: TFinding; change: TImpressionChange }[] {
-  const out: { finding: TFinding; change: TImpressionChange }[] = [];
+): { finding: F; change: TImpressionChange }[] {
+  const out: { finding: F; change: TImpressionChange }[] = [];
   for (const f of findings) {
     if (f.label === SUMMARY_LABEL) continue;
     const present = saysPresent(signedImpression, f);
