@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { analyses, chats, dicomInstances } from '../../db/schema.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
@@ -6,10 +6,18 @@ import type { TAnalysisSnapshot } from './compare-results.js';
 import { rowAccess } from '../data-access/find-owned.js';
 
 /** The StudyDate tag of the DICOM instance an analysis was made from (none for a browser upload). */
-const studyDateOf = (analysisId: typeof analyses.id) =>
+const studyDateOf = (analysisId: SQL | typeof analyses.id) =>
   sql<
     string | null
   >`(select nullif(${dicomInstances.tags}->>'StudyDate', '') from ${dicomInstances} where ${dicomInstances.analysisId} = ${analysisId} limit 1)`;
+
+/**
+ * The day a study was taken: its StudyDate when it is a well-formed DA, else the day it was
+ * uploaded (UTC). The prior is chosen along this, so a film taken earlier but sent later is still
+ * the earlier study.
+ */
+const studyDayOf = (analysisId: SQL | typeof analyses.id, createdAt: SQL | typeof analyses.createdAt) =>
+  sql`coalesce(case when ${studyDateOf(analysisId)} ~ '^[0-9]{8}$' then to_date(${studyDateOf(analysisId)}, 'YYYYMMDD') end, (${createdAt} at time zone 'UTC')::date)`;
 
 /** A DICOM DA value (YYYYMMDD) as YYYY-MM-DD; anything else is no date. */
 export function isoDate(da: string | null | undefined): string | null {
@@ -18,10 +26,12 @@ export function isoDate(da: string | null | undefined): string | null {
 }
 
 /**
- * The newest completed analysis of the same patient profile (and account) started before
- * `before`, or null. Refused and failed analyses have no findings to compare; a stored result
- * that no longer parses is skipped the same way. An analysis of the profile that is still
- * running when this one finishes is not a prior: the comparison is made once, at finalize.
+ * The newest completed analysis of the same patient profile (and account) taken before this one,
+ * or null: ordered by study day (the StudyDate, else the upload's day), then by upload time within
+ * a day (issue 49: a study sent late is still compared by when it was taken). Refused and failed
+ * analyses have no findings to compare; a stored result that no longer parses is skipped the same
+ * way. An analysis of the profile that is still running when this one finishes is not a prior:
+ * the comparison is made once, at finalize.
  */
 export async function findPriorAnalysis(opts: {
   db: TDb;
@@ -31,6 +41,8 @@ export async function findPriorAnalysis(opts: {
   createdAt: Date;
 }): Promise<TAnalysisSnapshot | null> {
   const { db, ...current } = opts;
+  const priorDay = studyDayOf(analyses.id, analyses.createdAt);
+  const currentDay = studyDayOf(sql`${current.analysisId}::uuid`, sql`${current.createdAt.toISOString()}::timestamptz`);
   const rows = await db
     .select({
       id: analyses.id,
@@ -46,11 +58,11 @@ export async function findPriorAnalysis(opts: {
         eq(chats.profileId, current.profileId),
         rowAccess(chats, current.userId, 'read'),
         eq(analyses.status, 'completed'),
-        lt(analyses.createdAt, current.createdAt),
+        sql`(${priorDay}, ${analyses.createdAt}) < (${currentDay}, ${current.createdAt.toISOString()}::timestamptz)`,
         ne(analyses.id, current.analysisId),
       ),
     )
-    .orderBy(desc(analyses.createdAt), desc(analyses.id))
+    .orderBy(desc(priorDay), desc(analyses.createdAt), desc(analyses.id))
     .limit(5);
   for (const row of rows) {
     const parsed = ZStoredResult.safeParse(row.result);

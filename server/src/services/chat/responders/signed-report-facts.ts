@@ -61,10 +61,17 @@ export const findingMentions = (report: TReport, f: Pick<TFinding, 'label' | 'di
  * it ("no", "not", "without", "resolved" …). A negated or absent mention is not present.
  */
 export function signedAsPresent(report: TReport, f: Pick<TFinding, 'label' | 'display'>): boolean {
-  return findingMentions(report, f).some(
-    (s) => !/\b(no|not|without|negative for|resolved|absent|excluded|removed|ruled out)\b/i.test(s),
-  );
+  const names = namesOf(f.label, f.display).map(wordPattern);
+  return findingMentions(report, f).some((s) => {
+    // Negated when a negating word comes before the name ("No pleural effusion"), not after it
+    // ("Pleural effusion, not large" still names one); a word after it that undoes it counts too.
+    const at = Math.min(...names.map((re) => s.search(re)).filter((i) => i >= 0));
+    return !NEGATED_BEFORE.test(s.slice(0, at)) && !UNDONE_AFTER.test(s.slice(at));
+  });
 }
+
+const NEGATED_BEFORE = /\b(no|not|without|negative for|free of|ruled out|excluded)\b/i;
+const UNDONE_AFTER = /\b(resolved|absent|excluded|ruled out|has cleared|no longer)\b/i;
 
 /** '> line' quotes, one a line. */
 export const quoted = (lines: string[]): string => lines.map((l) => `> ${l}`).join('\n');
