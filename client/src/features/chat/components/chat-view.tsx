@@ -47,7 +47,17 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
   }, [detail.messages, chat.patientName, chat.patientAge, chat.medicalHistory]);
 
   const all = [...messages, ...followUp.pending];
-  const endRef = useAutoScroll<HTMLDivElement>([all.length, followUp.reply?.text, live.stage]);
+  // A film with its report to read: the film and the report side by side, the thread after (issue 49 item 5).
+  const reading = live.status === 'completed' && live.view !== null && live.view.result?.gate.accepted === true;
+  // Once the reader asks something here, the thread is followed from then on (the reply included).
+  const [asked, setAsked] = useState(false);
+  if (!asked && (followUp.pending.length > 0 || followUp.reply !== null)) setAsked(true);
+  // Whether it is a reading is known once the analysis is loaded: no scroll before, or it would run first.
+  const known = live.view !== null || chat.latestAnalysis === null;
+  const endRef = useAutoScroll<HTMLDivElement>(
+    [all.length, followUp.reply?.text, live.stage],
+    asked || (known && !reading),
+  );
 
   const xray =
     live.view?.imageUrl ??
@@ -70,7 +80,7 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
       <ChatToolbar chatId={chat.id} title={chat.title}>
         {live.status === 'completed' ? <ExportButtons chatId={chat.id} /> : null}
       </ChatToolbar>
-      <div className="chat-view-body">
+      <div className={`chat-view-body${reading ? ' is-reading' : ''}`}>
         <aside className="chat-aside" aria-label="X-ray and findings">
           {shownSrc ? (
             <XrayViewer
@@ -87,6 +97,10 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
             <button type="button" className="button button-link" onClick={() => setViewerSrc(null)}>
               Back to the X-ray
             </button>
+          ) : null}
+          {/* Reading: Claim and Release under the film, so the report starts at the top of its column. */}
+          {reading && live.view && space ? (
+            <ReadingBar key={`reading-${live.view.id}`} analysisId={live.view.id} team={space.teamId} />
           ) : null}
           {result ? (
             <FindingsBars
@@ -105,13 +119,15 @@ export function ChatView({ detail }: { detail: THistoryGetOutput }) {
               patientAge={chat.patientAge}
             />
           ) : null}
-          {live.view && space ? (
+          {live.view && space && !reading ? (
             <ReadingBar key={`reading-${live.view.id}`} analysisId={live.view.id} team={space.teamId} />
           ) : null}
-          {live.status === 'completed' && live.view && result?.gate.accepted ? (
-            <ReportPanel key={live.view.id} analysisId={live.view.id} team={space?.teamId ?? null} />
-          ) : null}
         </aside>
+        {reading && live.view ? (
+          <div className="chat-reading">
+            <ReportPanel key={live.view.id} analysisId={live.view.id} team={space?.teamId ?? null} />
+          </div>
+        ) : null}
         <section className="chat-thread" aria-label="Conversation">
           <ol className="chat-messages" aria-live="polite" aria-relevant="additions">
             {all.map((m) => (

@@ -4,8 +4,10 @@ import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { useOpenNext } from '../hooks/use-open-next';
+import { shortcutOf, useReadingShortcuts } from '../hooks/use-reading-shortcuts';
 import { signedText } from '../lib/signed-text';
 import { AddendaList } from './addenda-list';
+import { ReadingShortcuts } from './reading-shortcuts';
 import { ReportDeliveries } from './report-deliveries';
 import { ReportSectionsForm, ReportSectionsView } from './report-sections';
 import './report-panel.css';
@@ -36,6 +38,18 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
     setFocusSigned(false);
   }, [focusSigned, data]);
 
+  // Opened, the report has focus (issue 49 item 5): the Impression of a draft the reader signs,
+  // else the panel; never taken from a control the reader is already in.
+  const panelRef = useRef<HTMLElement>(null);
+  const focusedOnOpen = useRef(false);
+  useEffect(() => {
+    if (!data || focusedOnOpen.current) return;
+    focusedOnOpen.current = true;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const first = data.status === 'draft' && data.canSign ? document.getElementById('report-impression') : null;
+    (first ?? panelRef.current)?.focus({ preventScroll: true });
+  }, [data]);
+
   const edit = trpc.report.edit.useMutation();
   const sign = trpc.report.sign.useMutation();
   const store = (r: TReport) => utils.report.get.setData({ analysisId }, r);
@@ -63,11 +77,28 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
       (err: unknown) => toast.error(errorText(err, 'Could not save the report')),
     );
 
+  const busy = edit.isPending || sign.isPending || opening;
+  const reads = data?.canSign === true;
+  const drafting = reads && data?.status === 'draft';
+  const idle = (run: () => void) => () => {
+    if (!busy) run();
+  };
+  useReadingShortcuts({
+    sign: drafting ? idle(() => void signNow(false)) : undefined,
+    signAndNext: drafting ? idle(() => void signNow(true)) : undefined,
+    next: reads && !drafting ? idle(openNext) : undefined,
+  });
+
   if (report.isPending) return <p className="muted">Loading the report...</p>;
   if (report.isError || !data) return null;
-  const busy = edit.isPending || sign.isPending || opening;
   return (
-    <section className="report-panel" aria-labelledby="report-heading" data-testid="report-panel">
+    <section
+      className="report-panel"
+      aria-labelledby="report-heading"
+      data-testid="report-panel"
+      ref={panelRef}
+      tabIndex={-1}
+    >
       <header className="report-header">
         <h2 id="report-heading">Report</h2>
         <span className={`report-status report-status-${data.status}`}>{STATUS_TEXT[data.status]}</span>
@@ -77,27 +108,37 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
           <p className="muted report-drafted">Drafted by {data.draftedBy}: check every section before signing.</p>
           <ReportSectionsForm sections={draft ?? data.sections} onChange={setDraft} readOnly={!data.canSign} />
           {data.canSign ? (
-            <div className="report-actions">
-              <button type="button" className="button button-secondary" disabled={busy} onClick={() => void saveOnly()}>
-                Save draft
-              </button>
-              <button
-                type="button"
-                className="button button-secondary"
-                disabled={busy}
-                onClick={() => void signNow(false)}
-              >
-                Sign
-              </button>
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={busy}
-                onClick={() => void signNow(true)}
-              >
-                Sign and next
-              </button>
-            </div>
+            <>
+              <div className="report-actions">
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy}
+                  onClick={() => void saveOnly()}
+                >
+                  Save draft
+                </button>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy}
+                  aria-keyshortcuts={shortcutOf('sign').aria}
+                  onClick={() => void signNow(false)}
+                >
+                  Sign
+                </button>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={busy}
+                  aria-keyshortcuts={shortcutOf('signAndNext').aria}
+                  onClick={() => void signNow(true)}
+                >
+                  Sign and next
+                </button>
+              </div>
+              <ReadingShortcuts offered={['sign', 'signAndNext']} />
+            </>
           ) : (
             <p className="muted">Only a radiologist or an admin of the team signs the report.</p>
           )}
@@ -111,9 +152,18 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
           <AddendaList report={data} onAdded={store} />
           <ReportDeliveries analysisId={analysisId} />
           {data.canSign ? (
-            <button type="button" className="button button-secondary" disabled={busy} onClick={openNext}>
-              Next study
-            </button>
+            <>
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                aria-keyshortcuts={shortcutOf('next').aria}
+                onClick={openNext}
+              >
+                Next study
+              </button>
+              <ReadingShortcuts offered={['next']} />
+            </>
           ) : null}
         </>
       )}

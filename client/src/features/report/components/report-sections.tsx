@@ -37,10 +37,11 @@ export function ReportSectionsForm({
         <label key={s.key} className="report-section">
           <span className="report-section-label">{s.label}</span>
           <textarea
+            id={`report-${s.key}`}
             className="input report-textarea"
             value={sections[s.key]}
             readOnly={readOnly}
-            rows={s.key === 'findings' ? 8 : s.key === 'impression' ? 4 : 2}
+            rows={s.key === 'findings' ? 6 : s.key === 'impression' ? 4 : 2}
             onChange={(e) => onChange({ ...sections, [s.key]: e.target.value })}
           />
         </label>
