@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Hl7Message } from '@medplum/core';
 import { launchBrowser } from '../helpers/browser.js';
+import { listenMllp, type TMllpListener } from '../helpers/mllp-listener.js';
 import { buildDxInstance } from '../helpers/build-dx-instance.js';
 import { related } from '../helpers/stow-body.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
@@ -64,13 +66,21 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
   let context: BrowserContext;
   let page: Page;
   let token: string;
+  let ris: TMllpListener;
   const patientName = testPatientName('Axe');
   const email = uniqueEmail();
 
   beforeAll(async () => {
     // The account is a site administrator, so that Settings shows its Site tab as well.
+    // A real MLLP listener as the RIS, so the Site tab's destinations show a configured one and its test.
+    ris = await listenMllp(0, []);
     app = await startE2eApp(
-      { ARGON2_MEMORY_KIB: '4096', ARGON2_TIME_COST: '1', SITE_ADMIN_EMAILS: email },
+      {
+        ARGON2_MEMORY_KIB: '4096',
+        ARGON2_TIME_COST: '1',
+        SITE_ADMIN_EMAILS: email,
+        REPORT_HL7_DESTINATION: `127.0.0.1:${ris.port}`,
+      },
       { worker: true },
     );
     browser = await launchBrowser();
@@ -91,6 +101,7 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await context?.close();
     await browser?.close();
     await app?.close();
+    await ris?.close();
   });
 
   test('public screens: landing, login (both steps), signup, forgot and reset password, docs (each tab), model card', async () => {
@@ -222,6 +233,17 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, `settings, ${name} tab`);
     }
+    // Issue 49 item 7: Send test to the RIS from the Site tab; the last result shows in words.
+    await page.getByRole('tab', { name: 'Site' }).click();
+    await page.getByRole('button', { name: 'Send test to the RIS (HL7 v2 over MLLP)' }).click();
+    const last = page.getByTestId('last-test-hl7');
+    await last.waitFor();
+    assert.match((await last.textContent()) ?? '', /^Last test passed: Accepted: the RIS answered ACK AA \(/);
+    const oru = Hl7Message.parse(ris.received[0]!);
+    assert.equal(oru.getSegment('PID')?.getField(3)?.getComponent(1), 'CXRAI-TEST-0000');
+    assert.equal(await page.getByRole('button', { name: 'Send test to the PACS (DICOM)' }).isDisabled(), true);
+    await expectAccessible(page, 'settings, Site tab, the RIS tested');
+
     await page.getByRole('tab', { name: 'Danger Zone' }).click();
     await page.getByRole('button', { name: 'Delete Account' }).click();
     await page.getByRole('dialog').waitFor();
@@ -262,6 +284,19 @@ describe('axe-core: 0 serious or critical violations on every screen', () => {
     await page.keyboard.press('Tab');
     await page.getByRole('link', { name: 'Skip to worklist' }).waitFor();
     await expectAccessible(page, "/chat/worklist, a team's rows, the skip link focused");
+    // Issue 49: the reading viewer, then the signed row (its text faded to 3.99:1 before).
+    await page.locator('[data-testid="worklist-row"]').first().getByRole('button').first().click();
+    const report = page.getByTestId('report-panel');
+    await report.getByLabel('Impression').waitFor({ timeout: 120_000 });
+    await expectAccessible(page, 'the reading viewer: the film and the draft report side by side');
+    await report.getByRole('button', { name: 'Sign', exact: true }).click();
+    await expectToast(page, 'Report signed');
+    await report.getByTestId('report-signed').waitFor();
+    await expectAccessible(page, 'the reading viewer, signed');
+    await page.goto(`${app.url}/chat/worklist`);
+    await page.getByLabel('Show signed and reviewed').check();
+    await page.locator('.worklist-row.is-done').first().waitFor();
+    await expectAccessible(page, '/chat/worklist with a signed row');
     await page.goto(`${app.url}/chat/teams`);
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await page.locator('[data-testid="team-audit-entry"]').first().waitFor();

@@ -74,7 +74,7 @@ export function SiteDestinationsPanel() {
       </ul>
       <StowForwardingPanel
         list={state.data.stowForwarding}
-        pacsConfigured={Boolean(state.data.destinations[1]?.address)}
+        pacsConfigured={state.data.destinations.some((d) => d.kind === 'dicom' && d.address !== null)}
       />
     </section>
   );

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { useCurrentSpace } from '../../../lib/current-space';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
+import { localTime } from '../../../lib/local-time';
 import { ReadingControl } from '../components/reading-control';
 import { waitingText } from '../lib/waiting-text';
 import './worklist-page.css';
@@ -84,7 +85,7 @@ function Row({
 }) {
   const open = item.chatId ? () => openChat(item.chatId!) : undefined;
   const done = isDone(item);
-  const received = new Date(item.receivedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const received = localTime(item.receivedAt);
   return (
     <tr className={`worklist-row urgency-${item.urgency}${done ? ' is-done' : ''}`} data-testid="worklist-row">
       <td>
