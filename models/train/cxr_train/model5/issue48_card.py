@@ -79,11 +79,14 @@ def nested(lines: list[str]) -> None:
     w = lines.append
     w("### Nested cross-validation (issue 48 item 5)")
     w("")
-    w(f"The model-5 figures above are out of fold, but every choice behind them (penalty and C, each label's share of model 4's head, calibration, the triage's source and point, cardiomegaly's combination, what ships, the flag budget and points) was made on the same out-of-fold figures. Nested: each outer fold (the same 5 patient-grouped folds) only scores; every choice is made again on the other four folds alone by an inner 4-fold cross-validation, the head refitted on them with the chosen settings. 'Single level' is the card's procedure re-run by the same code (its figures can differ from the table above in the third decimal: the refit, the bootstrap); the difference is the optimism. The projection refit is not re-run (model 4's projection output ships unchanged). {r['films']} films, {r['externalNih']} external ChestX-ray14 films scored; {r['seconds']} s on one core. Command: `OPENBLAS_NUM_THREADS=1 PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.model5.nested --out models/cxr/nested-cv.json`.")
+    w(f"The model-5 figures above are out of fold, but every choice behind them (penalty and C, each label's share of model 4's head, calibration, the triage's source and point, cardiomegaly's combination, what ships, the flag budget and points) was made on the same out-of-fold figures. Nested: each outer fold (the same 5 patient-grouped folds) only scores; every choice is made again on the other four folds alone by an inner 4-fold cross-validation, the head refitted on them with the chosen settings. 'Single level' is the card's procedure re-run by the same code (it reproduces the section's figures above); the difference is the optimism. The projection refit is not re-run (model 4's projection output ships unchanged). {r['films']} films, {r['externalNih']} external ChestX-ray14 films scored; {r['seconds']} s on one core. Command: `OPENBLAS_NUM_THREADS=1 PYTHONPATH=models/train /usr/bin/python3 -m cxr_train.model5.nested --out models/cxr/nested-cv.json`.")
     w("")
     folds = r["nestedPerFold"]
     w("Inner choices per outer fold: " + "; ".join(
         f"fold {f['fold']}: {f['config'][0]} C {f['config'][1]}, budget {f['budget']}, {len(f['ships'])} shown, cardiomegaly {f['cardVariant']}" for f in folds) + ".")
+    shown = {lab: sum(lab in f["ships"] for f in folds) for lab in r["singleLevelChoices"]["ships"]}
+    w("")
+    w("Shown by the inner loop, in how many of the 5 outer folds: " + ", ".join(f"{NAMES.get(lab, lab.replace('_', ' '))} {k}" for lab, k in shown.items()) + ". A finding not shown in a fold is never flagged there, so its nested flag rates fall; its probabilities are still scored. The nested AUROCs pool the five folds' calibrated probabilities, so a label whose calibration or model-4 share swings between folds (mass, airspace opacity) loses more than its within-fold ranking would.")
     w("")
     w("| figure (external ChestX-ray14 films) | single level (optimistic) | nested | optimism |")
     w("|---|---|---|---|")
