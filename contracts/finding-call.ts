@@ -7,19 +7,26 @@
 export const FINDING_CALLS = ['positive', 'possible', 'uncertain', 'negative'] as const;
 export type TFindingCall = (typeof FINDING_CALLS)[number];
 
-/** From this calibrated probability a flagged finding is 'positive'. */
+/**
+ * From this calibrated probability a flagged finding is 'positive', unless its manifest names a
+ * higher "Likely" point (`likelyThreshold`, issue 48: chosen for precision out of fold), which
+ * then decides. Never lower: a probability under 50 % is never called likely.
+ */
 export const LIKELY_FROM = 0.5;
+
+/** The probability from which a flagged finding reads "Likely": its own point, never below LIKELY_FROM. */
+export const likelyFrom = (likelyThreshold: number | undefined): number => Math.max(LIKELY_FROM, likelyThreshold ?? 0);
 
 /**
  * The call at `threshold`: 'uncertain' within `margin` log-odds of it, flagged above that band
- * ('positive' from LIKELY_FROM, else 'possible'), 'negative' below it (as
+ * ('positive' from the finding's Likely point, else 'possible'), 'negative' below it (as
  * models/train/cxr_train/export/reference_whole_film.py call_of, which has no 'possible').
  */
-export function callAt(p: number, threshold: number, margin: number): TFindingCall {
+export function callAt(p: number, threshold: number, margin: number, likelyThreshold?: number): TFindingCall {
   const t = Math.log(threshold / (1 - threshold));
   const lo = 1 / (1 + Math.exp(-(t - margin)));
   const hi = 1 / (1 + Math.exp(-(t + margin)));
-  if (p >= hi) return p >= LIKELY_FROM ? 'positive' : 'possible';
+  if (p >= hi) return p >= likelyFrom(likelyThreshold) ? 'positive' : 'possible';
   return p < lo ? 'negative' : 'uncertain';
 }
 
@@ -28,8 +35,8 @@ export const isCalled = (call: TFindingCall): boolean => call === 'positive' || 
 
 /**
  * A stored call read with today's rule: results written before 'possible' existed called every
- * flagged finding 'positive', also at 12 %.
+ * flagged finding 'positive', also at 12 %; a result that carries its Likely point is read at it.
  */
-export function currentCall(f: { call: TFindingCall; probability: number }): TFindingCall {
-  return f.call === 'positive' && f.probability < LIKELY_FROM ? 'possible' : f.call;
+export function currentCall(f: { call: TFindingCall; probability: number; likelyThreshold?: number }): TFindingCall {
+  return f.call === 'positive' && f.probability < likelyFrom(f.likelyThreshold) ? 'possible' : f.call;
 }

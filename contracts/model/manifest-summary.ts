@@ -12,6 +12,8 @@ const ZShownFinding = z.looseObject({
   label: z.string().regex(/\S/),
   display: text,
   threshold: orNull(ZManifestFinding.shape.threshold.unwrap()),
+  /** Issue 48: where a flag reads "Likely" (null: from 50 %). */
+  likelyThreshold: orNull(ZManifestFinding.shape.likelyThreshold.unwrap()),
   /** The summary score (e.g. abnormal), never the top finding. */
   summary: flag,
   population: text,

@@ -47,6 +47,12 @@ export const ZManifestFinding = z.object({
   display: z.string().optional(),
   source: z.object({ head: z.string(), label: z.string().optional(), complementOf: z.string().optional() }),
   threshold: z.number().min(0).max(1).optional(),
+  /**
+   * Issue 48: the calibrated probability from which a flag reads "Likely" (chosen for precision out
+   * of fold, models/cxr/likely-points.json); absent: 50 % (contracts/finding-call.ts LIKELY_FROM).
+   * Below it and at or above `threshold` a flag reads "Possible".
+   */
+  likelyThreshold: z.number().min(0).max(1).optional(),
   /** A channel of the CAM output. */
   heatmap: z.string().optional(),
   /** A summary score (e.g. abnormal) that is never the top finding. */

@@ -103,6 +103,8 @@ export const ZFinding = z
     threshold: z.number(),
     /** Set when a site threshold (issue 17) decided the call: the model's own default threshold. */
     modelThreshold: z.number().optional(),
+    /** Issue 48: the probability from which a flag reads "Likely" (absent on older results: 50 %). */
+    likelyThreshold: z.number().optional(),
     call: ZFindingCall,
     /**
      * 'pediatric': validated only in children; the finalizer withholds it unless the patient's age says child.

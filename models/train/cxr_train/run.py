@@ -31,7 +31,8 @@ CACHE = ROOT / ".cache" / "v2"
 STEP_NAMES = ("cache", "recover", "anatomy", "b13-train", "b13-aug", "b13-val", "finetune", "b13-eval", "features", "finalize",
               "evaluate", "evaluate-anatomy", "export", "shortcuts", "card", "fixtures",
               "m4-dump", "m4-projection", "m4-cardiomegaly", "m4-external", "m4-export", "m4-card", "m4-recover", "m4-fixtures",
-              "m5-dump", "m5-heads", "m5-heads-prior", "m5-choose", "m5-export", "m5-card", "m5-recover", "m5-fixtures")
+              "m5-dump", "m5-heads", "m5-heads-prior", "m5-choose", "m5-export", "m5-likely", "m5-card", "m5-recover",
+              "m5-fixtures")
 
 
 def step(module: str, *args: str) -> list[str]:
@@ -82,6 +83,8 @@ def steps(rc: dict, recipe: Path, version: str) -> list[tuple[str, list[str], Pa
         ("m5-heads-prior", step("model5.heads", "--prior", "model4"), ROOT / ".cache" / "m5" / "heads-model4.json"),
         ("m5-choose", step("model5.choose"), None),
         ("m5-export", step("model5.export", "--version", version), None),
+        # Issue 48: each finding's "Likely" point, chosen for precision out of fold, into the exported manifest.
+        ("m5-likely", step("model5.likely"), None),
         ("m5-card", step("model5.card"), None),
         ("m5-recover", step("export.recover", "--classifier-onnx", str(ROOT / "models" / "cxr" / "model.onnx")), None),
         ("m5-fixtures", step("export.parity_fixtures"), None),

@@ -18,9 +18,12 @@ export function combineCtr(p: number, ctr: number, w: NonNullable<ManifestFindin
   return sigmoid(w.logitWeight * logit(q) + w.ctrWeight * ctr + (ap ? (w.apWeight ?? 0) : 0) + w.bias);
 }
 
-/** The one call rule (contracts/finding-call.ts): 'uncertain' near the threshold, 'possible' when flagged below 50 %. */
-export function callOf(p: number, threshold: number, margin: number): FindingCall {
-  return callAt(p, threshold, margin);
+/**
+ * The one call rule (contracts/finding-call.ts): 'uncertain' near the threshold, 'possible' when
+ * flagged below the finding's Likely point (50 % unless the manifest names a higher one).
+ */
+export function callOf(p: number, threshold: number, margin: number, likelyThreshold?: number): FindingCall {
+  return callAt(p, threshold, margin, likelyThreshold);
 }
 
 function headOutput(outputs: Record<string, OutputTensor>, head: ManifestHead): Float32Array {
@@ -87,7 +90,8 @@ export function composeFindings(
       display: f.display,
       probability,
       threshold,
-      call: callOf(probability, threshold, margin),
+      ...(f.likelyThreshold !== undefined ? { likelyThreshold: f.likelyThreshold } : {}),
+      call: callOf(probability, threshold, margin, f.likelyThreshold),
       ...(f.ageGroup ? { ageGroup: f.ageGroup } : {}),
     };
   });

@@ -20,6 +20,8 @@ export interface FindingResult {
   display: string;
   probability: number;
   threshold: number;
+  /** Issue 48: the manifest's "Likely" point, when it names one (the call reads 'possible' below it). */
+  likelyThreshold?: number;
   call: FindingCall;
   /** 'pediatric': validated only in children (the manifest's ageGroup); the server decides by the patient's age. */
   ageGroup?: 'pediatric' | 'adult';
@@ -148,6 +150,8 @@ export interface ManifestFinding {
   display?: string;
   source: { head: string; label?: string; complementOf?: string };
   threshold?: number;
+  /** Issue 48: the calibrated probability from which a flag reads "Likely" (absent: 50 %). */
+  likelyThreshold?: number;
   /** Name of a channel of the CAM output. */
   heatmap?: string;
   /** A summary score (e.g. abnormal) that is never the top finding. */

@@ -279,6 +279,9 @@ def main() -> None:
     print(json.dumps({k: v for k, v in out.items() if k != "projection"}, indent=1)[:6000])
     print("projection", {k: v for k, v in out["projection"].items() if k != "weights"})
     (M5 / "choices.json").write_text(json.dumps(out, indent=1))
+    # The out-of-fold calibrated probabilities every choice above was made on (m5-likely reads them).
+    np.savez(M5 / "oof-probabilities.npz", paths=np.array(heads["paths"]), folds=folds, triage=ptri,
+             **{lab: v for lab, v in p.items()})
 
 
 if __name__ == "__main__":

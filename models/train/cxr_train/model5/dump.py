@@ -62,7 +62,8 @@ def nih_more_224() -> Path:
 def extra_csv() -> Path:
     """cxr-extra's ChestX-ray14 and QU-Ex films (the two collections with finding or infection labels)."""
     rows = list(csv.DictReader(open(EXTRA / "manifest.csv")))
-    sel = [r for r in rows if r["source"].startswith("nih") or r["source"] == "covid-qu-ex"]
+    # nih-cxr14-talo is cxr-nih-more again (data.load reads those films from there): not run twice.
+    sel = [r for r in rows if (r["source"].startswith("nih") and r["source"] != "nih-cxr14-talo") or r["source"] == "covid-qu-ex"]
     path = M5 / "extra.csv"
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -6,8 +6,8 @@ import { appliedCalibrationRow } from './get-calibration.js';
 import { readModelIdentity, type TModelIdentity } from './read-model-identity.js';
 
 /** The worker's call rule, the one in contracts/finding-call.ts (tests/site pin the two to the same answers). */
-export function callOf(p: number, threshold: number, margin: number): TFinding['call'] {
-  return callAt(p, threshold, margin);
+export function callOf(p: number, threshold: number, margin: number, likelyThreshold?: number): TFinding['call'] {
+  return callAt(p, threshold, margin, likelyThreshold);
 }
 
 /** Re-decides the calls of a result at the site's thresholds; pure. */
@@ -20,7 +20,12 @@ export function withSiteThresholds(
   const findings = result.findings.map((f) => {
     const site = thresholds.get(f.label);
     if (site === undefined) return f;
-    return { ...f, threshold: site, modelThreshold: f.threshold, call: callOf(f.probability, site, margin) };
+    return {
+      ...f,
+      threshold: site,
+      modelThreshold: f.threshold,
+      call: callOf(f.probability, site, margin, f.likelyThreshold),
+    };
   });
   // As the worker picks it: the most probable called finding that is not a summary label.
   const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
