@@ -1,4 +1,4 @@
-import { isCalled, LIKELY_FROM, type TFindingCall } from './finding-call.js';
+import { isCalled, type TFindingCall } from './finding-call.js';
 
 /**
  * One story from one source (issue 42 item 4): the words a finding's call gets, from its calibrated
@@ -23,6 +23,8 @@ export interface TStoryFinding {
   call: TFindingCall;
   /** Set when a site threshold decided the call: the model's own operating point. */
   modelThreshold?: number | undefined;
+  /** Issue 48: where a flag reads "Likely" (absent on older results: 50 %). */
+  likelyThreshold?: number | undefined;
 }
 
 /** The word of each call, the same on every surface ('uncertain' only in results stored with a margin). */
@@ -69,6 +71,10 @@ export function operatingPointText(f: Pick<TStoryFinding, 'threshold' | 'modelTh
     : `the site's operating point ${pct1(f.threshold)} (model default ${pct1(f.modelThreshold)})`;
 }
 
+/** 'its Likely point 62.0%' (issue 48), '50 %' for a result stored without one. */
+export const likelyPointText = (f: Pick<TStoryFinding, 'likelyThreshold'>): string =>
+  f.likelyThreshold === undefined ? '50 %' : `its Likely point ${pct1(f.likelyThreshold)}`;
+
 /**
  * One finding in a sentence: 'Pleural effusion 62.0% — likely (flagged at its operating point
  * 30.0%)', 'Consolidation 36.0% — possible, flagged for review (its operating point 20.0%; below
@@ -80,7 +86,7 @@ export function findingSentence(f: TStoryFinding): string {
     case 'positive':
       return `${head} — likely (flagged at ${operatingPointText(f)})`;
     case 'possible':
-      return `${head} — possible, flagged for review (${operatingPointText(f)}; below 50 %: more likely absent than present)`;
+      return `${head} — possible, flagged for review (${operatingPointText(f)}; below ${likelyPointText(f)})`;
     case 'uncertain':
       return `${head} — uncertain (too close to ${operatingPointText(f)} to call)`;
     case 'negative':
@@ -88,9 +94,8 @@ export function findingSentence(f: TStoryFinding): string {
   }
 }
 
-/** '**Pleural effusion** 62.0% (likely)', '**Consolidation** 36.0% (possible — flagged for review)'. */
-const named = (f: TStoryFinding): string =>
-  `**${f.display}** ${pct1(f.probability)} (${f.call === 'positive' ? 'likely' : 'possible — flagged for review'})`;
+/** '**Pleural effusion** 62.0%': a finding named with its figure. */
+const named = (f: TStoryFinding): string => `**${f.display}** ${pct1(f.probability)}`;
 
 /** 'A, B and C'. */
 export function listWords(items: readonly string[]): string {
@@ -101,22 +106,29 @@ export function listWords(items: readonly string[]): string {
 /** The opening words of an impression that flags nothing, and of the worklist's lead cell then. */
 export const NO_FINDING_FLAGGED = 'No finding flagged';
 
+/** The line the "Possible" flags get after the likely ones (issue 48), in the draft's words. */
+export const LOW_CONFIDENCE = 'Low-confidence flags for review';
+
 /**
- * The impression's first sentences: every flagged finding, most probable first, with what its
- * call means; or "No finding flagged" (with the triage score when it is above its point, and any
- * finding of an older result left uncertain). Markdown (bold names).
+ * The impression's first sentences (issue 48: the drafted report's story, with the figures): the
+ * findings called "Likely", most probable first; then the "Possible" flags as low-confidence flags
+ * for review, never as likely; or "No finding flagged" (with the triage score when it is above its
+ * point, and any finding of an older result left uncertain). Markdown (bold names).
  */
 export function impressionLead(findings: readonly TStoryFinding[]): string {
   const flagged = flaggedFindings(findings);
   if (flagged.length > 0) {
-    const likely = flagged.filter((f) => f.probability >= LIKELY_FROM && f.call === 'positive');
-    const what =
-      likely.length === flagged.length
-        ? 'A flag is a screening signal for the clinician to confirm, not a diagnosis.'
-        : likely.length === 0
-          ? `No finding is likely (50 % or more): ${flagged.length === 1 ? 'it is' : 'each is'} more likely absent than present, flagged so that it is not missed.`
-          : 'A possible finding is more likely absent than present, flagged so that it is not missed; a flag is a screening signal for the clinician to confirm, not a diagnosis.';
-    return `Flagged (most probable first): ${listWords(flagged.map(named))}. ${what}`;
+    const likely = flagged.filter((f) => f.call === 'positive');
+    const low = flagged.filter((f) => f.call !== 'positive');
+    const parts = [
+      likely.length ? `Likely (most probable first): ${listWords(likely.map(named))}.` : 'No finding is likely.',
+    ];
+    if (low.length)
+      parts.push(
+        `${LOW_CONFIDENCE}: ${listWords(low.map(named))} (flagged below ${low.length === 1 ? 'its' : 'their'} Likely point, so that nothing is missed).`,
+      );
+    parts.push('A flag is a screening signal for the clinician to confirm, not a diagnosis.');
+    return parts.join(' ');
   }
   const parts = [`${NO_FINDING_FLAGGED}.`];
   const triage = findings.find((f) => f.label === SUMMARY_LABEL && isFlagged(f));

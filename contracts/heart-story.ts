@@ -1,5 +1,5 @@
-import { ctrFigureText, ctrLine, enlargedHeartText } from './finding-text.js';
-import { operatingPointText, pct1, type TStoryFinding } from './finding-story.js';
+import { ctrFigureText, ctrLine, enlargedHeartText, filmOf, judgedAp } from './finding-text.js';
+import { likelyPointText, operatingPointText, pct1, type TStoryFinding } from './finding-story.js';
 import type { TAnatomy, TProjection } from './schemas/analysis.js';
 
 /**
@@ -52,7 +52,7 @@ export function heartStory(
       state: 'possibly_enlarged',
       ratio,
       headline:
-        `Cardiac silhouette possibly enlarged — flagged for review, ${pct1(f.probability)} (below 50 %: more likely not enlarged) — ` +
+        `Cardiac silhouette possibly enlarged — flagged for review, ${pct1(f.probability)} (below ${likelyPointText(f)}) — ` +
         ctrFigureText(anatomy, projection),
     };
   if (f && anatomy.ctr > anatomy.ctrReference) {
@@ -70,4 +70,31 @@ export function heartStory(
     };
   }
   return { ...none, state: 'measured', ratio };
+}
+
+/**
+ * Issue 48: the heart in a radiologist's words, for the drafted report (no percentage, no operating
+ * point; the panel's box keeps its figures): 'Heart size enlarged, CTR 0.58 on a PA film.' only for
+ * a cardiomegaly called "Likely"; a measured ratio above its reference without that call reads
+ * 'borderline', never "normal", so the words never contradict the figure; in a child the adult
+ * reference is not applied. `notMeasurable`: the reason to give when the ratio could not be
+ * trusted (the draft's own words for the worker's code). Null without anatomy.
+ */
+export function heartSizeSentence(
+  anatomy: Pick<TAnatomy, 'ctr' | 'ctrReference' | 'ctrUnreliable'> | null | undefined,
+  projection: TProjection | null | undefined,
+  findings: readonly TStoryFinding[] | undefined,
+  opts: { age: number | null; notMeasurable: string },
+): string | null {
+  if (!anatomy) return null;
+  if (anatomy.ctrUnreliable) return `Heart size not assessed: ${opts.notMeasurable}.`;
+  if (anatomy.ctr === null) return 'Heart size not assessed: no cardiothoracic ratio could be measured.';
+  const ap = judgedAp(projection);
+  const film = projection ? ` on ${filmOf(projection)}` : '';
+  // An AP film magnifies the heart (finding-text.ts AP_MAGNIFIES): said once, in the reader's words.
+  const ctr = `CTR ${anatomy.ctr.toFixed(2)}${film}${ap ? ', which magnifies the heart' : ''}`;
+  if (opts.age !== null && opts.age < 18) return `${ctr}; the adult reference does not apply in a child.`;
+  const likely = (findings ?? []).some((f) => f.label === HEART_LABEL && f.call === 'positive');
+  const size = likely ? 'enlarged' : anatomy.ctr > anatomy.ctrReference ? 'borderline' : 'normal';
+  return `Heart size ${size}, ${ctr}.`;
 }

@@ -124,8 +124,9 @@ async function pdfText(r: TStoredResult): Promise<string> {
 }
 
 describe('the impression names every flagged finding, most probable first, on every surface', () => {
+  // Issue 48: the likely findings named as such, the possible ones only as low-confidence flags.
   const names =
-    /Pleural effusion 62\.0% \(likely\), Enlarged cardiac silhouette 38\.0% \(possible — flagged for review\), Consolidation 36\.0% \(possible — flagged for review\) and Infiltration 18\.0% \(possible — flagged for review\)/;
+    /Likely \(most probable first\): Pleural effusion 62\.0%\. Low-confidence flags for review: Enlarged cardiac silhouette 38\.0%, Consolidation 36\.0% and Infiltration 18\.0%/;
 
   test('report impression, chat summary, FHIR conclusion and the SR say the same list', async () => {
     assert.match(plain(impressionOf(FLAGGED)), names);
@@ -188,9 +189,12 @@ describe('the heart box and the cardiomegaly call never disagree', () => {
 });
 
 describe('the worklist reads the same story and ranks by it (issue 42 item 5)', () => {
-  test('Urgent only for a flagged finding the site marked urgent; triage alone is Review; a normal film Routine', () => {
+  test('Urgent only for a likely finding the site marked urgent; triage alone is Review; a normal film Routine', () => {
     assert.equal(urgencyOf(FLAGGED, 'analysed').urgency, 'review', 'flagged, none marked urgent');
-    assert.equal(urgencyOf(FLAGGED, 'analysed', new Set(['consolidation'])).urgency, 'urgent');
+    assert.equal(urgencyOf(FLAGGED, 'analysed', new Set(['pleural_effusion'])).urgency, 'urgent');
+    // Issue 48: a "Possible" flag makes a study Urgent only when the site also counts those.
+    assert.equal(urgencyOf(FLAGGED, 'analysed', new Set(['consolidation'])).urgency, 'review');
+    assert.equal(urgencyOf(FLAGGED, 'analysed', new Set(['consolidation']), true).urgency, 'urgent');
     assert.equal(urgencyOf(FLAGGED, 'analysed', new Set(['mass'])).urgency, 'review', 'not flagged raises nothing');
     assert.equal(urgencyOf(TRIAGE_ONLY, 'analysed', new Set(['pleural_effusion'])).urgency, 'review');
     assert.equal(urgencyOf(NORMAL, 'analysed', new Set(['pleural_effusion'])).urgency, 'routine');

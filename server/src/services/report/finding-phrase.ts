@@ -32,3 +32,45 @@ export function impressionOrder(findings: readonly TFinding[], summaryLabel: str
     .filter((f) => f.call !== 'negative')
     .sort((a, b) => rank(a) - rank(b) || b.probability - a.probability);
 }
+
+/**
+ * Issue 48: the draft's order of importance among the likely findings, the acute first (a site
+ * reading a flag first reads these first); a label not listed comes after, by probability.
+ */
+const IMPORTANCE = [
+  'pneumothorax',
+  'edema',
+  'lung_opacity',
+  'consolidation',
+  'pneumonia',
+  'pneumonia_bacterial',
+  'pneumonia_viral',
+  'pleural_effusion',
+  'cardiomegaly',
+  'mass',
+  'nodule',
+  'atelectasis',
+  'infiltration',
+  'fibrosis',
+  'pleural_thickening',
+];
+const importance = (label: string): number => {
+  const i = IMPORTANCE.indexOf(label);
+  return i < 0 ? IMPORTANCE.length : i;
+};
+
+/** The findings the draft names (called "Likely"), the summary (triage) score never among them; most important first. */
+export function likelyInOrder<T extends Pick<TFinding, 'label' | 'call' | 'probability'>>(
+  findings: readonly T[],
+  summaryLabel: string,
+): T[] {
+  return findings
+    .filter((f) => f.call === 'positive' && f.label !== summaryLabel)
+    .sort((a, b) => importance(a.label) - importance(b.label) || b.probability - a.probability);
+}
+
+/** 'Airspace opacity (as in pneumonia; the model cannot tell the cause)' → 'Airspace opacity': a finding's name as a reader writes it. */
+export const draftName = (display: string): string => display.replace(/\s*\([^)]*\)\s*$/, '').trim();
+
+/** 'pleural effusion' after a side ('Right pleural effusion'): lower case unless an acronym ('COVID-19'). */
+export const afterSide = (name: string): string => (/^[A-Z0-9-]{2,}\b/.test(name) ? name : name.toLowerCase());

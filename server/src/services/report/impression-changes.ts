@@ -1,4 +1,3 @@
-import { isCalled } from '@contracts/finding-call.js';
 import type { TFinding } from '@contracts/schemas/analysis.js';
 import { CONDITION_NOTES } from '../../knowledge/cxr-conditions.js';
 import { SUMMARY_LABEL } from '../analysis/anatomy-text.js';
@@ -33,10 +32,11 @@ export function saysPresent(text: string, f: TNamed): boolean {
 }
 
 /**
- * What the signer changed in the AI's impression, per finding (issue 41): a flagged finding the
- * signed impression no longer states is 'removed'; one the model did not flag that it now
- * states is 'added'. Findings left as the model called them are not listed, nor the summary
- * (triage) score: a reader names what is on the film, not whether it is "abnormal".
+ * What the signer changed in the AI's impression, per finding (issue 41): a finding the drafted
+ * impression named (called "Likely", issue 48) that the signed one no longer states is 'removed';
+ * one it did not name (a "Possible" flag included: the draft keeps those out of the impression)
+ * that it now states is 'added'. Findings left as drafted are not listed, nor the summary (triage)
+ * score: a reader names what is on the film, not whether it is "abnormal".
  */
 export function impressionChanges<F extends Pick<TFinding, 'label' | 'display' | 'call'>>(
   findings: readonly F[],
@@ -46,8 +46,9 @@ export function impressionChanges<F extends Pick<TFinding, 'label' | 'display' |
   for (const f of findings) {
     if (f.label === SUMMARY_LABEL) continue;
     const present = saysPresent(signedImpression, f);
-    if (isCalled(f.call) && !present) out.push({ finding: f, change: 'removed' });
-    else if (!isCalled(f.call) && present) out.push({ finding: f, change: 'added' });
+    const named = f.call === 'positive';
+    if (named && !present) out.push({ finding: f, change: 'removed' });
+    else if (!named && present) out.push({ finding: f, change: 'added' });
   }
   return out;
 }

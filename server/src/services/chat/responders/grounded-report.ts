@@ -1,9 +1,9 @@
 import { isCalled } from '@contracts/finding-call.js';
-import { impressionLead } from '@contracts/finding-story.js';
+import { impressionLead, LOW_CONFIDENCE } from '@contracts/finding-story.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import { draftSections, impressionSection } from '../../report/draft-sections.js';
-import { findingPhrase, impressionOrder } from '../../report/finding-phrase.js';
+import { findingPhrase, impressionOrder, likelyInOrder } from '../../report/finding-phrase.js';
 import { bullets, closing } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
 import { addendaText, EDITED_LINE, sectionsText, signedHeader, storedReportOf } from './stored-report-text.js';
@@ -37,27 +37,31 @@ export function impressionAnswer(ctx: TResponderContext): string {
 }
 
 /**
- * The first line of the impression when it names a flagged finding: likely before possible, each
- * by probability (the worklist's urgency order); else the impression's "No finding flagged".
+ * The first line of the drafted impression (issue 48: only findings called "Likely", most important
+ * first) with its figures; the other likely findings and the low-confidence ("Possible") flags after
+ * it; with no likely finding, that the impression names none; else "No finding flagged".
  */
 export function topFindingAnswer(ctx: TResponderContext): string {
   const { result } = ctx;
   const none = noDraftReason(result);
   if (none) return `${none}${closing}`;
-  const [first, ...rest] = impressionOrder(result.findings, SUMMARY_LABEL).filter(
-    (f) => f.label !== SUMMARY_LABEL && isCalled(f.call),
+  const [first, ...rest] = likelyInOrder(result.findings, SUMMARY_LABEL);
+  const low = impressionOrder(result.findings, SUMMARY_LABEL).filter(
+    (f) => f.label !== SUMMARY_LABEL && isCalled(f.call) && f.call !== 'positive',
   );
-  if (!first) return `${impressionLead(result.findings)}${closing}`;
-  const also = rest.length
-    ? `\n\nAlso flagged, in the impression's order:\n${bullets(rest.map((f) => findingPhrase(f, result)))}`
+  const lowText = low.length
+    ? `\n\n${LOW_CONFIDENCE} (kept out of the impression):\n${bullets(low.map((f) => findingPhrase(f, result)))}`
     : '';
-  const meaning =
-    first.call === 'positive'
-      ? 'A flag is a screening signal for the clinician to confirm, not a diagnosis.'
-      : 'Below 50 % it is more likely absent than present: it is flagged so that it is not missed.';
+  if (!first) {
+    if (!low.length) return `${impressionLead(result.findings)}${closing}`;
+    return `No finding is called Likely, so the drafted impression names none: "${impressionSection(result)}"${lowText}${closing}`;
+  }
+  const also = rest.length
+    ? `\n\nAlso likely, in the impression's order:\n${bullets(rest.map((f) => findingPhrase(f, result)))}`
+    : '';
   return (
     `The most important finding, the first line of the drafted impression: **${findingPhrase(first, result)}**.\n\n` +
-    `${meaning}${also}${closing}`
+    `A flag is a screening signal for the clinician to confirm, not a diagnosis.${also}${lowText}${closing}`
   );
 }
 
