@@ -131,16 +131,22 @@ export const ZMonitoring = z.object({
 export type TMonitoring = z.infer<typeof ZMonitoring>;
 
 /**
- * Which findings make a worklist study Urgent when called (positive, or possible: flagged below
- * 50 %). Without a choice only a positive call does; a choice adds findings and never lowers a study.
+ * Which findings make a worklist study Urgent when called "Likely" (issue 48); with `alsoPossible`
+ * a "Possible" flag of one of them does too. No finding chosen: nothing is Urgent. `alsoPossible`
+ * absent: the stored choice stays.
  */
-export const ZUrgentFindingsInput = z.object({ labels: z.array(z.string().min(1).max(100)).max(100) });
+export const ZUrgentFindingsInput = z.object({
+  labels: z.array(z.string().min(1).max(100)).max(100),
+  alsoPossible: z.boolean().optional(),
+});
 export type TUrgentFindingsInput = z.infer<typeof ZUrgentFindingsInput>;
 
 export const ZUrgentFindings = z.object({
   /** The shipped model's findings (summary scores left out), each with whether the site made it urgent. */
   findings: z.array(z.object({ label: z.string(), display: z.string(), urgent: z.boolean() })),
-  /** When a site administrator last chose; null: never (only positive calls make a study Urgent). */
+  /** Issue 48: a "Possible" flag of an urgent finding also makes a study Urgent (default false: "Likely" only). */
+  alsoPossible: z.boolean(),
+  /** When a site administrator last chose; null: never (nothing is Urgent). */
   updatedAt: z.iso.datetime().nullable(),
 });
 export type TUrgentFindings = z.infer<typeof ZUrgentFindings>;

@@ -7,10 +7,10 @@ export const ZWorklistStatus = z.enum(['received', 'queued', 'analysed', 'sent',
 export type TWorklistStatus = z.infer<typeof ZWorklistStatus>;
 
 /**
- * Urgency from the calibrated outputs of the shipped findings: urgent when a finding is called
- * positive (or a finding the site made urgent is called, possible included), review when another
- * finding is called possible or one is uncertain, routine when none is; pending before a result
- * exists; none for skipped or failed studies.
+ * Urgency from the calibrated outputs of the shipped findings: urgent when a finding the site made
+ * urgent is called "Likely" (or flagged "Possible", when the site also counts those: issue 48),
+ * review when another finding is flagged, the triage score is, or one is uncertain, routine when
+ * none is; pending before a result exists; none for skipped or failed studies.
  */
 export const ZUrgency = z.enum(['urgent', 'review', 'routine', 'pending', 'none']);
 export type TUrgency = z.infer<typeof ZUrgency>;
@@ -52,6 +52,11 @@ export const ZWorklistItem = z.object({
   score: z.number().nullable(),
   /** The most probable called finding (summary score left out): its name, probability and call; null: "No finding called". */
   lead: z.object({ display: z.string(), probability: z.number(), call: z.string() }).nullable(),
+  /**
+   * Issue 48: why the row is Urgent, the urgent findings that made it so (label and name), most
+   * probable first; empty when the row is not Urgent.
+   */
+  urgentBecause: z.array(z.object({ label: z.string(), display: z.string() })),
   patientName: z.string().nullable(),
   /** The DICOM PatientID (or, for a browser upload, the profile's DICOM Patient ID field). */
   patientId: z.string().nullable(),

@@ -57,7 +57,9 @@ describe('worklist urgency and lead', () => {
   test('a flagged finding asks for review; the site makes it urgent; a positive call alone is not urgent (issue 42)', () => {
     const possible = resultOf(f('pneumothorax', 0.2, 0.08, 'possible'), f('edema', 0.01, 0.025, 'negative'));
     assert.equal(urgencyOf(possible, 'analysed').urgency, 'review');
-    assert.equal(urgencyOf(possible, 'analysed', new Set(['pneumothorax'])).urgency, 'urgent');
+    // Issue 48: a "Possible" flag is Urgent only when the site also counts those.
+    assert.equal(urgencyOf(possible, 'analysed', new Set(['pneumothorax'])).urgency, 'review');
+    assert.equal(urgencyOf(possible, 'analysed', new Set(['pneumothorax']), true).urgency, 'urgent');
     assert.equal(
       urgencyOf(possible, 'analysed', new Set(['edema'])).urgency,
       'review',
@@ -154,15 +156,35 @@ describe('site urgent findings', () => {
         { label: 'pneumothorax', display: 'Pneumothorax', urgent: false },
         { label: 'edema', display: 'Edema', urgent: false },
       ],
+      alsoPossible: false,
       updatedAt: null,
     });
-    const saved = await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, { labels: ['pneumothorax'] });
+    const saved = await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, {
+      labels: ['pneumothorax'],
+      alsoPossible: true,
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal((saved.data as { findings: { urgent: boolean }[] }).findings[0]?.urgent, true);
-    assert.deepEqual([...(await readUrgentLabels(t.deps)).labels], ['pneumothorax']);
+    assert.equal((saved.data as { alsoPossible: boolean }).alsoPossible, true);
+    const read = await readUrgentLabels(t.deps);
+    assert.deepEqual([...read.labels], ['pneumothorax']);
+    assert.equal(read.alsoPossible, true);
+    // Issue 48: a save that does not say keeps "also Possible" as stored; false turns it off.
+    await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, { labels: ['pneumothorax'] });
+    assert.equal((await readUrgentLabels(t.deps)).alsoPossible, true);
+    await trpc(t.app, 'mutation', 'site.setUrgentFindings', admin.token, {
+      labels: ['pneumothorax'],
+      alsoPossible: false,
+    });
+    assert.equal((await readUrgentLabels(t.deps)).alsoPossible, false);
     const audit = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'site.urgent_findings.set'));
-    assert.equal(audit.length, 1);
+    assert.equal(audit.length, 3);
     assert.equal(audit[0]?.actorUserId, admin.user.id);
+    assert.deepEqual(audit.map((a) => (a.details as { alsoPossible: boolean }).alsoPossible).sort(), [
+      false,
+      true,
+      true,
+    ]);
   });
 
   test('an unknown finding is refused; a clinician may neither read nor change the choice', async () => {

@@ -413,7 +413,8 @@ export const siteCalibrations = pgTable(
 
 /**
  * Site settings a site administrator chooses, one row per key (model 4: 'urgent_findings', the
- * findings whose call makes a worklist study Urgent). Read by the services that use them.
+ * findings whose "Likely" call makes a worklist study Urgent; issue 48: 'urgent_also_possible', a
+ * boolean, their "Possible" flags too). Read by the services that use them.
  */
 export const siteSettings = pgTable('site_settings', {
   key: text('key').primaryKey(),

@@ -15,7 +15,7 @@ import { resolveSpace } from '../data-access/team-role.js';
 import { decodeWorklistCursor, encodeWorklistCursor, type TWorklistPosition } from './worklist-cursor.js';
 import { scoreOf } from './worklist-triage.js';
 import { markOf } from '../worklist/read-study-state.js';
-import { activeClaimSql, rankOf, URGENCIES_BY_RANK, urgencyRankSql } from './worklist-urgency-sql.js';
+import { activeClaimSql, rankOf, URGENCIES_BY_RANK, urgencyRankSql, urgentFlagsSql } from './worklist-urgency-sql.js';
 import { DICOM_PATIENT_ID_FIELD } from './match-patient-profile.js';
 import { signedLeadOf } from '@contracts/signed-lead.js';
 
@@ -76,8 +76,8 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
   const input = ZWorklistInput.parse(opts.input);
   const after = decodeWorklistCursor(input.cursor);
   const teamId = await resolveSpace({ db, userId, teamId: input.team });
-  const { labels } = await readUrgentLabels({ db, config });
-  const rank = urgencyRankSql([...labels], statusSql);
+  const { labels, alsoPossible } = await readUrgentLabels({ db, config });
+  const rank = urgencyRankSql([...labels], statusSql, alsoPossible);
   const active = activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES);
   // Done: marked reviewed, or its report signed (issue 41): either leaves the unread part.
   const done = or(isNotNull(d.reviewedAt), and(isNotNull(reports.status), ne(reports.status, 'draft')))!;
@@ -101,6 +101,7 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
       leadDisplay: a.leadDisplay,
       leadProbability: a.leadProbability,
       leadCall: a.leadCall,
+      urgentFlags: urgentFlagsSql([...labels]),
       patientName: sql<string | null>`coalesce(${patientProfiles.fullName}, ${chats.patient}->>'full_name')`,
       patientId: sql<
         string | null
@@ -155,6 +156,11 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
         urgency,
         score: scoreOf(lead?.probability ?? null),
         lead,
+        // Issue 48: why an Urgent row is (the urgent findings that made it so); empty on any other row.
+        urgentBecause:
+          urgency === 'urgent'
+            ? r.urgentFlags.filter((f) => alsoPossible || f.likely).map((f) => ({ label: f.label, display: f.display }))
+            : [],
         patientName: r.patientName,
         patientId: r.patientId,
         accessionNumber: r.accessionNumber,

@@ -11,6 +11,8 @@ import { SUMMARY_LABEL } from '../analysis/anatomy-text.js';
 export interface TTriage {
   assessed: boolean;
   calledLabels: string[];
+  /** Issue 48: the labels called "Likely" (worked out from the result, not a stored column). */
+  likelyLabels: string[];
   anyPositive: boolean;
   anyUncertain: boolean;
   lead: TWorklistItem['lead'];
@@ -19,6 +21,7 @@ export interface TTriage {
 const NOT_ASSESSED: TTriage = {
   assessed: false,
   calledLabels: [],
+  likelyLabels: [],
   anyPositive: false,
   anyUncertain: false,
   lead: null,
@@ -42,6 +45,7 @@ export function triageOf(result: unknown): TTriage {
   return {
     assessed: true,
     calledLabels: called.map((f) => f.label),
+    likelyLabels: called.filter((f) => f.call === 'positive').map((f) => f.label),
     anyPositive: called.some((f) => f.call === 'positive'),
     anyUncertain: findings.some((f) => f.call === 'uncertain'),
     lead: lead && { display: lead.display, probability: lead.probability, call: lead.call },
@@ -63,21 +67,23 @@ export function triageColumns(result: unknown) {
 }
 
 /**
- * Urgency from a triage (issue 42 item 5): urgent only when a flagged finding (positive or
- * possible) the site marked urgent is present; review on any other flag, the triage score's
- * included (triage-abnormal with nothing flagged), or a finding an older result left uncertain;
- * routine otherwise (triage-negative, nothing flagged). A high score alone never makes a study
- * urgent, so a normal film is never Urgent. Skipped and failed studies are none.
- * worklist-urgency-sql.ts is the same rule in SQL.
+ * Urgency from a triage (issue 42 item 5, issue 48): urgent only when a finding the site marked
+ * urgent is called "Likely" (or, when the site also counts them, flagged "Possible"); review on any
+ * other flag, the triage score's included (triage-abnormal with nothing flagged), or a finding an
+ * older result left uncertain; routine otherwise (triage-negative, nothing flagged). A high score
+ * alone never makes a study urgent, so a normal film is never Urgent. Skipped and failed studies
+ * are none. worklist-urgency-sql.ts is the same rule in SQL.
  */
 export function urgencyOfTriage(
   triage: TTriage,
   status: TWorklistItem['status'],
   urgentLabels: ReadonlySet<string> = new Set(),
+  alsoPossible = false,
 ): Pick<TWorklistItem, 'urgency' | 'score' | 'lead'> {
   if (status === 'skipped' || status === 'failed') return { urgency: 'none', score: null, lead: null };
   if (!triage.assessed) return { urgency: 'pending', score: null, lead: null };
-  const urgency = triage.calledLabels.some((l) => urgentLabels.has(l))
+  const urgentBy = alsoPossible ? triage.calledLabels : triage.likelyLabels;
+  const urgency = urgentBy.some((l) => urgentLabels.has(l))
     ? 'urgent'
     : triage.calledLabels.length > 0 || triage.anyUncertain
       ? 'review'
@@ -93,6 +99,7 @@ export function urgencyOf(
   result: unknown,
   status: TWorklistItem['status'],
   urgentLabels: ReadonlySet<string> = new Set(),
+  alsoPossible = false,
 ): Pick<TWorklistItem, 'urgency' | 'score' | 'lead'> {
-  return urgencyOfTriage(triageOf(result), status, urgentLabels);
+  return urgencyOfTriage(triageOf(result), status, urgentLabels, alsoPossible);
 }

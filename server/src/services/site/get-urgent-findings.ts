@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { siteSettings } from '../../db/schema.js';
@@ -8,6 +8,8 @@ import { migrateUrgentLabels, offeredUrgentFindings } from './urgent-labels.js';
 
 /** The site_settings key of the findings that make a worklist study Urgent. */
 export const URGENT_FINDINGS_KEY = 'urgent_findings';
+/** Issue 48: the site_settings key of "also Possible" (true: a Possible flag of an urgent finding makes a study Urgent too). */
+export const URGENT_ALSO_POSSIBLE_KEY = 'urgent_also_possible';
 
 const ZStored = z.array(z.string());
 
@@ -18,27 +20,29 @@ const ZStored = z.array(z.string());
  */
 export async function readUrgentLabels(
   opts: Pick<AppDeps, 'db' | 'config'>,
-): Promise<{ labels: Set<string>; updatedAt: Date | null }> {
-  const [row] = await opts.db
-    .select({ value: siteSettings.value, updatedAt: siteSettings.updatedAt })
+): Promise<{ labels: Set<string>; alsoPossible: boolean; updatedAt: Date | null }> {
+  const rows = await opts.db
+    .select({ key: siteSettings.key, value: siteSettings.value, updatedAt: siteSettings.updatedAt })
     .from(siteSettings)
-    .where(eq(siteSettings.key, URGENT_FINDINGS_KEY))
-    .limit(1);
+    .where(inArray(siteSettings.key, [URGENT_FINDINGS_KEY, URGENT_ALSO_POSSIBLE_KEY]));
+  const row = rows.find((r) => r.key === URGENT_FINDINGS_KEY);
   const parsed = ZStored.safeParse(row?.value);
   const offered = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => f.label);
   return {
     labels: new Set(migrateUrgentLabels(parsed.success ? parsed.data : [], offered)),
+    // Anything but a stored true (no row, an unreadable one) is the default: Likely flags only.
+    alsoPossible: rows.find((r) => r.key === URGENT_ALSO_POSSIBLE_KEY)?.value === true,
     updatedAt: row?.updatedAt ?? null,
   };
 }
 
 /** The Site tab's view: the findings a site may make urgent (urgent-labels.ts), ticked when urgent. */
 export async function getUrgentFindings(opts: Pick<AppDeps, 'db' | 'config'>): Promise<TUrgentFindings> {
-  const { labels, updatedAt } = await readUrgentLabels(opts);
+  const { labels, alsoPossible, updatedAt } = await readUrgentLabels(opts);
   const findings = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => ({
     label: f.label,
     display: f.display,
     urgent: labels.has(f.label),
   }));
-  return { findings, updatedAt: updatedAt?.toISOString() ?? null };
+  return { findings, alsoPossible, updatedAt: updatedAt?.toISOString() ?? null };
 }

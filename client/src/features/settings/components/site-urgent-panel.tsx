@@ -6,8 +6,8 @@ import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 
 /**
- * Which findings make a worklist study Urgent when flagged, possible included (issue 42): only
- * these do; the server offers only shipped findings that can fire.
+ * Which findings make a worklist study Urgent when called "Likely" (issue 48), and whether their
+ * "Possible" flags count too: only these do; the server offers only shipped findings that can fire.
  */
 export function SiteUrgentPanel() {
   const toast = useToast();
@@ -15,8 +15,10 @@ export function SiteUrgentPanel() {
   const state = trpc.site.urgentFindings.useQuery();
   const save = trpc.site.setUrgentFindings.useMutation();
   const [picked, setPicked] = useState<Set<string> | null>(null);
+  const [possibleToo, setPossibleToo] = useState<boolean | null>(null);
   if (!state.data) return <Spinner />;
   const chosen = picked ?? new Set(state.data.findings.filter((f) => f.urgent).map((f) => f.label));
+  const alsoPossible = possibleToo ?? state.data.alsoPossible;
   const toggle = (label: string) => {
     const next = new Set(chosen);
     if (next.has(label)) next.delete(label);
@@ -25,11 +27,12 @@ export function SiteUrgentPanel() {
   };
   const onSave = () =>
     save.mutate(
-      { labels: [...chosen] },
+      { labels: [...chosen], alsoPossible },
       {
         onSuccess: (data) => {
           toast.success(SITE_MESSAGES.urgentSaved);
           setPicked(null);
+          setPossibleToo(null);
           utils.site.urgentFindings.setData(undefined, data);
         },
         onError: (err) => toast.error(errorText(err, 'Could not save the urgent findings')),
@@ -41,16 +44,26 @@ export function SiteUrgentPanel() {
         Worklist urgency
       </h2>
       <p className="muted small">
-        A study is Urgent only when a finding ticked here is flagged (likely, or possible — flagged for review). Any
-        other flag, or the triage score alone, makes it Review; nothing flagged, Routine.
+        A study is Urgent only when a finding ticked here is called Likely (or, with the box below ticked, flagged
+        Possible too). Any other flag, or the triage score alone, makes it Review; nothing flagged, Routine. Each Urgent
+        row names the findings that made it so.
       </p>
       <fieldset className="site-propose">
-        <legend>Urgent when flagged</legend>
+        <legend>Urgent when called Likely</legend>
         {state.data.findings.map((f) => (
           <label key={f.label}>
             <input type="checkbox" checked={chosen.has(f.label)} onChange={() => toggle(f.label)} /> {f.display}
           </label>
         ))}
+        <label>
+          <input
+            type="checkbox"
+            data-testid="urgent-also-possible"
+            checked={alsoPossible}
+            onChange={() => setPossibleToo(!alsoPossible)}
+          />{' '}
+          Also Possible: a Possible flag (low confidence) of a ticked finding makes a study Urgent too
+        </label>
         <button type="button" className="button button-primary" disabled={save.isPending} onClick={onSave}>
           Save
         </button>

@@ -90,6 +90,12 @@ function Row({
     <tr className={`worklist-row urgency-${item.urgency}${done ? ' is-done' : ''}`} data-testid="worklist-row">
       <td>
         <span className={`urgency-badge urgency-${item.urgency}`}>{URGENCY_LABEL[item.urgency]}</span>
+        {item.urgentBecause.length > 0 ? (
+          // Issue 48: why the row is Urgent, by the names of the urgent findings that made it so.
+          <div className="worklist-urgent-because small" data-testid="worklist-urgent-because">
+            {item.urgentBecause.map((f) => f.display).join(', ')}
+          </div>
+        ) : null}
       </td>
       <td>
         {open ? (
