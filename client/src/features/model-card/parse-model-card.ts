@@ -34,6 +34,8 @@ export interface TCandidate {
   n: number | null;
   positives: number | null;
   threshold: number | null;
+  /** Issue 48: where a flag reads "Likely" (the manifest's, chosen for precision); null: from 50 % or not shipped. */
+  likelyThreshold: number | null;
 }
 
 export interface TModelCard extends TEvaluationTables, TCardText {
@@ -86,13 +88,22 @@ function candidatesOf(
     n: f.n,
     positives: f.positives,
     threshold: f.threshold ?? named.get(label)?.threshold ?? null,
+    likelyThreshold: named.get(label)?.likelyThreshold ?? null,
   }));
   // A model whose metrics have no per-candidate entries (model 1) still lists what its manifest reports.
   for (const [label, f] of named) {
     if (out.some((c) => c.label === label)) continue;
     const blank = { auc: null, ci95: null, figureFrom: null, n: null, positives: null };
-    const { display, threshold, population } = f;
-    out.push({ label, display: display ?? label, shipped: shippedFromScope(label), threshold, population, ...blank });
+    const { display, threshold, population, likelyThreshold } = f;
+    out.push({
+      label,
+      display: display ?? label,
+      shipped: shippedFromScope(label),
+      threshold,
+      likelyThreshold,
+      population,
+      ...blank,
+    });
   }
   return [...out.filter((c) => c.shipped === true), ...out.filter((c) => c.shipped !== true)];
 }

@@ -1,4 +1,4 @@
-import type { TFindingCall } from '@contracts/finding-call';
+import { likelyFrom, type TFindingCall } from '@contracts/finding-call';
 import { shortPct, wordAfterFigure } from '@contracts/finding-story';
 import { findingValueText, PANEL_CALL_TEXT, withdrawnText } from '@contracts/finding-text';
 import { NOT_ASSESSED_REASON, type TNotAssessed, type TWithdrawn } from '@contracts/schemas/analysis';
@@ -13,6 +13,8 @@ export interface TFindingView {
   call: TFindingCall;
   /** Set when a site threshold decided the call (issue 17). */
   modelThreshold?: number | undefined;
+  /** Issue 48: where a flag reads "Likely" (absent on older results: 50 %). */
+  likelyThreshold?: number | undefined;
 }
 
 const CALL_TEXT = PANEL_CALL_TEXT;
@@ -67,9 +69,17 @@ export function FindingsBars({ findings, notAssessed = [], withdrawn = [], model
               <span
                 className="chat-finding-threshold"
                 style={{ left: pct(f.threshold) }}
-                title={`Operating point ${pct(f.threshold)}`}
+                title={`Possible from ${pct(f.threshold)}`}
+              />
+              <span
+                className="chat-finding-threshold is-likely"
+                style={{ left: pct(likelyFrom(f.likelyThreshold)) }}
+                title={`Likely from ${pct(likelyFrom(f.likelyThreshold))}`}
               />
             </div>
+            <p className="muted small chat-hint" data-testid="finding-points">
+              Possible from {pct(f.threshold)} · Likely from {pct(Math.max(f.threshold, likelyFrom(f.likelyThreshold)))}
+            </p>
             {f.modelThreshold !== undefined ? (
               <p className="muted small chat-hint">
                 Site threshold {f.threshold.toFixed(2)}, model default {f.modelThreshold.toFixed(2)}

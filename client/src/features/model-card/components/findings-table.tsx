@@ -1,3 +1,4 @@
+import { LIKELY_FROM } from '@contracts/finding-call';
 import type { TCandidate } from '../parse-model-card';
 import { aucWithCi, count, fixed, NOT_REPORTED } from '../format';
 import { AurocChart } from './auroc-chart';
@@ -26,7 +27,8 @@ export function FindingsTable({
             <th scope="col">ROC AUC [95% CI]</th>
             <th scope="col">Deciding population</th>
             <th scope="col">n (positives)</th>
-            <th scope="col">Threshold</th>
+            <th scope="col">Possible from</th>
+            <th scope="col">Likely from</th>
           </tr>
         </thead>
         <tbody>
@@ -45,6 +47,11 @@ export function FindingsTable({
                 {count(c.n)} ({count(c.positives)})
               </td>
               <td>{c.shipped === false ? 'none (not shipped)' : fixed(c.threshold)}</td>
+              <td data-testid="likely-from">
+                {c.shipped === false || c.threshold === null
+                  ? '—'
+                  : fixed(Math.max(c.threshold, c.likelyThreshold ?? LIKELY_FROM))}
+              </td>
             </tr>
           ))}
         </tbody>
