@@ -159,7 +159,7 @@ describe('the report', () => {
     const { content, disease } = composeReport(r, patient);
     assert.match(
       content,
-      /Flagged \(most probable first\): \*\*Edema\*\* 11\.8% \(possible — flagged for review\)\. No finding is likely \(50 % or more\): it is more likely absent than present/,
+      /No finding is likely\. Low-confidence flags for review: \*\*Edema\*\* 11\.8% \(flagged below its Likely point, so that nothing is missed\)/,
     );
     assert.doesNotMatch(content, /consistent with \*\*Edema/);
     assert.equal(disease, 'Edema (possible)');

@@ -1,5 +1,5 @@
 import { isCalled } from '@contracts/finding-call.js';
-import { CALL_WORDS, NO_FINDING_FLAGGED, operatingPointText, pct1 } from '@contracts/finding-story.js';
+import { CALL_WORDS, likelyPointText, NO_FINDING_FLAGGED, operatingPointText, pct1 } from '@contracts/finding-story.js';
 import type { TFinding } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
 import { impressionOrder } from '../../report/finding-phrase.js';
@@ -19,11 +19,11 @@ function decision(f: TFinding): string {
   const at = operatingPointText(f);
   switch (f.call) {
     case 'positive':
-      return `**${f.display} is flagged**: its calibrated probability, ${p}, is at or above ${at}, and from 50 % a flag reads "${CALL_WORDS.positive}".`;
+      return `**${f.display} is flagged**: its calibrated probability, ${p}, is at or above ${at}, and from ${likelyPointText(f)} a flag reads "${CALL_WORDS.positive}".`;
     case 'possible':
       return (
         `**${f.display} is flagged for review**: its calibrated probability, ${p}, is at or above ${at}. ` +
-        `Below 50 % it is more likely absent than present; it reads "${CALL_WORDS.possible}" so that it is not missed.`
+        `Below ${likelyPointText(f)} it reads "${CALL_WORDS.possible}": a low-confidence flag, kept out of the drafted impression, so that it is not missed.`
       );
     case 'uncertain':
       return `**${f.display} is not called either way**: its calibrated probability, ${p}, is too close to ${at} for the model to decide.`;
