@@ -50,10 +50,11 @@ describe.skipIf(!modelInstalled() && 'no model installed')('the drafted report o
           analysisId: crypto.randomUUID(),
           chatId: crypto.randomUUID(),
           createdAt: new Date('2026-10-01'),
+          studyDate: '2026-10-01',
           result: prior,
         },
         result,
-        0.7,
+        { margin: 0.7, spreads: {} },
       );
       for (const c of [null, comparison]) {
         const s = draftSections(factsOf(result, age, c));
