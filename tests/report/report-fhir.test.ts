@@ -226,6 +226,12 @@ for (const backend of testBackends()) {
         );
         // The removed finding is never presented as present; the AI's draft wording is not printed.
         assert.match(body, /Cardiomegaly 74\.1% 55\.0% Likely \(AI\); not in the signed report/, format);
+        assert.match(body, /Flagged by the AI but not stated in the signed report: Cardiomegaly\./, format);
+        assert.match(
+          body,
+          /Enlarged cardiac silhouette — CTR 0\.56 \(reference 0\.50\) \(AI\); not in the signed report\./,
+          format,
+        );
         assert.ok(!body.includes(squash(aiFirstLine)), `${format}: the AI's drafted text is left out`);
       }
     });

@@ -2,6 +2,8 @@ import type { TExportFinding, TExportReport } from '@contracts/schemas/export.js
 import { projectionText } from '@contracts/finding-text.js';
 import { CALL_WORDS, flaggedFindings, NO_FINDING_FLAGGED, pct1 } from '@contracts/finding-story.js';
 import { heartSizeLines, notAssessedLine, withdrawnLines } from '../analysis/anatomy-text.js';
+import { isCalled } from '@contracts/finding-call.js';
+import { HEART_LABEL } from '@contracts/heart-story.js';
 
 /** Wording shared by the PDF and DOCX exports, so both read the same. */
 export const REPORT_TITLE = 'Chest X-ray AI analysis report';
@@ -67,9 +69,23 @@ function flaggedText(r: TExportReport): string {
   return flagged.map((f) => `${f.display} ${pct1(f.probability)} (${callText(f, removed)})`).join('; ');
 }
 
-/** The CTR with the projection, its reference and caveat (or why there is none); empty without an anatomy stage. */
+/**
+ * The CTR with the projection, its reference and caveat (or why there is none); empty without an
+ * anatomy stage. A called enlarged heart the signer removed keeps its words marked as the AI's.
+ */
 export function heartSizeText(r: TExportReport): string[] {
-  return r.gate.accepted ? (heartSizeLines(r.anatomy, r.patient.age, r) ?? []) : [];
+  const lines = r.gate.accepted ? (heartSizeLines(r.anatomy, r.patient.age, r) ?? []) : [];
+  const called = r.findings.some((f) => f.label === HEART_LABEL && isCalled(f.call));
+  if (!called || !removedLabels(r).has(HEART_LABEL)) return lines;
+  return lines.map((l, i) => (i === 0 ? `${l.replace(/\.$/, '')} (AI); ${NOT_SIGNED_MARK}.` : l));
+}
+
+/** 'Flagged by the AI but not stated in the signed report: Cardiomegaly.', or null. */
+export function removedText(r: TExportReport): string | null {
+  const removed = r.report.signed?.removed ?? [];
+  return removed.length
+    ? `Flagged by the AI but not stated in the signed report: ${removed.map((f) => f.display).join(', ')}.`
+    : null;
 }
 
 /**

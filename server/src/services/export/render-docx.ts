@@ -23,10 +23,12 @@ import {
   heartSizeText,
   notAssessedText,
   patientLines,
+  removedText,
 } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 import { signedReportText } from './signed-report-text.js';
 
+const bold = (text: string) => new Paragraph({ children: [new TextRun({ text, bold: true })] });
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_2 });
 const pair = ([k, v]: [string, string]) =>
   new Paragraph({ children: [new TextRun({ text: `${k}: `, bold: true }), new TextRun(v)] });
@@ -93,14 +95,15 @@ function reportParagraphs(markdown: string): (Paragraph | Table)[] {
 /** The not-assessed line under the findings, then the heart size (CTR) section when there is one. */
 function anatomyParagraphs(r: TExportReport): Paragraph[] {
   const notAssessed = notAssessedText(r);
+  const removed = removedText(r);
   const heart = heartSizeText(r);
   return [
+    ...(removed ? [bold(removed)] : []),
     ...(notAssessed ? [new Paragraph(notAssessed)] : []),
     ...(heart.length ? [heading('Heart size'), ...heart.map((line) => new Paragraph(line))] : []),
   ];
 }
 
-const bold = (text: string) => new Paragraph({ children: [new TextRun({ text, bold: true })] });
 const generated = (r: TExportReport) =>
   new Paragraph({ children: [new TextRun({ text: `Generated ${r.generatedAt}`, color: '555555' })] });
 

@@ -11,6 +11,7 @@ import {
   heartSizeText,
   notAssessedText,
   patientLines,
+  removedText,
 } from './export-text.js';
 import { reportBlocks } from './report-blocks.js';
 import { signedReportText } from './signed-report-text.js';
@@ -115,6 +116,8 @@ export async function renderPdf(r: TExportReport): Promise<Buffer> {
   tableRow(doc, cols, FINDINGS_HEADER, true);
   if (r.findings.length === 0) doc.font('body').text('No findings: the image was not analysed.');
   for (const cells of findingRows(r)) tableRow(doc, cols, cells, false);
+  const removed = removedText(r);
+  if (removed) doc.moveDown(0.2).font('bold').fontSize(10).text(removed, { width });
   const notAssessed = notAssessedText(r);
   if (notAssessed) doc.moveDown(0.2).font('body').fontSize(10).text(notAssessed, { width });
   const heart = heartSizeText(r);
