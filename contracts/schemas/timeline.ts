@@ -53,11 +53,13 @@ export type TComparison = z.infer<typeof ZComparison>;
 
 export const ZTimelineInput = z.object({ profileId: z.string().max(100) });
 
-/** One analysis on the timeline: the spec's REST fields (snake_case), plus the thumbnail's URL. */
+/** One analysis on the timeline, oldest study first (by study_date, else created_at): the spec's REST fields (snake_case), plus the thumbnail's URL. */
 export const ZTimelineEntry = z.object({
   chat_id: z.uuid(),
   analysis_id: z.uuid(),
   created_at: z.iso.datetime(),
+  /** The DICOM StudyDate (YYYY-MM-DD); null for a browser upload, which is dated by created_at. */
+  study_date: z.iso.date().nullable(),
   model_version: z.string(),
   /** label → calibrated probability (shipped findings only). */
   findings: z.record(z.string(), z.number()),

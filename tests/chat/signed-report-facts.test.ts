@@ -8,7 +8,7 @@ const signed = (impression: string, findings = ''): TReport => ({
   analysisId: '00000000-0000-4000-8000-000000000001',
   status: 'final',
   sections: { examination: 'Chest radiograph.', comparison: 'None.', findings, impression },
-  draftedBy: null,
+  draftedBy: 'cxr 5.0.0',
   signedBy: 'Dr Reader',
   signedAt: '2026-11-29T06:35:55.114Z',
   addenda: [],

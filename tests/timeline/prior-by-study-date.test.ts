@@ -4,6 +4,7 @@ import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { compareWithPrior } from '../../server/src/services/timeline/compare-with-prior.js';
 import { comparisonHeading } from '../../server/src/services/timeline/comparison-text.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
+import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { sampleResultV2 } from '../analysis/support/fixtures.js';
 import { seedProfileStudies } from './seed-profile-studies.js';
@@ -64,5 +65,17 @@ describe('the prior study is chosen and dated by its StudyDate', () => {
     const c = await compare(2);
     assert.equal(c?.prior.analysisId, ids[1]!.analysisId);
     assert.equal(comparisonHeading(c!), 'Compared with the study of 2026-11-28');
+  });
+
+  test('the timeline lists the studies in the order they were taken, each with its study date (null for the upload)', async () => {
+    const { analyses } = await sessionCaller(t.deps, u).profile.timeline({ profileId });
+    assert.deepEqual(
+      analyses.map((e) => [e.analysis_id, e.study_date]),
+      [
+        [ids[0]!.analysisId, '2026-11-26'],
+        [ids[1]!.analysisId, '2026-11-28'],
+        [ids[2]!.analysisId, null],
+      ],
+    );
   });
 });

@@ -1,29 +1,10 @@
-import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
-import { analyses, chats, dicomInstances } from '../../db/schema.js';
+import { analyses, chats } from '../../db/schema.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import type { TAnalysisSnapshot } from './compare-results.js';
 import { rowAccess } from '../data-access/find-owned.js';
-
-/** The StudyDate tag of the DICOM instance an analysis was made from (none for a browser upload). */
-const studyDateOf = (analysisId: SQL | typeof analyses.id) =>
-  sql<
-    string | null
-  >`(select nullif(${dicomInstances.tags}->>'StudyDate', '') from ${dicomInstances} where ${dicomInstances.analysisId} = ${analysisId} limit 1)`;
-
-/**
- * The day a study was taken: its StudyDate when it is a well-formed DA, else the day it was
- * uploaded (UTC). The prior is chosen along this, so a film taken earlier but sent later is still
- * the earlier study.
- */
-const studyDayOf = (analysisId: SQL | typeof analyses.id, createdAt: SQL | typeof analyses.createdAt) =>
-  sql`coalesce(case when ${studyDateOf(analysisId)} ~ '^[0-9]{8}$' then to_date(${studyDateOf(analysisId)}, 'YYYYMMDD') end, (${createdAt} at time zone 'UTC')::date)`;
-
-/** A DICOM DA value (YYYYMMDD) as YYYY-MM-DD; anything else is no date. */
-export function isoDate(da: string | null | undefined): string | null {
-  const m = da ? /^(\d{4})(\d{2})(\d{2})$/.exec(da.trim()) : null;
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
-}
+import { isoDate, studyDateOf, studyDayOf } from './study-day-sql.js';
 
 /**
  * The newest completed analysis of the same patient profile (and account) taken before this one,

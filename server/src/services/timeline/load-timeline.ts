@@ -9,10 +9,12 @@ import { auditedAccess } from '../audit/audited-access.js';
 import { imageUrlOf } from '../images/image-url.js';
 import { getOwnedProfile } from '../profile/get-owned-profile.js';
 import { rowAccess } from '../data-access/find-owned.js';
+import { isoDate, studyDateOf, studyDayOf } from './study-day-sql.js';
 
 /**
- * Every completed analysis of one of userId's patient profiles, oldest first: per finding the
- * probability and call, the CTR when measured, and the film's thumbnail URL. Another account's
+ * Every completed analysis of one of userId's patient profiles, the oldest study first (by its
+ * StudyDate, else its upload: issue 49): per finding the probability and call, the CTR when
+ * measured, the film's thumbnail URL and, once signed, the radiologist's report. Another account's
  * profile throws the same NOT_FOUND as a missing one (getOwnedProfile); the read is audited.
  */
 export function loadTimeline(opts: {
@@ -40,6 +42,7 @@ export function loadTimeline(opts: {
           modelVersion: analyses.modelVersion,
           result: analyses.result,
           imageId: analyses.imageId,
+          studyDate: studyDateOf(analyses.id),
           reportStatus: reports.status,
           impression: reports.impression,
           signedBy: reports.signedByName,
@@ -50,7 +53,7 @@ export function loadTimeline(opts: {
         // Only a signed report says what the study showed; a draft is the AI's words still.
         .leftJoin(reports, and(eq(reports.analysisId, analyses.id), ne(reports.status, 'draft')))
         .where(and(eq(chats.profileId, profile.id), rowAccess(chats, userId, 'read'), eq(analyses.status, 'completed')))
-        .orderBy(asc(analyses.createdAt), asc(analyses.id));
+        .orderBy(asc(studyDayOf(analyses.id, analyses.createdAt)), asc(analyses.createdAt), asc(analyses.id));
       const addenda = await addendaOf(
         db,
         rows.filter((r) => r.reportStatus).map((r) => r.id),
@@ -67,6 +70,7 @@ export function loadTimeline(opts: {
           chat_id: row.chatId,
           analysis_id: row.id,
           created_at: row.createdAt.toISOString(),
+          study_date: isoDate(row.studyDate),
           model_version: row.modelVersion ?? r.modelVersion,
           findings: Object.fromEntries(r.findings.map((f) => [f.label, f.probability])),
           calls: Object.fromEntries(r.findings.map((f) => [f.label, f.call])),

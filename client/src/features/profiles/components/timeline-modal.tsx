@@ -13,6 +13,16 @@ interface TTimelineProps {
 
 const dateOf = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+/** The study's date (its DICOM StudyDate, a calendar day: shown as such, not shifted by the zone), else the upload's. */
+const studyDateOf = (e: { study_date: string | null; created_at: string }) =>
+  e.study_date
+    ? new Date(`${e.study_date}T12:00:00Z`).toLocaleDateString(undefined, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC',
+      })
+    : dateOf(e.created_at);
 
 /**
  * A patient's timeline (issue 18): every completed analysis of the profile, oldest first, with
@@ -37,15 +47,13 @@ export function TimelineModal({ profile, onClose }: TTimelineProps) {
             {entries.map((e) => (
               <li key={e.analysis_id} className="timeline-item">
                 {e.image_url ? (
-                  <img
-                    src={e.image_url}
-                    alt={`X-ray of ${dateOf(e.created_at)}`}
-                    className="timeline-thumb"
-                    loading="lazy"
-                  />
+                  <img src={e.image_url} alt={`X-ray of ${studyDateOf(e)}`} className="timeline-thumb" loading="lazy" />
                 ) : null}
                 <div className="timeline-item-text">
-                  <time dateTime={e.created_at}>{dateOf(e.created_at)}</time>
+                  <time dateTime={e.study_date ?? e.created_at}>
+                    {studyDateOf(e)}
+                    {e.study_date ? '' : ' (uploaded)'}
+                  </time>
                   <span className="muted">Model {e.model_version}</span>
                   {e.ctr !== undefined ? <span className="muted">CTR {e.ctr.toFixed(2)}</span> : null}
                   <button type="button" className="button button-link" onClick={() => openChat(e.chat_id)}>

@@ -55,8 +55,9 @@ function agePara(ctx: TResponderContext): string {
   const withheld = byAge.length
     ? ` Not assessed for this patient: ${byAge.map((n) => `${n.display} (${n.reason})`).join(', ')}.`
     : '';
-  const who = age === null ? "The patient's age is not recorded." : `Patient age ${age}.`;
-  return `**Age:** ${who}${withheld}${figure} ${ctrCaveat(age)}`;
+  // A child's film: the adult CTR reference does not apply (anatomy-text.ts says why, once).
+  const who = age === null ? "The patient's age is not recorded." : age < 18 ? ctrCaveat(age) : `Patient age ${age}.`;
+  return `**Age:** ${who}${withheld}${figure}`;
 }
 
 function externalPara(ctx: TResponderContext): string {
