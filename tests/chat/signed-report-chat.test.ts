@@ -177,7 +177,7 @@ describe('after signing, the chat says what the radiologist signed', () => {
   test('unsigned, the AI draft answers; signed, the signed report answers and the AI is labelled and superseded', async () => {
     const draft = await report('GET', '');
     assert.match(draft.sections.impression, /Airspace opacity/);
-    assert.match(draft.sections.impression, /Pleural thickening/);
+    // Pleural thickening is a low-confidence flag: kept out of the drafted impression (issue 48), still the AI's flag.
     assert.match(
       await ask('what is the most important finding?'),
       /first line of the drafted impression: \*\*Airspace opacity/,
