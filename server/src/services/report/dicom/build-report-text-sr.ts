@@ -2,7 +2,6 @@ import type { TReportSections } from '@contracts/schemas/report.js';
 import { C, declareSchemes, type TCode } from '../../dicom-node/dicom-codes.js';
 import { MANUFACTURER } from '../../dicom-node/describe-ai-device.js';
 import {
-  dicomPersonName,
   dicomValue,
   patientAndStudy,
   resultContext,
@@ -10,6 +9,13 @@ import {
   type TSourceInstance,
 } from '../../dicom-node/result-object-base.js';
 import { codeItem, containerItem, personItem, textItem, type TItem } from '../../dicom-node/sr-content-items.js';
+import { dicomPnOf, wholeName } from '../split-person-name.js';
+
+/**
+ * A signer's display name as a PN (issue 46 L2): one component free of `^`, `=` and `\`, so a
+ * name such as `A^B=C` is one person's, not extra components or groups ("Too many delimiters").
+ */
+const signerPn = (name: string): string => dicomPnOf(wholeName(name));
 
 export const BASIC_TEXT_SR_SOP_CLASS = '1.2.840.10008.5.1.4.1.1.88.11';
 export const REPORT_SERIES_DESCRIPTION = 'Chest X-ray report';
@@ -48,7 +54,7 @@ const NOT_IN_UT = /[\x00-\x09\x0b-\x1f\x7f]/g;
 const utText = (s: string): string => s.replace(/\r\n?/g, '\n').replace(NOT_IN_UT, ' ').replace(/\n/g, '\r\n').trim();
 
 const verifier = (organization: string) => (s: TSignature) => ({
-  VerifyingObserverName: dicomPersonName(s.name),
+  VerifyingObserverName: signerPn(s.name),
   VerifyingObserverIdentificationCodeSequence: [],
   VerifyingOrganization: organization,
   VerificationDateTime: dicomDateTime(s.at),
@@ -93,7 +99,7 @@ export function buildReportTextSr(opts: {
       codeItem('HAS CONCEPT MOD', C.language, C.english),
       codeItem('HAS CONCEPT MOD', C.procedureReported, C.chestRadiograph),
       codeItem('HAS OBS CONTEXT', C.observerType, C.person),
-      personItem('HAS OBS CONTEXT', C.personObserverName, dicomPersonName(signed.name)),
+      personItem('HAS OBS CONTEXT', C.personObserverName, signerPn(signed.name)),
       ...body,
     ],
     '2000',
@@ -122,7 +128,7 @@ export function buildReportTextSr(opts: {
     AuthorObserverSequence: [
       {
         ObserverType: 'PSN',
-        PersonName: dicomPersonName(signed.name),
+        PersonName: signerPn(signed.name),
         PersonIdentificationCodeSequence: [],
         InstitutionName: dicomValue(opts.organization ?? '', 64),
         InstitutionCodeSequence: [],
