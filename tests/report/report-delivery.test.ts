@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dicomInstances, reportDeliveries } from '../../server/src/db/schema.js';
 import { QueueName } from '@contracts/queues.js';
-import { startReportDelivery } from '../../server/src/services/report/delivery/start-report-delivery.js';
+import { LOST_JOB_CODE, startReportDelivery } from '../../server/src/services/report/delivery/start-report-delivery.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { listenMllp } from '../helpers/mllp-listener.js';
@@ -173,5 +173,68 @@ describe('report delivery to the RIS: a queued job, retried with backoff, its st
     assert.match(log, /report delivery failed/, 'the failed attempts were logged');
     assert.match(log, /ECONNREFUSED/);
     assert.doesNotMatch(log, /Zqxpatient|ACC-D41|Mass/i);
+  });
+});
+
+/**
+ * Issue 46 H2: after two restarts mid-attempt BullMQ fails the job as stalled, and its row said
+ * `pending` forever (the sweep's add was a no-op for the failed job's id). Here no consumer runs
+ * while a throwaway worker fails the job as BullMQ's stall check does; the consumer's sweep then
+ * marks the row failed with a code, and still queues a row that has no job at all.
+ */
+describe('the sweep settles rows whose job failed or stalled', () => {
+  let t: TestApp;
+  let u: TTestUser;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REPORT_HL7_DESTINATION: '127.0.0.1:9', REPORT_HL7_ATTEMPTS: '1' } });
+    u = await createUser(t.deps);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('a stalled-out job: failed with its code, never pending; a lost job: queued again', async () => {
+    const [instance] = await seedStudies(t.deps, { userId: u.user.id }, [
+      { status: 'analysed', result: resultOf(finding('mass', 0.9, 0.5, 'positive')), createdAt: new Date() },
+    ]);
+    const [film] = await t.deps.db
+      .select({ analysisId: dicomInstances.analysisId })
+      .from(dicomInstances)
+      .where(eq(dicomInstances.id, instance!));
+    const analysisId = film!.analysisId!;
+    await sessionCaller(t.deps, u).report.sign({ analysisId });
+    const [stalled] = await t.deps.db
+      .select()
+      .from(reportDeliveries)
+      .where(eq(reportDeliveries.analysisId, analysisId));
+    assert.equal(stalled?.status, 'pending');
+    const prefix = t.deps.config.QUEUE_PREFIX;
+    const dying = new Worker(
+      QueueName.ReportDelivery,
+      () => Promise.reject(new Error('job stalled more than allowable limit')),
+      { connection: t.deps.redis, prefix },
+    );
+    const queue = new Queue(QueueName.ReportDelivery, { connection: t.deps.redis, prefix });
+    try {
+      await until('the job failed', async () => (await (await queue.getJob(stalled!.id))?.getState()) === 'failed');
+    } finally {
+      await dying.close();
+    }
+    const [lost] = await t.deps.db
+      .insert(reportDeliveries)
+      .values({ analysisId, addendumId: null, destination: 'hl7' })
+      .returning();
+    const delivery = startReportDelivery(t.deps);
+    try {
+      // The consumer sweeps at start too: either sweep may be the one that queues the lost row.
+      await delivery.sweep();
+      const [after] = await t.deps.db.select().from(reportDeliveries).where(eq(reportDeliveries.id, stalled!.id));
+      assert.equal(after?.status, 'failed');
+      assert.equal(after?.lastError, LOST_JOB_CODE);
+      assert.ok(await queue.getJob(lost!.id), 'queued');
+    } finally {
+      await delivery.close();
+      await queue.close();
+    }
   });
 });

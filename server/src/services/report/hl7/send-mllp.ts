@@ -16,7 +16,7 @@ export const MLLP_FAILURE = {
   closed: 'closed without an ACK',
   unframed: 'reply not MLLP-framed',
   tooLarge: 'reply larger than 64 KiB',
-  otherMessage: 'ACK for another message',
+  otherMessage: 'MSA-2 names another message',
   notAck: 'reply not an ACK',
 } as const;
 
