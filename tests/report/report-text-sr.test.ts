@@ -40,7 +40,12 @@ const meaning = (n: TNode) => n.ConceptNameCodeSequence?.[0]?.CodeMeaning;
 
 describe('the signed report as a DICOM Basic Text SR, as dciodvfy, dsrdump and pixelmed read it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'report-sr-'));
-  const files = { signed: join(dir, 'signed.dcm'), amended: join(dir, 'amended.dcm') };
+  const files = {
+    signed: join(dir, 'signed.dcm'),
+    amended: join(dir, 'amended.dcm'),
+    // Issue 46 L2: signers whose names hold PN delimiters and control characters.
+    delimiters: join(dir, 'delimiters.dcm'),
+  };
   const series = newUid();
   const first = newUid();
   let signed: TNode;
@@ -70,6 +75,18 @@ describe('the signed report as a DICOM Basic Text SR, as dciodvfy, dsrdump and p
           addenda: [{ name: 'Dr Bob Hale', at: addendumAt, text: 'The mass is the known lesion.' }],
           sopInstanceUid: newUid(),
           predecessor: { seriesInstanceUid: series, sopInstanceUid: first },
+        }),
+      ),
+    );
+    writeFileSync(
+      files.delimiters,
+      writePart10(
+        buildReportTextSr({
+          ...common,
+          signed: { name: 'A^B=C', at: signedAt },
+          addenda: [{ name: 'Dr\x1b Bob^\x1cHale=\\X', at: addendumAt, text: 'Noted.' }],
+          sopInstanceUid: newUid(),
+          predecessor: null,
         }),
       ),
     );
@@ -106,6 +123,21 @@ describe('the signed report as a DICOM Basic Text SR, as dciodvfy, dsrdump and p
         `${name}: ${lines.join('\n')}`,
       );
     }
+  });
+
+  test('a signer named A^B=C: one PN component, no delimiter as data (dciodvfy: no "Too many delimiters")', async () => {
+    const lines = await dciodvfyLines(files.delimiters);
+    assert.deepEqual(
+      lines.filter((l) => /^Error|delimiter/i.test(l)),
+      [],
+      lines.join('\n'),
+    );
+    const sr = readNaturalized(readFileSync(files.delimiters)) as TNode;
+    const names = (sr.VerifyingObserverSequence as { VerifyingObserverName: { Alphabetic?: string } | string }[]).map(
+      (v) =>
+        typeof v.VerifyingObserverName === 'string' ? v.VerifyingObserverName : v.VerifyingObserverName.Alphabetic,
+    );
+    assert.deepEqual(names, ['A B C', 'Dr Bob Hale X']);
   });
 
   test('dsrdump reads the title, the person observer and the sections', async () => {
