@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dicomInstances } from '../../server/src/db/schema.js';
 import { MLLP_FAILURE } from '../../server/src/services/report/hl7/send-mllp.js';
-import { deliveryState } from '../../client/src/features/report/lib/delivery-text.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { startHostilePeer, type THostilePeer, type TPeerMode } from '../helpers/hostile-mllp-peer.js';
 import { sessionCaller } from '../helpers/session-caller.js';
@@ -18,7 +17,7 @@ const SLACK_MS = 4000;
  * Issue 46 H2, M1, M2 (and the "no reason recorded" of issue 49): the app's RIS is a real MLLP
  * peer of the test's own that misbehaves on purpose. Each attempt must end with its own code
  * within the exchange's absolute deadline, the report's API must never show an attempt without
- * its reason, `/healthz` (over real HTTP) keeps answering meanwhile, and after all of it a
+ * its reason (the panel's "no reason recorded"), `/healthz` (over real HTTP) keeps answering meanwhile, and after all of it a
  * delivery still goes through: the delivery worker was never filled.
  */
 describe('a hostile RIS: each misbehaviour fails its attempt in time, with its code', () => {
@@ -66,7 +65,7 @@ describe('a hostile RIS: each misbehaviour fails its attempt in time, with its c
 
   /**
    * Waits for the delivery to settle, probing /healthz and the report's API every 100 ms: the API
-   * must never show an attempt without its reason, nor the panel "no reason recorded".
+   * must never show an attempt without its reason (what the panel read "no reason recorded").
    */
   const settle = async (analysisId: string, ms: number) => {
     const caller = sessionCaller(t.deps, u);
@@ -79,9 +78,8 @@ describe('a hostile RIS: each misbehaviour fails its attempt in time, with its c
       const [d] = (await caller.report.get({ analysisId })).deliveries;
       assert.ok(d, 'a delivery recorded');
       assert.ok(!(d.attempts > 0 && d.lastError === null && d.status !== 'delivered'), 'an attempt without its reason');
-      assert.doesNotMatch(deliveryState(d), /no reason recorded/);
       if (d.status !== 'pending') return d;
-      if (Date.now() > end) throw new Error(`still pending after ${ms} ms: ${deliveryState(d)}`);
+      if (Date.now() > end) throw new Error(`still pending after ${ms} ms: ${JSON.stringify(d)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -106,7 +104,6 @@ describe('a hostile RIS: each misbehaviour fails its attempt in time, with its c
       assert.equal(d.status, 'failed');
       assert.equal(d.lastError, code);
       assert.equal(d.attempts, 1);
-      assert.equal(deliveryState(d), `failed — ${code}`);
       assert.ok(peer.connections[mode] >= 1, 'the peer was reached');
       console.log(
         `${mode}: failed "${code}" ${elapsed} ms after signing; /healthz max ${Math.max(...probes)} ms of ${probes.length}`,

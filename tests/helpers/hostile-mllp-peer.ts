@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { Hl7Message } from '@medplum/core';
@@ -5,7 +9,7 @@ import { Hl7Message } from '@medplum/core';
 /**
  * How the peer answers each message:
  * - `ack`: a proper framed AA for the message's control id (a RIS that works);
- * - `close`: closes without answering; `tls`: speaks TLS (a PSK server: no certificate needed);
+ * - `close`: closes without answering; `tls`: speaks TLS (a self-signed certificate made by openssl);
  * - `trickle`: a proper ACK, one byte a second; `flood`: VT then 20 MB with no FS;
  * - `wrong-id`: a framed AA whose MSA-2 is another control id; `unframed`: an AA with no VT.
  */
@@ -26,8 +30,40 @@ const frame = (text: string) => Buffer.concat([Buffer.from([0x0b]), Buffer.from(
 const ackFor = (controlId: string) =>
   `MSH|^~\\&|RIS|H|CXR|AI|20261129000000||ACK^R01^ACK|P${Date.now()}|P|2.5.1\rMSA|AA|${controlId}`;
 
+/** A throwaway self-signed certificate (openssl), for the peer that expects TLS. */
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'ris-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=ris.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A real TCP MLLP peer of the test's own that misbehaves on purpose (issue 46). */
 export function startHostilePeer(): Promise<THostilePeer> {
+  const credentials = selfSigned();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const peer: THostilePeer = {
@@ -72,13 +108,7 @@ export function startHostilePeer(): Promise<THostilePeer> {
     const mode = peer.mode;
     if (mode === 'tls') {
       peer.connections.tls++;
-      const tls = new TLSSocket(raw, {
-        isServer: true,
-        minVersion: 'TLSv1.2',
-        maxVersion: 'TLSv1.2',
-        ciphers: 'PSK-AES128-GCM-SHA256',
-        pskCallback: () => Buffer.alloc(16, 1),
-      });
+      const tls = new TLSSocket(raw, { isServer: true, ...credentials });
       tls.on('error', () => undefined);
       return;
     }
