@@ -12,6 +12,8 @@ export const DESTINATION_MESSAGES = {
   hl7Refused: (code: string) => `Refused: the RIS answered ACK ${code || 'without a code'}`,
   noAck: 'No HL7 ACK came back before the timeout',
   notAck: 'The RIS answered something that is not an HL7 ACK',
+  /** A failed MLLP exchange's code (send-mllp.ts MLLP_FAILURE): closed, unframed, too large, another message. */
+  exchangeFailed: (code: string) => `No usable HL7 ACK: ${code}`,
   echoOk: 'C-ECHO answered Success',
   echoStatus: (status: string) => `C-ECHO answered status ${status}`,
   rejected: 'The PACS rejected the association (check its AE title and that it knows this node)',

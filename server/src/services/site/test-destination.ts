@@ -15,7 +15,8 @@ import {
 import { recordAudit } from '../audit/record-audit.js';
 import { echoPeer, type TEchoOutcome } from '../dicom-node/echo-peer.js';
 import { buildOru } from '../report/hl7/build-oru.js';
-import { sendMllp } from '../report/hl7/send-mllp.js';
+import { ackCodeOf, exchangeMllp, MLLP_FAILURE, MllpFailedError } from '../report/hl7/send-mllp.js';
+import { splitDicomName, wholeName } from '../report/split-person-name.js';
 import { destinationTestKey, getSiteDestinations } from './get-site-destinations.js';
 
 /** A C-ECHO answers at once or not at all: no need to wait as long as a C-STORE may. */
@@ -26,7 +27,7 @@ const TEST_TEXT = 'CONNECTION TEST from Chest Doctor AI (Settings, Site). Not a 
 type TOutcome = { ok: boolean; detail: string };
 
 /** The test ORU: the message a signature sends, for a patient and a report nobody could take for real. */
-function testOru(now: Date, testerName: string): string {
+function testOru(config: AppDeps['config'], now: Date, testerName: string) {
   const report: TReport = {
     analysisId: '00000000-0000-4000-8000-000000000000',
     status: 'final',
@@ -42,14 +43,20 @@ function testOru(now: Date, testerName: string): string {
   return buildOru({
     report,
     study: {
-      patientId: TEST_PATIENT.id,
-      patientName: TEST_PATIENT.name,
+      patientId: { id: TEST_PATIENT.id, authority: config.REPORT_HL7_SENDING_APP, type: 'PI' },
+      patientName: splitDicomName(TEST_PATIENT.name),
       accessionNumber: 'CXRAI-TEST',
       studyInstanceUid: '',
       studyDate: date,
     },
+    parties: {
+      sendingApp: config.REPORT_HL7_SENDING_APP,
+      sendingFacility: config.REPORT_HL7_SENDING_FACILITY,
+      receivingApp: config.REPORT_HL7_RECEIVING_APP,
+      receivingFacility: config.REPORT_HL7_RECEIVING_FACILITY,
+    },
+    signer: wholeName(testerName),
     controlId: `TEST${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-    sendingApp: 'CHEST_DOCTOR_AI',
     now,
   });
 }
@@ -57,16 +64,18 @@ function testOru(now: Date, testerName: string): string {
 async function testHl7(config: AppDeps['config'], testerName: string): Promise<TOutcome> {
   const dest = config.REPORT_HL7_DESTINATION;
   if (!dest) throw new AppError('BAD_REQUEST', M.notConfigured('REPORT_HL7_DESTINATION'));
-  const message = testOru(new Date(), testerName);
+  const message = testOru(config, new Date(), testerName);
   try {
-    const ack = await sendMllp({ ...dest, message, timeoutMs: config.REPORT_HL7_TIMEOUT_MS });
+    // The same exchange as a delivery (one absolute deadline, the reply capped and matched, issue 46).
+    const ack = await exchangeMllp({ ...dest, message, deadlineMs: config.REPORT_HL7_TIMEOUT_MS });
     // The ACK's text (MSA-3) is not kept, as for a real delivery: a RIS may echo the message in it.
-    const code = ack.code.slice(0, 2);
+    const code = ackCodeOf(ack).slice(0, 2);
     return ACCEPTED.has(code) ? { ok: true, detail: M.hl7Accepted(code) } : { ok: false, detail: M.hl7Refused(code) };
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return { ok: false, detail: M.network(code) };
-    return { ok: false, detail: /timeout/i.test((err as Error).message) ? M.noAck : M.notAck };
+    const code = err instanceof MllpFailedError ? err.code : '';
+    if (/^E[A-Z]+$/.test(code)) return { ok: false, detail: M.network(code) };
+    if (code === MLLP_FAILURE.deadline) return { ok: false, detail: M.noAck };
+    return { ok: false, detail: code ? M.exchangeFailed(code) : M.notAck };
   }
 }
 
