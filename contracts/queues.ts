@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnalysisStage } from './analysis-stage.js';
+import { ZModelId } from './model/registry.js';
 import { ZWorkerResult } from './schemas/analysis.js';
 
 /** Queue names in one place; each is prefixed by QUEUE_PREFIX so tests can use their own. */
@@ -8,6 +9,10 @@ export const QueueName = {
   Analysis: 'analysis',
   /** worker → server: store the model's result and write the report. */
   AnalysisResult: 'analysis-result',
+  /** server → worker: run a shadow model on a study whose live report is stored (issue 47). */
+  AnalysisShadow: 'analysis-shadow',
+  /** worker → server: a shadow model's outputs, stored apart from the analysis. */
+  ShadowResult: 'shadow-result',
   /** server → server: a signed report or addendum on its way to the RIS (HL7) or the PACS (SR). */
   ReportDelivery: 'report-delivery',
 } as const;
@@ -19,8 +24,32 @@ export const ZAnalysisJob = z.object({
   mediaType: z.string().min(1),
   /** A DICOM film's ViewPosition when it is AP or PA (an acquisition fact, not patient data): it wins over the model's projection. */
   viewPosition: z.enum(['AP', 'PA']).optional(),
+  /** The registry id of the model to run (issue 47); absent (older jobs): the worker's MODEL_DIR. */
+  modelId: ZModelId.optional(),
 });
 export type TAnalysisJob = z.infer<typeof ZAnalysisJob>;
+
+/** A shadow run (issue 47): ids and the storage key only, added after the live report is stored. */
+export const ZShadowJob = z.object({
+  analysisId: z.uuid(),
+  modelId: ZModelId,
+  storageKey: z.string().min(1),
+  mediaType: z.string().min(1),
+  viewPosition: z.enum(['AP', 'PA']).optional(),
+});
+export type TShadowJob = z.infer<typeof ZShadowJob>;
+
+/** A shadow model's outputs: numbers per product finding, never text (null: the film was refused). */
+export const ZShadowResultJob = z.object({
+  analysisId: z.uuid(),
+  modelId: ZModelId,
+  modelVersion: z.string().max(100),
+  probabilities: z.record(z.string().max(100), z.number().min(0).max(1)).nullable(),
+  thresholds: z.record(z.string().max(100), z.number().min(0).max(1)),
+  inferenceMs: z.number().min(0),
+  rssMb: z.number().min(0),
+});
+export type TShadowResultJob = z.infer<typeof ZShadowResultJob>;
 
 /**
  * What the worker hands back. Both ends parse it: the worker before adding the job (a drift fails

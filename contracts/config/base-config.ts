@@ -15,6 +15,10 @@ export const baseConfigShape = {
   /** A worker gives up on one attempt after this long (hung inference); BullMQ retries it. */
   ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   MODEL_DIR: z.string().default('./models/cxr'),
+  /** Imported models (issue 47), one folder each; default DATA_DIR/models. The worker reads a model's folder by its id. */
+  MODEL_REGISTRY_DIR: z.string().optional(),
+  /** Models that may run in shadow at once; the worker keeps one session each, plus the live one. */
+  MODEL_MAX_SHADOWS: z.coerce.number().int().min(0).max(8).default(2),
   UPLOAD_DIR: z.string().optional(),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
@@ -33,4 +37,9 @@ export function loadBaseConfig(env: Record<string, string | undefined> = process
 
 export function uploadDir(config: Pick<TBaseConfig, 'UPLOAD_DIR' | 'DATA_DIR'>): string {
   return config.UPLOAD_DIR ?? `${config.DATA_DIR}/uploads`;
+}
+
+/** Where imported models live (issue 47): MODEL_REGISTRY_DIR, else DATA_DIR/models. */
+export function modelRegistryDir(config: Pick<TBaseConfig, 'MODEL_REGISTRY_DIR' | 'DATA_DIR'>): string {
+  return config.MODEL_REGISTRY_DIR ?? `${config.DATA_DIR}/models`;
 }

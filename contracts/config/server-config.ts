@@ -16,6 +16,10 @@ export const ZConfig = z
     ...dicomConfigShape,
     ...oidcConfigShape,
     ...reportConfigShape,
+    /** What the live model and the shadows may take of a worker's memory (issue 47); a shadow past it is refused. */
+    MODEL_MEMORY_LIMIT_MB: z.coerce.number().int().min(1).default(2048),
+    /** Signed studies a shadow must be compared on before promotion without { "confirm": true }. */
+    MODEL_PROMOTE_MIN_STUDIES: z.coerce.number().int().min(0).default(200),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().default('http://localhost:3000'),

@@ -22,8 +22,12 @@ export const ZManifestInput = z.object({
   colour: z.enum(['gray-bt601', 'rgb']).optional(),
   /** Only 'area-stretch' (box filter, aspect ratio not kept) is implemented. */
   resize: z.literal('area-stretch').optional(),
-  /** 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box. */
-  crop: z.literal('lung-box').optional(),
+  /**
+   * 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box.
+   * 'centre': the largest centred square of the whole film (torchxrayvision's XRayCenterCrop), for
+   * an imported model without an anatomy stage (issue 47).
+   */
+  crop: z.enum(['lung-box', 'centre']).optional(),
   scale: finite,
   mean: z.array(finite).min(1),
   std: z.array(finite).min(1),
@@ -227,8 +231,9 @@ export const ZModelManifest = z
     // The classifier sees the lung crop, so a gate on the whole film must come from the anatomy stage.
     if (m.gate && (m.gate.model === 'anatomy') !== Boolean(m.anatomy))
       fail('gate.model must be "anatomy" exactly when there is an anatomy stage');
-    if (m.input.crop && !m.anatomy) fail(`input.crop ${m.input.crop} needs an anatomy stage`);
-    if (m.input.crop && m.input.width !== m.input.height) fail('a lung-box crop is stretched to a square input');
+    if (m.input.crop === 'lung-box' && !m.anatomy) fail(`input.crop ${m.input.crop} needs an anatomy stage`);
+    if (m.input.crop === 'centre' && m.anatomy) fail('input.crop centre is for a model without an anatomy stage');
+    if (m.input.crop && m.input.width !== m.input.height) fail(`a ${m.input.crop} crop is stretched to a square input`);
   });
 export type TModelManifest = z.output<typeof ZModelManifest>;
 

@@ -20,6 +20,14 @@ import { createTeam } from '../../server/src/services/teams/create-team.js';
 import { inviteMember } from '../../server/src/services/teams/invite-member.js';
 import { joinTeam } from '../../server/src/services/teams/join-team.js';
 import { signReport } from '../../server/src/services/report/sign-report.js';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { modelRegistryDir } from '@contracts/config/base-config.js';
+import { importModel } from '../../scripts/model/import-model.js';
+import { promoteModel, rollbackModel, shadowModel } from '../../server/src/services/models/change-model-status.js';
+import { readRegistryState } from '../../server/src/services/models/registry-state.js';
+import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 
 type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
@@ -317,6 +325,25 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
   'GET /api/site/stow-forwarding': async (t, u) => siteAdmin(t, u, { url: '/api/site/stow-forwarding' }),
   'PUT /api/site/stow-forwarding': async (t, u) =>
     siteAdmin(t, u, { url: '/api/site/stow-forwarding', payload: { email: u.user.email, forward: true } }),
+  // The model registry (issue 47): an imported model in this app's registry, in the state each call needs.
+  'GET /api/site/models': async (t, u) => siteAdmin(t, u, { url: '/api/site/models' }),
+  'GET /api/site/models/{id}/comparison': async (t, u) =>
+    siteAdmin(t, u, { url: `/api/site/models/${await registryModel(t)}/comparison` }),
+  'POST /api/site/models/{id}/shadow': async (t, u) =>
+    siteAdmin(t, u, { url: `/api/site/models/${await registryModel(t, u, 'promotable')}/shadow` }),
+  'DELETE /api/site/models/{id}/shadow': async (t, u) => {
+    const id = await registryModel(t, u, 'shadow');
+    return siteAdmin(t, u, { url: `/api/site/models/${id}/shadow` });
+  },
+  'POST /api/site/models/{id}/promote': async (t, u) =>
+    siteAdmin(t, u, {
+      url: `/api/site/models/${await registryModel(t, u, 'promotable')}/promote`,
+      payload: { confirm: true },
+    }),
+  'POST /api/site/models/rollback': async (t, u) => {
+    await registryModel(t, u, 'promoted');
+    return siteAdmin(t, u, { url: '/api/site/models/rollback' });
+  },
   'POST /api/site/sso-preview': async (t, u) =>
     siteAdmin(t, u, { url: '/api/site/sso-preview', payload: { claims: { sub: 'someone', groups: ['cxr-ed'] } } }),
   'GET /api/site/verify-admin': async (t, u) => {
@@ -375,6 +402,51 @@ const PROPOSE = {
 };
 
 /** A call of a site route; the loop below makes its caller a site administrator first. */
+/**
+ * An imported torchxrayvision-shaped model in the app's registry (made once), with operating
+ * points and in shadow, or promoted, as the call needs.
+ */
+async function registryModel(t: TestApp, u?: TTestUser, need?: 'shadow' | 'promotable' | 'promoted'): Promise<string> {
+  const id = 'conformance-xrv';
+  const dir = path.join(modelRegistryDir(t.deps.config), id);
+  if (!existsSync(dir)) {
+    const file = path.join(modelRegistryDir(t.deps.config), '..', 'conformance.onnx');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, xrvShapedOnnx());
+    await importModel({
+      file,
+      contract: 'torchxrayvision',
+      name: id,
+      registryDir: modelRegistryDir(t.deps.config),
+      shippedDir: t.deps.config.MODEL_DIR,
+      maxBytes: 1 << 20,
+      importedBy: 'conformance',
+    });
+    const entry = JSON.parse(await readFile(path.join(dir, 'registry.json'), 'utf8')) as Record<string, unknown>;
+    entry.operatingPoints = {
+      measuredAt: new Date().toISOString(),
+      cohortSha256: 'c'.repeat(64),
+      studies: 20,
+      method: 'youden',
+      findings: [
+        { label: 'edema', threshold: 0.5, positives: 10, negatives: 10, sensitivity: 1, specificity: 1, auroc: 1 },
+      ],
+    };
+    await writeFile(path.join(dir, 'registry.json'), JSON.stringify(entry));
+  }
+  if (!u || !need) return id;
+  const opts = { ...t.deps, meta: null, userId: u.user.id, modelId: id };
+  const state = await readRegistryState(t.deps);
+  if (need === 'shadow' && !state.shadows.includes(id)) await shadowModel(opts);
+  if (need === 'promotable' && state.live === id) await rollbackModel(opts);
+  // Two live models to go back to: the route's "bad" call (it has no input to spoil) rolls back once too.
+  for (let live = state.live, n = state.previous.length; need === 'promoted' && n < 2; n++) {
+    live = live === id ? 'shipped' : id;
+    await promoteModel({ ...opts, modelId: live, confirm: true });
+  }
+  return id;
+}
+
 function siteAdmin(_t: TestApp, _u: TTestUser, call: TCall): TCall {
   return call;
 }

@@ -13,6 +13,7 @@ import { limitInFlight } from '../helpers/limit-in-flight.js';
 import { testBackends } from '../helpers/test-config.js';
 import { TEST_ENV } from '../history/http.js';
 import { accountCases } from './matrix/cases-account.js';
+import { modelCases } from './matrix/cases-models.js';
 import { patientDataCases } from './matrix/cases-patient-data.js';
 import { reportCases } from './matrix/cases-report.js';
 import { studyCases } from './matrix/cases-studies.js';
@@ -37,6 +38,7 @@ const CASES: readonly TCase[] = [
   ...reportCases,
   ...teamCases,
   ...accountCases,
+  ...modelCases,
 ];
 const DOC = new URL('../../docs/teams.md', import.meta.url);
 

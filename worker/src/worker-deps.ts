@@ -5,7 +5,16 @@ import type { TWorkerConfig } from '@contracts/config/worker-config.js';
 import type { ImageStore } from '@contracts/image-store.js';
 
 /** The settings one analysis job reads; a server config satisfies it too (the in-process tests). */
-export type TJobConfig = Pick<TWorkerConfig, 'NODE_ENV' | 'MODEL_DIR' | 'QUEUE_PREFIX' | 'ANALYSIS_TIMEOUT_MS'> &
+export type TJobConfig = Pick<
+  TWorkerConfig,
+  | 'NODE_ENV'
+  | 'MODEL_DIR'
+  | 'QUEUE_PREFIX'
+  | 'ANALYSIS_TIMEOUT_MS'
+  | 'DATA_DIR'
+  | 'MODEL_REGISTRY_DIR'
+  | 'MODEL_MAX_SHADOWS'
+> &
   Partial<Pick<TWorkerConfig, 'CXR_TEST_INFERENCE_DELAY_MS'>>;
 
 /** The worker never opens the database: it reads images, runs the model and reports back. */

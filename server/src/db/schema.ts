@@ -251,6 +251,12 @@ export const analyses = pgTable(
       .default('queued'),
     stage: text('stage').notNull().default('queued'),
     modelVersion: text('model_version'),
+    /**
+     * The registry's id of the model that makes this analysis (issue 47): the live model when the
+     * analysis was created ('shipped' or an imported model's name), so a re-run job uses the same
+     * one and a promotion changes only new analyses. Null: made before the registry.
+     */
+    modelId: text('model_id'),
     result: jsonb('result').$type<Record<string, unknown>>(),
     heatmapImageId: uuid('heatmap_image_id').references(() => storedImages.id, { onDelete: 'set null' }),
     error: text('error'),
@@ -645,4 +651,54 @@ export const reportDeliveries = pgTable(
     index('report_deliveries_analysis_idx').on(t.analysisId, t.createdAt),
     index('report_deliveries_pending_idx').on(t.status),
   ],
+);
+
+/**
+ * The model registry's record (issue 47): every change of a model's status by a site admin —
+ * shadow on or off, promotion, rollback — with who, when, from which live model to which and the
+ * shadow comparison's figures at that moment. Which model is live or shadow now is the site
+ * setting 'model_registry'; this table is its history.
+ */
+export const modelRegistryEvents = pgTable(
+  'model_registry_events',
+  {
+    id: id(),
+    action: text('action').$type<'shadow' | 'unshadow' | 'promote' | 'rollback'>().notNull(),
+    modelId: text('model_id').notNull(),
+    fromModelId: text('from_model_id'),
+    toModelId: text('to_model_id'),
+    /** The comparison of `modelId` with the live model when the change was made, or null. */
+    comparison: jsonb('comparison').$type<Record<string, unknown>>(),
+    /** The admin confirmed a promotion on fewer compared studies than MODEL_PROMOTE_MIN_STUDIES. */
+    confirmed: boolean('confirmed').notNull().default(false),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('model_registry_events_created_idx').on(t.createdAt)],
+);
+
+/**
+ * What a shadow model said about an analysis (issue 47): kept apart from the analysis's result,
+ * so that nothing a clinician reads, the worklist, the exports or the SR can reach it; only the
+ * site admin's comparison reads it.
+ */
+export const shadowOutputs = pgTable(
+  'shadow_outputs',
+  {
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    modelId: text('model_id').notNull(),
+    modelVersion: text('model_version').notNull(),
+    /** Product finding label → probability (null: the film was refused by the pipeline's checks). */
+    probabilities: jsonb('probabilities').$type<Record<string, number>>(),
+    /** The model's own operating point per finding when it ran. */
+    thresholds: jsonb('thresholds').$type<Record<string, number>>().notNull(),
+    inferenceMs: doublePrecision('inference_ms').notNull(),
+    /** The worker's resident memory after the run, MB. */
+    rssMb: doublePrecision('rss_mb').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.analysisId, t.modelId] }), index('shadow_outputs_model_idx').on(t.modelId)],
 );

@@ -13,6 +13,7 @@ import profileRoutes from './profile.js';
 import reportRoutes from './report.js';
 import settingsRoutes from './settings.js';
 import siteRoutes from './site.js';
+import siteModelRoutes from './site-models.js';
 import ssoRoutes from './sso.js';
 import teamRoutes from './teams.js';
 import timelineRoutes from './timeline.js';
@@ -52,6 +53,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(feedbackRoutes, { prefix: '/feedback' });
   await app.register(siteRoutes, { prefix: '/site' });
+  await app.register(siteModelRoutes, { prefix: '/site/models' });
   await app.register(teamRoutes, { prefix: '/teams' });
   await app.register(worklistRoutes, { prefix: '/worklist' });
   await app.register(dicomOwnerRoutes, { prefix: '/dicom-owner' });

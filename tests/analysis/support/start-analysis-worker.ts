@@ -3,6 +3,9 @@ import pino from 'pino';
 import { QueueName } from '@contracts/queues.js';
 import type { AppDeps } from '../../../server/src/deps.js';
 import { createAnalysisProcessor } from '../../../worker/src/jobs/process-analysis.js';
+import { createShadowProcessor } from '../../../worker/src/jobs/process-shadow.js';
+import { createModelCache } from '../../../worker/src/models/model-cache.js';
+import { registryDirs } from '../../../worker/src/models/registry-dirs.js';
 import type { WorkerDeps } from '../../../worker/src/worker-deps.js';
 import { MODEL_DIR, modelInstalled } from './fixtures.js';
 
@@ -34,7 +37,8 @@ export function startAnalysisWorker(deps: AppDeps): TestAnalysisWorker {
     resultQueue,
     log: pino({ level: 'silent' }),
   };
-  const processor = createAnalysisProcessor(workerDeps);
+  const models = createModelCache(registryDirs(deps.config), deps.config.MODEL_MAX_SHADOWS + 1);
+  const processor = createAnalysisProcessor(workerDeps, { models });
   const worker = new Worker(QueueName.Analysis, processor, {
     connection: deps.redis,
     prefix: deps.config.QUEUE_PREFIX,
@@ -43,13 +47,27 @@ export function startAnalysisWorker(deps: AppDeps): TestAnalysisWorker {
   // A job's failure is asserted through the analysis row; the worker's own error event would
   // otherwise be an unhandled 'error' emission.
   worker.on('error', () => undefined);
+  // Shadow runs (issue 47) on their own queue, as the worker process runs them.
+  const shadowResultQueue = new Queue(QueueName.ShadowResult, {
+    connection: deps.redis,
+    prefix: deps.config.QUEUE_PREFIX,
+  });
+  const shadowWorker = new Worker(
+    QueueName.AnalysisShadow,
+    createShadowProcessor({ ...workerDeps, shadowResultQueue, models }),
+    { connection: deps.redis, prefix: deps.config.QUEUE_PREFIX, concurrency: 1 },
+  );
+  shadowWorker.on('error', () => undefined);
   return {
     worker,
     resultQueue,
     processor,
     close: async () => {
       await worker.close();
+      await shadowWorker.close();
+      await models.close();
       await resultQueue.close();
+      await shadowResultQueue.close();
     },
   };
 }

@@ -10,6 +10,9 @@ import { analyseFilm, drawOverlay, loadModel, overlayCodingFor, type LoadedModel
 import { heatGrid } from '../pipeline/heat-grid.js';
 import { overlayHeatmap } from '../pipeline/overlay-finding.js';
 import type { WorkerDeps } from '../worker-deps.js';
+import { SHIPPED_MODEL_ID } from '@contracts/model/registry.js';
+import { createModelCache, type ModelCache } from '../models/model-cache.js';
+import { registryDirs } from '../models/registry-dirs.js';
 
 export type TProcessOutcome = {
   status: 'completed' | 'refused';
@@ -21,7 +24,7 @@ class TimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError(`analysis timed out after ${ms} ms`)), ms);
@@ -38,7 +41,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * fails the attempt after ANALYSIS_TIMEOUT_MS so the worker is free again and BullMQ retries. Running a job twice adds the same result job
  * id, and the server's finalizer writes one report per analysis.
  */
-export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: string } = {}) {
+export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: string; models?: ModelCache } = {}) {
+  // Imported models by registry id (issue 47); the shipped one stays on its own path below.
+  const models = opts.models ?? createModelCache(registryDirs(deps.config), deps.config.MODEL_MAX_SHADOWS + 1);
   let model: Promise<LoadedModel> | null = null;
   const getModel = (): Promise<LoadedModel> => {
     // Loaded once, lazily; a failed load (model not installed yet) is retried on the next job.
@@ -52,7 +57,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
   return async (job: Job): Promise<TProcessOutcome> => {
     const parsed = ZAnalysisJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid analysis job payload');
-    const { analysisId, storageKey, mediaType: filmMediaType, viewPosition } = parsed.data;
+    const { analysisId, storageKey, mediaType: filmMediaType, viewPosition, modelId } = parsed.data;
     const t0 = performance.now();
     const timings: Record<string, number> = {};
     const lap = (name: string, since: number) => {
@@ -74,7 +79,7 @@ export function createAnalysisProcessor(deps: WorkerDeps, opts: { modelDir?: str
       throw err;
     }
     let t = lap('readMs', t0);
-    const loaded = await getModel();
+    const loaded = !modelId || modelId === SHIPPED_MODEL_ID ? await getModel() : await models.get(modelId);
     await stage('analysing');
     const { result, film } = await withTimeout(
       testInferenceDelay(deps).then(() => analyseFilm(image, loaded, { viewPosition: viewPosition ?? null })),

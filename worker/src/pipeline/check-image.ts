@@ -1,3 +1,4 @@
+import { cropGray, type PixelBox } from './anatomy.js';
 import { softmax } from './calibrate.js';
 import type { DecodedImage } from './decode-image.js';
 import { infer, inferAnatomy, type OutputTensor } from './infer.js';
@@ -19,7 +20,15 @@ export type CheckedImage =
       film: GrayFilm;
       /** The first net's outputs on the film the right way round (flag 'inverted': run again inverted). */
       firstNet: Record<string, OutputTensor>;
+      /** The part of the film the first net saw when the manifest crops the whole film ('centre'), else absent. */
+      crop?: PixelBox;
     };
+
+/** The largest centred square of a width x height film (torchxrayvision's XRayCenterCrop). */
+export function centreSquare(width: number, height: number): PixelBox {
+  const side = Math.min(width, height);
+  return { left: Math.floor((width - side) / 2), top: Math.floor((height - side) / 2), width: side, height: side };
+}
 
 /** A refusal for `code`; too_small quotes the model's minimum side. */
 export function refuse(code: GateReasonCode, model: LoadedModel, flags: string[] = []): GateVerdict {
@@ -42,7 +51,11 @@ export async function checkImage(img: DecodedImage, model: LoadedModel, lap: Lap
   const { gray, coloured } = grayAndColour(img, checks.chromaLevel);
   if (coloured > checks.maxColourFraction) return { accepted: false, gate: refuse('colour', model) };
   const input = manifest.anatomy?.input ?? manifest.input;
-  const x255 = resizeArea(gray, img.width, img.height, input.width, input.height);
+  // An imported whole-film model (issue 47) sees the centred square, as torchxrayvision's models were trained.
+  const box = !manifest.anatomy && input.crop === 'centre' ? centreSquare(img.width, img.height) : null;
+  const x255 = box
+    ? resizeArea(cropGray(gray, img.width, box), box.width, box.height, input.width, input.height)
+    : resizeArea(gray, img.width, img.height, input.width, input.height);
   const sd = stdDev(x255);
   t = lap('preprocess', t);
   if (sd < checks.blankStd) return { accepted: false, gate: refuse('blank', model) };
@@ -50,14 +63,20 @@ export async function checkImage(img: DecodedImage, model: LoadedModel, lap: Lap
 
   const run = (planes: Float64Array[]) =>
     manifest.anatomy ? inferAnatomy(model, normalise(planes, input)) : infer(model, normalise(planes, input));
-  const planes = inputPlanes(img, x255, input);
+  const planes = box ? Array.from({ length: input.channels }, () => x255) : inputPlanes(img, x255, input);
   let outputs = await run(planes);
   const gateOut = manifest.gate ? outputs[manifest.gate.output] : undefined;
   const gate = manifest.gate && gateOut ? modelGate(manifest.gate, gateOut.data, flags) : accept(flags);
   if (gate.accepted && gate.flags.includes('inverted')) outputs = await run(invertPlanes(planes));
   lap(manifest.anatomy ? 'anatomy' : 'inference', t);
   if (!gate.accepted) return { accepted: false, gate };
-  return { accepted: true, gate, film: { width: img.width, height: img.height, data: gray }, firstNet: outputs };
+  return {
+    accepted: true,
+    gate,
+    film: { width: img.width, height: img.height, data: gray },
+    firstNet: outputs,
+    ...(box ? { crop: box } : {}),
+  };
 }
 
 const accept = (flags: string[]): GateVerdict => ({ accepted: true, code: null, flags });

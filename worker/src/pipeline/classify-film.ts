@@ -30,7 +30,7 @@ export interface Classified {
  */
 export async function classifyFilm(
   model: LoadedModel,
-  checked: { film: GrayFilm; flags: string[]; firstNet: Record<string, OutputTensor> },
+  checked: { film: GrayFilm; flags: string[]; firstNet: Record<string, OutputTensor>; crop?: PixelBox | undefined },
   found: FoundAnatomy | null,
   lap: Lap,
   viewPosition: ViewPosition | null = null,
@@ -44,7 +44,7 @@ export async function classifyFilm(
       ...composeFindings(model, findingProbabilities(model, checked.firstNet)),
       projection,
       outputs: checked.firstNet,
-      crop: whole,
+      crop: checked.crop ?? whole,
     };
   }
 

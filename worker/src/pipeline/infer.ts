@@ -37,6 +37,14 @@ export function getSession(file: string): Promise<ort.InferenceSession> {
   return s;
 }
 
+/** Closes a file's session (a model the worker no longer serves): its memory goes back. */
+export async function releaseSession(file: string): Promise<void> {
+  const s = sessions.get(file);
+  if (!s) return;
+  sessions.delete(file);
+  await s.then((session) => session.release()).catch(() => undefined);
+}
+
 /** Runs one ONNX file on a batch of preprocessed images (NCHW float32) shaped by `spec`. */
 export async function runOnnx(
   file: string,

@@ -89,7 +89,7 @@ export async function analyseFilm(image: Buffer, model: LoadedModel, context: Fi
 
   const classified = await classifyFilm(
     model,
-    { film, flags: gate.flags, firstNet: checked.firstNet },
+    { film, flags: gate.flags, firstNet: checked.firstNet, crop: checked.crop },
     found,
     lap,
     context.viewPosition ?? null,

@@ -126,8 +126,8 @@ export interface ManifestInput {
   colour?: 'gray-bt601' | 'rgb';
   /** Only 'area-stretch' (box filter, aspect ratio not kept) is implemented. */
   resize?: 'area-stretch';
-  /** 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box. */
-  crop?: 'lung-box';
+  /** 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box; 'centre': the whole film's centred square (issue 47). */
+  crop?: 'lung-box' | 'centre';
   scale: number;
   mean: number[];
   std: number[];

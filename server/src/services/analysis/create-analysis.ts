@@ -13,6 +13,7 @@ import { withStorageKeyLock } from '../images/storage-key-lock.js';
 import { prefillFromDicom } from '../dicom/prefill-patient.js';
 import { PROFILE_NOT_FOUND } from '../profile/get-owned-profile.js';
 import { decodeUpload } from './decode-upload.js';
+import { readRegistryState } from '../models/registry-state.js';
 import { enqueueAnalysis, queueReady } from './enqueue-analysis.js';
 import type { TRawUpload } from './read-upload-parts.js';
 
@@ -103,11 +104,13 @@ export async function createAnalysis(
         .returning({ id: chats.id });
       const chatId = chat!.id;
       await tx.insert(messages).values({ chatId, role: 'user', content: UPLOAD_MESSAGE, imageId });
+      // The live model now makes this analysis, whatever is promoted before its job runs (issue 47).
+      const { live: modelId } = await readRegistryState({ db: tx as unknown as typeof db });
       const [analysis] = await tx
         .insert(analyses)
-        .values({ userId, teamId, chatId, imageId, status: 'queued', stage: 'queued' })
+        .values({ userId, teamId, chatId, imageId, status: 'queued', stage: 'queued', modelId })
         .returning({ id: analyses.id });
-      return { chatId, analysisId: analysis!.id, imageId };
+      return { chatId, analysisId: analysis!.id, imageId, modelId };
     },
   });
 
@@ -128,6 +131,7 @@ export async function createAnalysis(
         analysisId: created.analysisId,
         storageKey,
         mediaType: decoded.mediaType,
+        modelId: created.modelId,
         ...(decoded.viewPosition ? { viewPosition: decoded.viewPosition } : {}),
       },
     });

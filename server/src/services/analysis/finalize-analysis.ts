@@ -16,6 +16,7 @@ import { withholdByAge } from './withhold-by-age.js';
 import { keepFlaggedHeatmaps } from './keep-flagged-heatmaps.js';
 import { triageColumns } from '../dicom-node/worklist-triage.js';
 import { ensureReportDraft } from '../report/ensure-report-draft.js';
+import { servedModelDir } from '../models/served-model-dir.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -32,10 +33,17 @@ type TFinalizeDeps = Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'>;
  */
 export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisResultJob }): Promise<TFinalizeOutcome> {
   const { db, redis, config, log, job } = opts;
+  // The model card figures and the site's thresholds are those of the model that made the result (issue 47).
+  const [made] = await db
+    .select({ modelId: analyses.modelId })
+    .from(analyses)
+    .where(eq(analyses.id, job.analysisId))
+    .limit(1);
+  const modelDir = servedModelDir(config, made?.modelId ?? null);
   const calibrated = await applySiteThresholds({
     db,
-    modelDir: config.MODEL_DIR,
-    result: wordWorkerResult(job.result, metricsForResult(config.MODEL_DIR, job.result)),
+    modelDir,
+    result: wordWorkerResult(job.result, metricsForResult(modelDir, job.result)),
   });
   const [row] = await db
     .select({

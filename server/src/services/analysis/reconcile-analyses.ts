@@ -24,7 +24,12 @@ export async function reconcileAnalyses(opts: AppDeps & { resultQueue: Queue; no
   if (!queueReady(deps)) return report;
   const cutoff = new Date(now.getTime() - deps.config.ANALYSIS_STUCK_SECONDS * 1000);
   const stuck = await deps.db
-    .select({ id: analyses.id, storageKey: storedImages.storageKey, mediaType: storedImages.mediaType })
+    .select({
+      id: analyses.id,
+      storageKey: storedImages.storageKey,
+      mediaType: storedImages.mediaType,
+      modelId: analyses.modelId,
+    })
     .from(analyses)
     .leftJoin(storedImages, eq(storedImages.id, analyses.imageId))
     .where(and(inArray(analyses.status, ['queued', 'processing']), lt(analyses.updatedAt, cutoff)))
@@ -48,7 +53,12 @@ export async function reconcileAnalyses(opts: AppDeps & { resultQueue: Queue; no
       if (await failAnalysis({ ...deps, analysisId: a.id, reason: 'image missing' })) report.failed++;
       continue;
     }
-    await enqueueAnalysis({ ...deps, job: { analysisId: a.id, storageKey: a.storageKey, mediaType: a.mediaType } });
+    // The model the analysis was created for, not whichever is live now.
+    const model = a.modelId ? { modelId: a.modelId } : {};
+    await enqueueAnalysis({
+      ...deps,
+      job: { analysisId: a.id, storageKey: a.storageKey, mediaType: a.mediaType, ...model },
+    });
 
     await deps.db
       .update(analyses)

@@ -2,7 +2,8 @@ import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { analyses } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
-import { QueueName, ZAnalysisResultJob } from '@contracts/queues.js';
+import { QueueName, ZAnalysisResultJob, ZShadowResultJob } from '@contracts/queues.js';
+import { enqueueShadowRuns, storeShadowOutput } from '../models/run-shadows.js';
 import { statusOfStage } from '@contracts/schemas/analysis.js';
 import { analysisEventHub } from './analysis-event-hub.js';
 import { failAnalysis, finalizeAnalysis, type TFinalizeOutcome } from './finalize-analysis.js';
@@ -27,12 +28,20 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
   const prefix = config.QUEUE_PREFIX;
   const resultQueue = new Queue(QueueName.AnalysisResult, { connection: deps.redis, prefix });
   resultQueue.on('error', () => undefined);
+  const shadowQueue = new Queue(QueueName.AnalysisShadow, { connection: deps.redis, prefix });
+  shadowQueue.on('error', () => undefined);
 
   const resultWorker = new Worker(
     QueueName.AnalysisResult,
     async (job: Job): Promise<TFinalizeOutcome> => {
       try {
-        return await finalizeAnalysis({ ...deps, job: ZAnalysisResultJob.parse(job.data) });
+        const outcome = await finalizeAnalysis({ ...deps, job: ZAnalysisResultJob.parse(job.data) });
+        // Shadow models run only once the live report is stored (issue 47): they never delay it.
+        if (outcome === 'completed')
+          await enqueueShadowRuns({ ...deps, shadowQueue, analysisId: job.data.analysisId as string }).catch(
+            (err: Error) => log.warn({ err }, 'could not enqueue shadow runs'),
+          );
+        return outcome;
       } catch (err) {
         // BullMQ keeps the message in Redis: never let a DB error's parameters (report text) go there.
         throw new Error(`finalize failed (${errorLabel(err)})`, { cause: err });
@@ -42,6 +51,21 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
   );
   resultWorker.on('error', (err) => log.warn({ err }, 'result worker connection error'));
   resultWorker.on('failed', (job, err) => log.error({ err, jobId: job?.id }, 'finalizing an analysis failed'));
+
+  // A shadow model's outputs, stored apart from the analysis (never shown to a clinician).
+  const shadowResultWorker = new Worker(
+    QueueName.ShadowResult,
+    async (job: Job) => {
+      try {
+        await storeShadowOutput({ ...deps, job: ZShadowResultJob.parse(job.data) });
+      } catch (err) {
+        throw new Error(`storing a shadow output failed (${errorLabel(err)})`, { cause: err });
+      }
+    },
+    { connection: deps.redis, prefix, concurrency: 1 },
+  );
+  shadowResultWorker.on('error', (err) => log.warn({ err }, 'shadow result worker connection error'));
+  shadowResultWorker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'storing a shadow output failed'));
 
   // A job that failed its last attempt (or hit UnrecoverableError) ends the analysis as failed.
   const events = new QueueEvents(QueueName.Analysis, { connection: deps.redis, prefix });
@@ -95,7 +119,13 @@ export function startAnalysisConsumers(deps: AppDeps): AnalysisConsumers {
       clearInterval(timer);
       (await stopTracking.catch(() => () => undefined))();
       await Promise.all(
-        [resultWorker.close(), events.close(), resultQueue.close()].map((p) => p.catch(() => undefined)),
+        [
+          resultWorker.close(),
+          shadowResultWorker.close(),
+          events.close(),
+          resultQueue.close(),
+          shadowQueue.close(),
+        ].map((p) => p.catch(() => undefined)),
       );
     },
   };

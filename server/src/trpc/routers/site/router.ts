@@ -34,6 +34,7 @@ import {
   siteAdminProcedure,
   siteAdminSessionProcedure,
 } from '../../trpc.js';
+import { modelProcedures } from './model-procedures.js';
 
 /** Site administration (issue 17); every call but `access` is for SITE_ADMIN_EMAILS only (403 otherwise). */
 export const siteRouter = router({
@@ -108,4 +109,6 @@ export const siteRouter = router({
     .input(ZUrgentFindingsInput)
     .output(ZUrgentFindings)
     .mutation(({ ctx, input }) => setUrgentFindings({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
+
+  ...modelProcedures,
 });
