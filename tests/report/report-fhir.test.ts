@@ -16,6 +16,7 @@ import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
+import { generatedAccession } from '../../server/src/services/report/hl7/load-oru-study.js';
 
 /** The parts of FHIR R4's DiagnosticReport JSON schema (fhir.schema.json) a signed report relies on. */
 const REFERENCE = { type: 'object', required: ['reference'], properties: { reference: { type: 'string' } } };
@@ -156,7 +157,20 @@ for (const backend of testBackends()) {
       const [patient] = byType('Patient');
       assert.deepEqual(patient!.identifier[0].system, 'http://localhost:3000/fhir/sid/chat');
       assert.equal(patient!.identifier[0].value, chatId);
-      assert.deepEqual(report.identifier, [{ system: 'http://localhost:3000/fhir/sid/report', value: analysisId }]);
+      // The accession the ORU's OBR-3 carries for an upload, issued by this installation.
+      assert.deepEqual(report.identifier, [
+        { system: 'http://localhost:3000/fhir/sid/report', value: analysisId },
+        {
+          use: 'usual',
+          type: {
+            coding: [
+              { system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'ACSN', display: 'Accession ID' },
+            ],
+          },
+          system: 'http://localhost:3000/fhir/sid/accession',
+          value: generatedAccession(analysisId),
+        },
+      ]);
       assert.equal(report.imagingStudy, undefined);
       assert.equal(byType('ImagingStudy').length, 0);
     });
@@ -184,6 +198,7 @@ for (const backend of testBackends()) {
         assert.equal(patient!.identifier[0].value, 'MRN-4711', stage);
         const accession = report.identifier.find((i: TRes) => i.type?.coding[0].code === 'ACSN');
         assert.equal(accession?.value, 'ACC-2026-0042', stage);
+        assert.equal(accession?.system, undefined, `${stage}: the RIS's accession has no system of ours`);
         const study = byRef(report.imagingStudy[0]);
         assert.equal(study?.resourceType, 'ImagingStudy', stage);
         assert.deepEqual(study?.identifier[0], { system: 'urn:dicom:uid', value: `urn:oid:${uid}` }, stage);

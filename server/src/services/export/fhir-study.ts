@@ -36,11 +36,14 @@ export function patientResource(r: TExportReport, study: TExportStudy | undefine
   };
 }
 
-/** The accession number as a DiagnosticReport identifier; its issuer (the RIS) is not known here. */
+/**
+ * The accession number as an identifier: the DICOM one without a system (its issuer, the RIS, is
+ * not known here), or the one this installation generated for the ORU under its own system.
+ */
 export function accessionIdentifier(study: TExportStudy | undefined): Record<string, unknown>[] {
-  return study?.accessionNumber
-    ? [{ use: 'usual', type: identifierType('ACSN', 'Accession ID'), value: study.accessionNumber }]
-    : [];
+  if (!study) return [];
+  const { value, system } = study.accession;
+  return [{ use: 'usual', type: identifierType('ACSN', 'Accession ID'), ...(system ? { system } : {}), value }];
 }
 
 /** The DICOM study the report reads, when the film came with a Study Instance UID; else null. */

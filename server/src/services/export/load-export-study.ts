@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { dicomInstances } from '../../db/schema.js';
+import { generatedAccession } from '../report/hl7/load-oru-study.js';
 
 /**
  * What a receiving system files the FHIR export under (issue 49): the patient's identifier, the
@@ -12,7 +13,11 @@ export interface TExportStudy {
   patient: { kind: 'dicom' | 'profile' | 'chat'; system: string; value: string };
   /** The signed report's own identifier in this installation (the analysis it reads). */
   report: { system: string; value: string };
-  accessionNumber: string | null;
+  /**
+   * The DICOM AccessionNumber (issuer unknown here: no system), else the one generated for the
+   * ORU's OBR-3 (issued by this installation), so the RIS and a FHIR receiver file one number.
+   */
+  accession: { value: string; system: string | null };
   studyInstanceUid: string | null;
   /** 'YYYY-MM-DD' from the DICOM StudyDate; null when there is none. */
   studyDate: string | null;
@@ -61,7 +66,9 @@ export async function loadExportStudy(opts: {
         ? { kind: 'profile', system: installationSystem(publicUrl, 'patient-profile'), value: profileId }
         : { kind: 'chat', system: installationSystem(publicUrl, 'chat'), value: chatId },
     report: { system: installationSystem(publicUrl, 'report'), value: analysisId },
-    accessionNumber: text(tags.AccessionNumber),
+    accession: text(tags.AccessionNumber)
+      ? { value: text(tags.AccessionNumber)!, system: null }
+      : { value: generatedAccession(analysisId), system: installationSystem(publicUrl, 'accession') },
     // The column is written on receipt; the tag is read too, for rows stored the other way.
     studyInstanceUid: text(row?.studyInstanceUid) ?? text(tags.StudyInstanceUID),
     studyDate: isoDate(text(tags.StudyDate)),
