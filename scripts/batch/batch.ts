@@ -4,6 +4,7 @@ import { ServerUnreachableError } from './check-server.js';
 import { CsvInputError } from './csv.js';
 import { InputError } from './hash-inputs.js';
 import { runBatch } from './run-batch.js';
+import { calibrateCommand } from '../model/calibrate-command.js';
 
 /** Maps why a run stopped to the exit codes USAGE documents. */
 function exitCodeOf(err: unknown): number {
@@ -26,6 +27,8 @@ function exitCodeOf(err: unknown): number {
 runCli(
   USAGE,
   async () => {
+    // `--model NAME --calibrate` (issue 47): an imported model's operating points, measured locally.
+    if (process.argv.includes('--calibrate')) return calibrateCommand(process.argv.slice(2));
     const args = parseBatchArgs(process.argv.slice(2));
     const report = await runBatch(args);
     process.stderr.write(
