@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasVisibleText } from './text-rules.js';
 
 /**
  * The radiology report of one analysis (issue 41): drafted from the stored facts when the
@@ -19,6 +20,13 @@ export const REPORT_MESSAGES = {
   saved: 'Report saved',
   signedOk: 'Report signed',
   addendumAdded: 'Addendum signed',
+  /** 409 (issue 49): the revision the reader read at is no longer the report's; nothing was saved. */
+  stale: (name: string, at: Date) =>
+    `This report was changed by ${name} at ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC: reload it to see their changes`,
+  /** 409 (issue 46 M3): a team study's report is edited and signed by the reader holding its claim. */
+  heldBy: (name: string) => `Being read by ${name}: only the reader who claimed this study can edit or sign its report`,
+  claimFirst: 'Claim this study before editing or signing its report',
+  revisionRequired: 'Reload the report: the revision you read it at is missing',
 } as const;
 
 export const REPORT_STATUSES = ['draft', 'final', 'amended'] as const;
@@ -32,7 +40,8 @@ export const ZReportSections = z.object({
   examination: ZSection,
   comparison: ZSection,
   findings: ZSection,
-  impression: ZSection.refine((s) => s.trim() !== '', REPORT_MESSAGES.impressionRequired),
+  // A visible character (issue 46 I1): a zero-width space alone is as empty as nothing.
+  impression: ZSection.refine(hasVisibleText, REPORT_MESSAGES.impressionRequired),
 });
 export type TReportSections = z.infer<typeof ZReportSections>;
 
@@ -73,17 +82,34 @@ export const ZReport = z.object({
   canSign: z.boolean(),
   /** The signed report's deliveries to the hospital, oldest first; none while a draft or when none is configured. */
   deliveries: z.array(ZReportDelivery),
+  /**
+   * Bumped by every save, signature and addendum (issue 49): send it back with the next one, which
+   * is refused (409, naming who changed it and when) if someone else's change came in between.
+   */
+  revision: z.number().int(),
 });
 export type TReport = z.infer<typeof ZReport>;
 
 const ZAnalysisId = z.string().max(100);
+/** The report's `revision` as the reader read it (issue 49): every save, signature and addendum names it. */
+export const ZReportRevision = z
+  .number({ error: REPORT_MESSAGES.revisionRequired })
+  .int(REPORT_MESSAGES.revisionRequired)
+  .min(1, REPORT_MESSAGES.revisionRequired)
+  .max(2 ** 31 - 1, REPORT_MESSAGES.revisionRequired);
 export const ZReportInput = z.object({ analysisId: ZAnalysisId });
-export const ZEditReportInput = z.object({ analysisId: ZAnalysisId, sections: ZReportSections });
+/** The REST bodies (the analysis is in the path); the tRPC inputs below add its id. */
+export const ZEditReportBody = z.object({ sections: ZReportSections, revision: ZReportRevision });
+export const ZSignReportBody = z.object({ revision: ZReportRevision });
+export const ZEditReportInput = ZEditReportBody.extend({ analysisId: ZAnalysisId });
 export type TEditReportInput = z.infer<typeof ZEditReportInput>;
+export const ZSignReportInput = ZSignReportBody.extend({ analysisId: ZAnalysisId });
+export type TSignReportInput = z.infer<typeof ZSignReportInput>;
 export const ZAddendumText = z
   .string({ error: REPORT_MESSAGES.addendumRequired })
   .trim()
   .min(1, REPORT_MESSAGES.addendumRequired)
   .max(REPORT_ADDENDUM_MAX, REPORT_MESSAGES.addendumTooLong);
-export const ZAddendumInput = z.object({ analysisId: ZAnalysisId, text: ZAddendumText });
+export const ZAddendumBody = z.object({ text: ZAddendumText, revision: ZReportRevision });
+export const ZAddendumInput = ZAddendumBody.extend({ analysisId: ZAnalysisId });
 export type TAddendumInput = z.infer<typeof ZAddendumInput>;

@@ -65,7 +65,7 @@ export const ZWorklistItem = z.object({
   studyDate: z.string().nullable(),
   modality: z.string().nullable(),
   viewPosition: z.string().nullable(),
-  /** How it came: C-STORE, STOW-RS, or a browser upload into the team (no claim: not a network study). */
+  /** How it came: C-STORE, STOW-RS, or a browser upload into the team (claimed like the others, issue 49). */
   source: z.enum(['dimse', 'stow', 'upload']),
   callingAe: z.string().nullable(),
   chatId: z.uuid().nullable(),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { dicomInstances } from '../../server/src/db/schema.js';
+import { dicomInstances, studyClaims } from '../../server/src/db/schema.js';
 import { sessionCaller } from '../helpers/session-caller.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
@@ -46,13 +46,18 @@ for (const backend of testBackends()) {
       const first = await radiologist.worklist.next({ team: w.teamId });
       assert.equal(first?.id, urgent);
       const [row] = await t.deps.db
-        .select({ analysisId: dicomInstances.analysisId, claimedBy: dicomInstances.claimedBy })
+        .select({ analysisId: dicomInstances.analysisId })
         .from(dicomInstances)
         .where(eq(dicomInstances.id, urgent!));
-      assert.equal(row?.claimedBy, w.users.radiologist.user.id);
+      const claimOf = async () =>
+        (await t.deps.db.select().from(studyClaims).where(eq(studyClaims.studyId, urgent!)))[0]?.claimedBy;
+      assert.equal(await claimOf(), w.users.radiologist.user.id);
 
-      const signed = await radiologist.report.sign({ analysisId: row!.analysisId! });
+      const analysisId = row!.analysisId!;
+      const { revision } = await radiologist.report.get({ analysisId });
+      const signed = await radiologist.report.sign({ analysisId, revision });
       assert.equal(signed.status, 'final');
+      assert.equal(await claimOf(), null, 'the signature ends the claim (issue 49)');
       const all = await radiologist.worklist.list({ team: w.teamId });
       const item = all.items.find((i) => i.id === urgent);
       assert.equal(item?.report?.status, 'final');

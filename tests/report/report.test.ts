@@ -90,19 +90,26 @@ for (const backend of testBackends()) {
         ...got.body.data.sections,
         impression: '1. Pneumonia, right lower zone.\n2. Viral pneumonia pattern.',
       };
-      const put = await api('PUT', url, token, { sections });
+      const { revision } = got.body.data;
+      const put = await api('PUT', url, token, { sections, revision });
       assert.equal(put.status, 200);
       assert.equal(put.body.data.sections.impression, sections.impression);
-      const empty = await api('PUT', url, token, { sections: { ...sections, impression: ' ' } });
+      assert.equal(put.body.data.revision, revision + 1, 'a save makes a new revision');
+      const empty = await api('PUT', url, token, { sections: { ...sections, impression: ' ' }, revision: revision + 1 });
       assert.equal(empty.status, 400);
+      // Issue 49: a save or signature without the revision it was read at is refused, in words.
+      const bare = await api('POST', `${url}/sign`, token, {});
+      assert.equal(bare.status, 400);
+      assert.match(bare.body.message, /revision/);
 
-      const signed = await api('POST', `${url}/sign`, token);
+      const signed = await api('POST', `${url}/sign`, token, { revision: revision + 1 });
       assert.equal(signed.status, 200);
       assert.equal(signed.body.data.status, 'final');
       assert.equal(signed.body.data.signedBy, u.user.name);
       assert.ok(signed.body.data.signedAt);
-      assert.equal((await api('PUT', url, token, { sections })).status, 409);
-      assert.equal((await api('POST', `${url}/sign`, token)).status, 409);
+      const now = signed.body.data.revision;
+      assert.equal((await api('PUT', url, token, { sections, revision: now })).status, 409);
+      assert.equal((await api('POST', `${url}/sign`, token, { revision: now })).status, 409);
 
       const feedback = await t.deps.db
         .select({
@@ -120,14 +127,17 @@ for (const backend of testBackends()) {
         ],
       );
 
-      const add = await api('POST', `${url}/addenda`, token, { text: 'Compared with the outside film: unchanged.' });
+      const add = await api('POST', `${url}/addenda`, token, {
+        text: 'Compared with the outside film: unchanged.',
+        revision: now,
+      });
       assert.equal(add.status, 200);
       assert.equal(add.body.data.status, 'amended');
       assert.deepEqual(
         add.body.data.addenda.map((a) => [a.text, a.signedBy]),
         [['Compared with the outside film: unchanged.', u.user.name]],
       );
-      assert.equal((await api('POST', `${url}/addenda`, token, { text: '' })).status, 400);
+      assert.equal((await api('POST', `${url}/addenda`, token, { text: '', revision: now + 1 })).status, 400);
       const audit = await t.deps.db
         .select({ action: auditLog.action, outcome: auditLog.outcome })
         .from(auditLog)
@@ -141,11 +151,11 @@ for (const backend of testBackends()) {
     test('an addendum needs a signed report; another account gets 404', async () => {
       const { analysisId } = await analysedChat(t.deps, u.user.id);
       const url = `/api/analyses/${analysisId}/report`;
-      assert.equal((await api('POST', `${url}/addenda`, token, { text: 'x' })).status, 409);
+      assert.equal((await api('POST', `${url}/addenda`, token, { text: 'x', revision: 1 })).status, 409);
       const stranger = await createUser(t.deps);
       const other = stranger.token;
       assert.equal((await api('GET', url, other)).status, 404);
-      assert.equal((await api('POST', `${url}/sign`, other)).status, 404);
+      assert.equal((await api('POST', `${url}/sign`, other, { revision: 1 })).status, 404);
       assert.equal((await api('GET', '/api/analyses/not-a-uuid/report', token)).status, 404);
     });
 
@@ -159,13 +169,18 @@ for (const backend of testBackends()) {
       assert.equal(read.body.data.status, 'draft');
       assert.equal(read.body.data.canSign, false);
       assert.equal((await api('GET', url, w.users.radiologist.token)).body.data.canSign, true);
-      assert.equal((await api('PUT', url, clinician, { sections: read.body.data.sections })).status, 403);
-      assert.equal((await api('POST', `${url}/sign`, clinician)).status, 403);
+      const { revision } = read.body.data;
+      assert.equal((await api('PUT', url, clinician, { sections: read.body.data.sections, revision })).status, 403);
+      assert.equal((await api('POST', `${url}/sign`, clinician, { revision })).status, 403);
       assert.equal((await api('GET', url, w.users.otherTeam.token)).status, 404);
-      const signed = await api('POST', `${url}/sign`, w.users.radiologist.token);
+      // A team's upload is claimed before its report is signed (issues 46 M3, 49).
+      const claim = await api('POST', `/api/worklist/${rows.analysisId}/claim`, w.users.radiologist.token);
+      assert.equal(claim.status, 200, JSON.stringify(claim.body));
+      const signed = await api('POST', `${url}/sign`, w.users.radiologist.token, { revision });
       assert.equal(signed.status, 200);
       assert.equal(signed.body.data.signedBy, w.users.radiologist.user.name);
-      assert.equal((await api('POST', `${url}/addenda`, clinician, { text: 'x' })).status, 403);
+      const after = signed.body.data.revision;
+      assert.equal((await api('POST', `${url}/addenda`, clinician, { text: 'x', revision: after })).status, 403);
       assert.equal((await api('GET', url, clinician)).body.data.status, 'final');
     });
   });

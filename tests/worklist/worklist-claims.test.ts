@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { auditLog, dicomInstances, teamMembers } from '../../server/src/db/schema.js';
+import { auditLog, studyClaims, teamMembers } from '../../server/src/db/schema.js';
 import { WORKLIST_MESSAGES, type TWorklist, type TWorklistStudyState } from '@contracts/schemas/worklist.js';
 import { loadConfig } from '@contracts/config/server-config.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
@@ -102,9 +102,8 @@ for (const backend of testBackends()) {
         for (const id of [randomUUID(), 'not-a-uuid']) assert.equal((await call(ada, proc, { id })).status, 404, id);
         assert.equal((await call(null, proc, { id: s })).status, 401);
       }
-      const [row] = await t.deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, s));
-      assert.equal(row?.claimedBy, null, 'nothing changed');
-      assert.equal(row?.reviewedBy, null);
+      const rows = await t.deps.db.select().from(studyClaims).where(eq(studyClaims.studyId, s));
+      assert.deepEqual(rows, [], 'nothing changed: no claim or review row');
       const refused = await t.deps.db
         .select({ n: sql<number>`count(*)::int` })
         .from(auditLog)
@@ -132,9 +131,9 @@ for (const backend of testBackends()) {
       assert.ok((await list(ada, { reader: 'mine' })).items.some((i) => i.id === s));
       assert.ok(!(await list(ada, { reader: 'unclaimed' })).items.some((i) => i.id === s));
       await t.deps.db
-        .update(dicomInstances)
+        .update(studyClaims)
         .set({ claimedAt: sql`now() - interval '31 minutes'` })
-        .where(eq(dicomInstances.id, s));
+        .where(eq(studyClaims.studyId, s));
       assert.equal((await itemOf(bo, s)).claim, null);
       assert.ok(!(await list(ada, { reader: 'mine' })).items.some((i) => i.id === s));
       assert.ok((await list(bo, { reader: 'unclaimed' })).items.some((i) => i.id === s));
@@ -179,7 +178,7 @@ for (const backend of testBackends()) {
       assert.equal(unclaimed.status, 409);
       assert.equal(unclaimed.message, WORKLIST_MESSAGES.claimFirst);
       assert.equal(
-        (await t.deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, a)))[0]?.reviewedBy,
+        (await t.deps.db.select().from(studyClaims).where(eq(studyClaims.studyId, a)))[0]?.reviewedBy ?? null,
         null,
       );
       await call(ada, 'claim', { id: a });

@@ -488,11 +488,6 @@ export const dicomInstances = pgTable(
     /** Why it was skipped or failed (no patient data: fixed texts and network error codes). */
     reason: text('reason'),
     sendAttempts: integer('send_attempts').notNull().default(0),
-    /** The team radiologist reading it now (issue 32); a claim older than the timeout is free again. */
-    claimedBy: uuid('claimed_by').references(() => users.id, { onDelete: 'set null' }),
-    claimedAt: ts('claimed_at'),
-    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
-    reviewedAt: ts('reviewed_at'),
     sentAt: ts('sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -511,7 +506,35 @@ export const dicomInstances = pgTable(
     // The one-space rule looks a study up by its UID across spaces (receive-instance.ts).
     index('dicom_instances_study_idx').on(t.studyInstanceUid),
     index('dicom_instances_status_idx').on(t.status),
-    index('dicom_instances_claimed_by_idx').on(t.claimedBy),
+  ],
+);
+
+/**
+ * Who reads a worklist study now and who marked it reviewed (issues 32, 49): one model for both
+ * kinds of study, a network instance (`instance_id`) and a film uploaded into a team in the
+ * browser (`analysis_id`, the upload's analysis). `study_id` is the worklist's id of the study
+ * (the one that is set), so the worklist joins on it. A row is written on the first claim or
+ * review mark; no row reads as unclaimed and unreviewed. It carries no space columns: who may
+ * touch it follows its study (services/data-access/study-access.ts). A claim older than the
+ * timeout is free again (worklist-urgency-sql.ts activeClaimSql).
+ */
+export const studyClaims = pgTable(
+  'study_claims',
+  {
+    studyId: uuid('study_id').primaryKey(),
+    instanceId: uuid('instance_id').references(() => dicomInstances.id, { onDelete: 'cascade' }),
+    analysisId: uuid('analysis_id').references(() => analyses.id, { onDelete: 'cascade' }),
+    claimedBy: uuid('claimed_by').references(() => users.id, { onDelete: 'set null' }),
+    claimedAt: ts('claimed_at'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: ts('reviewed_at'),
+  },
+  (t) => [
+    uniqueIndex('study_claims_instance_uq').on(t.instanceId),
+    uniqueIndex('study_claims_analysis_uq').on(t.analysisId),
+    index('study_claims_claimed_by_idx').on(t.claimedBy),
+    check('study_claims_one_study', sql`(${t.instanceId} is null) <> (${t.analysisId} is null)`),
+    check('study_claims_study_id', sql`${t.studyId} = coalesce(${t.instanceId}, ${t.analysisId})`),
   ],
 );
 
@@ -600,6 +623,14 @@ export const reports = pgTable('reports', {
   signedBy: uuid('signed_by').references(() => users.id, { onDelete: 'set null' }),
   signedByName: text('signed_by_name'),
   signedAt: ts('signed_at'),
+  /**
+   * Bumped by every save, signature and addendum (issue 49): a save names the revision it was
+   * read at, so a reader whose copy is stale is refused instead of overwriting another's words.
+   * Who made the latest change, and when, is what the refusal tells them.
+   */
+  revision: integer('revision').notNull().default(1),
+  revisedBy: uuid('revised_by').references(() => users.id, { onDelete: 'set null' }),
+  revisedAt: ts('revised_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { REPORT_MESSAGES, ZAddendumText, ZReport, ZReportSections, type TReport } from '@contracts/schemas/report.js';
+import {
+  REPORT_MESSAGES,
+  ZAddendumBody,
+  ZEditReportBody,
+  ZReport,
+  ZSignReportBody,
+  type TReport,
+} from '@contracts/schemas/report.js';
 import type { AppDeps, RequestMeta } from '../deps.js';
 import { addAddendum } from '../services/report/add-addendum.js';
 import { editReport } from '../services/report/edit-report.js';
@@ -38,6 +45,14 @@ interface TReportRoute<B extends z.ZodType> {
   run(call: TReportCall, body: z.output<B>): Promise<TReport>;
 }
 
+/** The 409s of a save or a signature (issues 46 M3, 49). */
+const STALE_OR_CLAIMED = [
+  REPORT_MESSAGES.signed,
+  'This report was changed by <name> at <time>: reload it to see their changes (the revision sent is stale)',
+  REPORT_MESSAGES.heldBy('<name>'),
+  REPORT_MESSAGES.claimFirst,
+].join('; or ');
+
 const route = <B extends z.ZodType = z.ZodUndefined>(r: TReportRoute<B>): TReportRoute<B> => r;
 
 const ROUTES: TReportRoute<z.ZodType>[] = [
@@ -51,27 +66,33 @@ const ROUTES: TReportRoute<z.ZodType>[] = [
     method: 'PUT',
     url: '/:analysisId/report',
     summary: "Save the draft's sections (a radiologist or admin of the team, or the personal study's owner)",
-    body: z.object({ sections: ZReportSections }),
-    conflict: REPORT_MESSAGES.signed,
+    body: ZEditReportBody,
+    conflict: STALE_OR_CLAIMED,
     message: REPORT_MESSAGES.saved,
-    run: (call, body) => editReport({ ...call, input: { analysisId: call.analysisId, sections: body.sections } }),
+    run: (call, body) =>
+      editReport({
+        ...call,
+        input: { analysisId: call.analysisId, revision: body.revision, sections: body.sections },
+      }),
   }),
   route({
     method: 'POST',
     url: '/:analysisId/report/sign',
     summary: 'Sign the report: final and immutable from now on; recorded in the audit log',
-    conflict: REPORT_MESSAGES.signed,
+    body: ZSignReportBody,
+    conflict: STALE_OR_CLAIMED,
     message: REPORT_MESSAGES.signedOk,
-    run: (call) => signReport(call),
+    run: (call, body) => signReport({ ...call, input: { analysisId: call.analysisId, revision: body.revision } }),
   }),
   route({
     method: 'POST',
     url: '/:analysisId/report/addenda',
     summary: 'Add a signed addendum to a signed report (it then reads amended)',
-    body: z.object({ text: ZAddendumText }),
-    conflict: REPORT_MESSAGES.notSigned,
+    body: ZAddendumBody,
+    conflict: `${REPORT_MESSAGES.notSigned}; or "This report was changed by <name> at <time>: reload it to see their changes" (a stale revision)`,
     message: REPORT_MESSAGES.addendumAdded,
-    run: (call, body) => addAddendum({ ...call, input: { analysisId: call.analysisId, text: body.text } }),
+    run: (call, body) =>
+      addAddendum({ ...call, input: { analysisId: call.analysisId, revision: body.revision, text: body.text } }),
   }),
 ];
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { analyses, chats, dicomInstances, patientProfiles, reports, users } from '../../db/schema.js';
+import { analyses, chats, dicomInstances, patientProfiles, reports, studyClaims, users } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { auditedAccess } from '../audit/audited-access.js';
 import { readUrgentLabels } from '../site/get-urgent-findings.js';
@@ -51,6 +51,7 @@ const reviewer = alias(users, 'reviewer');
 
 const d = dicomInstances;
 const a = analyses;
+const c = studyClaims;
 
 /**
  * A study is a dicom_instances row (with its analysis once there is one) or, in a team, an
@@ -78,9 +79,15 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
   const teamId = await resolveSpace({ db, userId, teamId: input.team });
   const { labels, alsoPossible } = await readUrgentLabels({ db, config });
   const rank = urgencyRankSql([...labels], statusSql, alsoPossible);
-  const active = activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES);
+  // A signed study has no reader any more (issue 49): a claim left on it (made before signing
+  // ended claims) is not shown, and 'unclaimed' lists it.
+  const signed = and(isNotNull(reports.status), ne(reports.status, 'draft'))!;
+  const active = and(
+    activeClaimSql(config.WORKLIST_CLAIM_TIMEOUT_MINUTES, sql`coalesce(${d.teamId}, ${a.teamId})`),
+    not(signed),
+  )!;
   // Done: marked reviewed, or its report signed (issue 41): either leaves the unread part.
-  const done = or(isNotNull(d.reviewedAt), and(isNotNull(reports.status), ne(reports.status, 'draft')))!;
+  const done = or(isNotNull(c.reviewedAt), signed)!;
   const doneRank = sql<number>`(case when ${done} then 1 else 0 end)::int`;
   const rows = await db
     .select({
@@ -110,10 +117,10 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
       studyDate: tag('StudyDate'),
       claimerId: claimer.id,
       claimerName: claimer.name,
-      claimedAt: d.claimedAt,
-      reviewerId: d.reviewedBy,
+      claimedAt: c.claimedAt,
+      reviewerId: c.reviewedBy,
       reviewerName: reviewer.name,
-      reviewedAt: d.reviewedAt,
+      reviewedAt: c.reviewedAt,
       reportStatus: reports.status,
       signedBy: reports.signedByName,
       signedAt: reports.signedAt,
@@ -123,9 +130,10 @@ async function readWorklist(opts: TWorklistDeps & { userId: string; input: TWork
     .fullJoin(a, eq(a.id, d.analysisId))
     .leftJoin(chats, eq(chats.id, a.chatId))
     .leftJoin(patientProfiles, eq(patientProfiles.id, sql`coalesce(${d.profileId}, ${chats.profileId})`))
-    .leftJoin(claimer, and(eq(claimer.id, d.claimedBy), active))
-    .leftJoin(reviewer, eq(reviewer.id, d.reviewedBy))
     .leftJoin(reports, eq(reports.analysisId, a.id))
+    .leftJoin(c, eq(c.studyId, studyId))
+    .leftJoin(claimer, and(eq(claimer.id, c.claimedBy), active))
+    .leftJoin(reviewer, eq(reviewer.id, c.reviewedBy))
     .where(
       and(
         studiesOf(userId, teamId),
@@ -199,8 +207,8 @@ function isoDate(da: string | null): string | null {
 }
 
 /** 'mine': claimed by the caller and not timed out; 'unclaimed': no claim held (a timed-out one is none). */
-function readerFilter(reader: 'mine' | 'unclaimed' | 'anyone', userId: string, active: SQL<boolean>): SQL | undefined {
-  if (reader === 'mine') return and(eq(d.claimedBy, userId), active);
+function readerFilter(reader: 'mine' | 'unclaimed' | 'anyone', userId: string, active: SQL): SQL | undefined {
+  if (reader === 'mine') return and(eq(c.claimedBy, userId), active);
   if (reader === 'unclaimed') return not(active);
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { LIKELY_FROM } from '@contracts/finding-call.js';
-import { analyses, dicomInstances, teamMembers } from '../../db/schema.js';
+import { analyses, dicomInstances, studyClaims, teamMembers } from '../../db/schema.js';
 import type { TUrgency } from '@contracts/schemas/worklist.js';
 
 /** The worklist's order of urgency: the rank SQL computes, most urgent first. */
@@ -64,11 +64,13 @@ export function urgencyRankSql(
 }
 
 /**
- * A claim still held: made, younger than the timeout, and by someone still in the study's team. An
- * older claim, or one by a member who has left or been removed, is free: no timer or clean-up
- * clears it, every read and every claim reads it as none.
+ * A claim still held (study_claims, joined or updated): made, younger than the timeout, and by
+ * someone still in the study's team (`teamId`: the study's team, a value or a column). An older
+ * claim, or one by a member who has left or been removed, is free: no timer or clean-up clears
+ * it, every read and every claim reads it as none.
  */
-export function activeClaimSql(timeoutMinutes: number): SQL<boolean> {
-  const d = dicomInstances;
-  return sql<boolean>`coalesce(${d.claimedBy} is not null and ${d.claimedAt} > now() - make_interval(mins => ${timeoutMinutes}::int) and ${d.claimedBy} in (select ${teamMembers.userId} from ${teamMembers} where ${teamMembers.teamId} = ${d.teamId}), false)`;
+export function activeClaimSql(timeoutMinutes: number, teamId: SQL | string): SQL<boolean> {
+  const c = studyClaims;
+  const team = typeof teamId === 'string' ? sql`${teamId}::uuid` : teamId;
+  return sql<boolean>`coalesce(${c.claimedBy} is not null and ${c.claimedAt} > now() - make_interval(mins => ${timeoutMinutes}::int) and ${c.claimedBy} in (select ${teamMembers.userId} from ${teamMembers} where ${teamMembers.teamId} = ${team}), false)`;
 }

@@ -42,5 +42,6 @@ export async function readReport(opts: { db: TDb; analysisId: string; canSign: b
       ...d,
       carries: addendumId ? ('addendum' as const) : ('signature' as const),
     })),
+    revision: row.revision,
   };
 }

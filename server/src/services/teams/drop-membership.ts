@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { dicomInstances, teamMembers } from '../../db/schema.js';
+import { and, eq, or, sql } from 'drizzle-orm';
+import { analyses, dicomInstances, studyClaims, teamMembers } from '../../db/schema.js';
 import type { TTx } from './lock-team-admins.js';
 import { voidInvitations } from './void-invitations.js';
 
@@ -11,9 +11,13 @@ import { voidInvitations } from './void-invitations.js';
 export async function dropMembership(opts: { tx: TTx; teamId: string; userId: string }): Promise<void> {
   const { tx, teamId, userId } = opts;
   await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+  const teamStudy = or(
+    sql`${studyClaims.instanceId} in (select ${dicomInstances.id} from ${dicomInstances} where ${dicomInstances.teamId} = ${teamId})`,
+    sql`${studyClaims.analysisId} in (select ${analyses.id} from ${analyses} where ${analyses.teamId} = ${teamId})`,
+  );
   await tx
-    .update(dicomInstances)
+    .update(studyClaims)
     .set({ claimedBy: null, claimedAt: null })
-    .where(and(eq(dicomInstances.teamId, teamId), eq(dicomInstances.claimedBy, userId)));
+    .where(and(eq(studyClaims.claimedBy, userId), teamStudy));
   await voidInvitations({ tx, teamId, userId });
 }

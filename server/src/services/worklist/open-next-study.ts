@@ -27,8 +27,8 @@ export async function openNextStudy(
     input: { team, reader: 'unclaimed', reviewed: false, statuses: ['analysed', 'sent'], limit: CANDIDATES },
   });
   for (const item of items) {
-    // A browser upload has no claim to take: in a team, the next reader could not hold it.
-    if (!item.chatId || (team && item.source === 'upload')) continue;
+    // Uploads are claimed like network studies (issue 49): only a study without a chat is passed over.
+    if (!item.chatId) continue;
     if (!team) return { id: item.id, chatId: item.chatId };
     try {
       await claimStudy({ ...opts, id: item.id });

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TDb } from '../../db/client.js';
-import { dicomInstances, users } from '../../db/schema.js';
+import { studyClaims, users } from '../../db/schema.js';
 import type { TWorklistMark, TWorklistStudyState } from '@contracts/schemas/worklist.js';
 import { activeClaimSql } from '../dicom-node/worklist-urgency-sql.js';
 
@@ -15,30 +15,35 @@ export function markOf(userId: string | null, name: string | null, at: Date | nu
 
 /**
  * Who reads a study now (a claim within the timeout) and who marked it reviewed. The caller has
- * already passed the access rule for this id (require-study-reader.ts).
+ * already passed the access rule for this study (require-study-reader.ts); `teamId` is its team
+ * (null: a personal study, which nobody claims).
  */
 export async function readStudyState(opts: {
   db: TDb;
-  id: string;
+  studyId: string;
+  teamId: string | null;
   timeoutMinutes: number;
 }): Promise<TWorklistStudyState> {
-  const { db, id } = opts;
+  const { db, studyId, teamId } = opts;
   const [row] = await db
     .select({
       claimerId: claimer.id,
       claimerName: claimer.name,
-      claimedAt: dicomInstances.claimedAt,
+      claimedAt: studyClaims.claimedAt,
       reviewerId: reviewer.id,
       reviewerName: reviewer.name,
-      reviewedAt: dicomInstances.reviewedAt,
+      reviewedAt: studyClaims.reviewedAt,
     })
-    .from(dicomInstances)
-    .leftJoin(claimer, and(eq(claimer.id, dicomInstances.claimedBy), activeClaimSql(opts.timeoutMinutes)))
-    .leftJoin(reviewer, eq(reviewer.id, dicomInstances.reviewedBy))
-    .where(eq(dicomInstances.id, id))
+    .from(studyClaims)
+    .leftJoin(
+      claimer,
+      teamId ? and(eq(claimer.id, studyClaims.claimedBy), activeClaimSql(opts.timeoutMinutes, teamId)) : sql`false`,
+    )
+    .leftJoin(reviewer, eq(reviewer.id, studyClaims.reviewedBy))
+    .where(eq(studyClaims.studyId, studyId))
     .limit(1);
   return {
-    id,
+    id: studyId,
     claim: row ? markOf(row.claimerId, row.claimerName, row.claimedAt) : null,
     review: row ? markOf(row.reviewerId, row.reviewerName, row.reviewedAt) : null,
   };

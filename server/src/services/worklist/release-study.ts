@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { dicomInstances } from '../../db/schema.js';
+import { studyClaims } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { WORKLIST_MESSAGES, type TWorklistStudyState } from '@contracts/schemas/worklist.js';
 import { auditedAccess } from '../audit/audited-access.js';
-import { ownedRow } from '../data-access/find-owned.js';
 import { isUuid } from '../data-access/is-uuid.js';
+import { studyClaimAccess } from '../data-access/study-access.js';
 import type { TStudyDeps } from './claim-study.js';
 import { readStudyState } from './read-study-state.js';
 import { requireStudyReader } from './require-study-reader.js';
@@ -26,21 +26,19 @@ export async function releaseStudy(opts: TStudyDeps): Promise<TWorklistStudyStat
     objectType: 'dicom_instance',
     objectId: isUuid(id) ? id : null,
     work: async () => {
-      const { teamId, role } = await requireStudyReader({ db, userId, id });
+      const { studyId, teamId, role } = await requireStudyReader({ db, userId, id });
       if (!teamId) throw new AppError('BAD_REQUEST', WORKLIST_MESSAGES.personalClaim);
-      const holder = (await readStudyState({ db, id, timeoutMinutes })).claim?.userId;
-      if (!holder) return readStudyState({ db, id, timeoutMinutes });
+      const state = () => readStudyState({ db, studyId, teamId, timeoutMinutes });
+      const holder = (await state()).claim?.userId;
+      if (!holder) return state();
       if (holder !== userId && role !== 'admin') throw new AppError('FORBIDDEN', WORKLIST_MESSAGES.releaseNotYours);
       await db
-        .update(dicomInstances)
+        .update(studyClaims)
         .set({ claimedBy: null, claimedAt: null })
         .where(
-          and(
-            ownedRow(dicomInstances, id, userId, WORKLIST_MESSAGES.notFound, 'review'),
-            eq(dicomInstances.claimedBy, holder),
-          ),
+          and(eq(studyClaims.studyId, studyId), studyClaimAccess(userId, 'review'), eq(studyClaims.claimedBy, holder)),
         );
-      return readStudyState({ db, id, timeoutMinutes });
+      return state();
     },
   });
 }

@@ -1,5 +1,5 @@
 import { and, eq, not, or, sql } from 'drizzle-orm';
-import { dicomInstances } from '../../db/schema.js';
+import { studyClaims } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -9,9 +9,10 @@ import {
   type TWorklistStudyState,
 } from '@contracts/schemas/worklist.js';
 import { auditedAccess } from '../audit/audited-access.js';
-import { ownedRow } from '../data-access/find-owned.js';
 import { isUuid } from '../data-access/is-uuid.js';
+import { studyClaimAccess, studyRowAccess } from '../data-access/study-access.js';
 import { activeClaimSql } from '../dicom-node/worklist-urgency-sql.js';
+import { rowsOf } from './claim-study.js';
 import { readStudyState } from './read-study-state.js';
 import { requireStudyReader } from './require-study-reader.js';
 
@@ -19,7 +20,8 @@ import { requireStudyReader } from './require-study-reader.js';
  * Marks a study reviewed by the caller (or takes the mark back with `reviewed: false`): a
  * radiologist or admin of its team, or the owner of a personal study. In a team only the reader
  * holding the claim marks it reviewed (issue 41): unclaimed, CONFLICT "claim it first"; another
- * reader's, CONFLICT naming them. Marking it reviewed ends the caller's claim.
+ * reader's, CONFLICT naming them. Marking it reviewed ends the caller's claim (in a personal
+ * study nobody claims).
  */
 export async function reviewStudy(
   opts: Pick<AppDeps, 'db' | 'config'> & { meta: RequestMeta | null; userId: string; input: TReviewStudyInput },
@@ -35,24 +37,30 @@ export async function reviewStudy(
     objectType: 'dicom_instance',
     objectId: isUuid(id) ? id : null,
     work: async () => {
-      const { teamId } = await requireStudyReader({ db, userId, id });
-      const mine = eq(dicomInstances.claimedBy, userId);
-      const active = activeClaimSql(timeoutMinutes);
-      // In a team the mark is the claim holder's; taking it back only waits for no other reader.
-      const allowed = teamId && reviewed ? and(mine, active) : or(not(active), mine);
-      const [done] = await db
-        .update(dicomInstances)
-        .set({
-          reviewedBy: reviewed ? userId : null,
-          reviewedAt: reviewed ? sql`now()` : null,
-          // Reviewed: the caller's reading is over, their claim with it.
-          ...(reviewed ? { claimedBy: sql`case when ${mine} then null else ${dicomInstances.claimedBy} end` } : {}),
-          ...(reviewed ? { claimedAt: sql`case when ${mine} then null else ${dicomInstances.claimedAt} end` } : {}),
-        })
-        .where(and(ownedRow(dicomInstances, id, userId, WORKLIST_MESSAGES.notFound, 'review'), allowed))
-        .returning({ id: dicomInstances.id });
-      const state = await readStudyState({ db, id, timeoutMinutes });
-      if (!done)
+      const study = await requireStudyReader({ db, userId, id });
+      const { studyId, teamId } = study;
+      const mine = eq(studyClaims.claimedBy, userId);
+      const active = teamId ? activeClaimSql(timeoutMinutes, teamId) : sql<boolean>`false`;
+      const done =
+        teamId && reviewed
+          ? // In a team the mark is the claim holder's, so the study's row exists already.
+            await db
+              .update(studyClaims)
+              .set({ reviewedBy: userId, reviewedAt: sql`now()`, claimedBy: null, claimedAt: null })
+              .where(and(eq(studyClaims.studyId, studyId), studyClaimAccess(userId, 'review'), mine, active))
+              .returning({ studyId: studyClaims.studyId })
+          : // A personal study, or a mark taken back: that only waits for no other reader.
+            rowsOf<{ study_id: string }>(
+              await db.execute<{ study_id: string }>(sql`
+        insert into ${studyClaims} (study_id, instance_id, analysis_id, reviewed_by, reviewed_at)
+        select ${studyId}::uuid, ${study.instanceId}::uuid, ${study.analysisId}::uuid, ${reviewed ? sql`${userId}::uuid, now()` : sql`null, null`}
+        where ${studyRowAccess(study, userId, 'review')}
+        on conflict (study_id) do update set reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at
+        where ${or(not(active), mine)}
+        returning study_id`),
+            );
+      const state = await readStudyState({ db, studyId, teamId, timeoutMinutes });
+      if (!done.length)
         throw new AppError(
           'CONFLICT',
           state.claim ? WORKLIST_MESSAGES.heldBy(state.claim.name) : WORKLIST_MESSAGES.claimFirst,

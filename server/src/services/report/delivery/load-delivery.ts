@@ -58,6 +58,7 @@ export async function loadDelivery(opts: { db: TDb; deliveryId: string }): Promi
       },
       draftedBy: report.draftedBy,
       signedBy: report.signedByName,
+      revision: report.revision,
       signedAt: signedAt.toISOString(),
       addenda: addenda.map((a) => ({ ...a, signedAt: a.signedAt.toISOString() })),
       canSign: false,

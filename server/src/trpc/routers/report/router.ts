@@ -1,4 +1,4 @@
-import { ZAddendumInput, ZEditReportInput, ZReport, ZReportInput } from '@contracts/schemas/report.js';
+import { ZAddendumInput, ZEditReportInput, ZReport, ZReportInput, ZSignReportInput } from '@contracts/schemas/report.js';
 import { addAddendum } from '../../../services/report/add-addendum.js';
 import { editReport } from '../../../services/report/edit-report.js';
 import { getReport } from '../../../services/report/get-report.js';
@@ -18,11 +18,9 @@ export const reportRouter = router({
     .output(ZReport)
     .mutation(({ ctx, input }) => editReport({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
   sign: protectedProcedure
-    .input(ZReportInput)
+    .input(ZSignReportInput)
     .output(ZReport)
-    .mutation(({ ctx, input }) =>
-      signReport({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, analysisId: input.analysisId }),
-    ),
+    .mutation(({ ctx, input }) => signReport({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, input })),
   addAddendum: protectedProcedure
     .input(ZAddendumInput)
     .output(ZReport)
