@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoControlCharacters } from './text-rules.js';
 import { AnalysisStage, type TAnalysisStage } from '../analysis-stage.js';
 import { currentCall, FINDING_CALLS } from '../finding-call.js';
 import { ZHeatGrid } from '../heat-grid.js';
@@ -15,6 +16,7 @@ export const ANALYSIS_MESSAGES = {
   imageRequired: 'Please upload an X-ray image',
   invalidAge: 'Please enter a valid age (1-150)',
   invalidProfile: 'Patient information is invalid',
+  nameControl: 'Patient name cannot contain line breaks, tabs or other control characters',
   tooManyPixels: 'The image has too many pixels (at most 50 megapixels)',
   queueDown: 'The analysis service is temporarily unavailable. Please try again in a minute.',
   failed: 'Failed to analyze image. Please try again.',
@@ -33,7 +35,9 @@ const ZText = (max: number) => z.string().max(max, ANALYSIS_MESSAGES.invalidProf
  * given, must be a whole number 1-150.
  */
 export const ZAnalysisPatient = z.object({
+  // A control character is refused, not trimmed away (issue 46 H3): the name reaches HL7 and the SR.
   full_name: ZText(200)
+    .refine(hasNoControlCharacters, ANALYSIS_MESSAGES.nameControl)
     .nullish()
     .transform((v) => (v && v.trim() ? v.trim() : 'Unknown')),
   age: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoControlCharacters } from './text-rules.js';
 
 /**
  * Accounts: one source of truth for the login, signup, forgot and reset forms (client), the tRPC
@@ -9,6 +10,7 @@ export const AUTH_MESSAGES = {
   loginPassword: 'Password must be at least 8 characters',
   signupName: 'Name must be at least 3 characters long',
   nameTooLong: 'Name must be at most 100 characters',
+  nameControl: 'Name cannot contain line breaks, tabs or other control characters',
   signupPassword: 'Password must be at least 8 characters long',
   passwordTooLong: 'Password must be at most 128 characters',
   mismatch: 'Passwords do not match',
@@ -43,6 +45,8 @@ export const ZEmail = z
 
 export const ZAccountName = z
   .string({ error: AUTH_MESSAGES.signupName })
+  // Before the trim, so a line break at either end is refused too (issue 46 H3).
+  .refine(hasNoControlCharacters, AUTH_MESSAGES.nameControl)
   .trim()
   .min(3, AUTH_MESSAGES.signupName)
   .max(NAME_MAX, AUTH_MESSAGES.nameTooLong);

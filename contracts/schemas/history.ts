@@ -10,6 +10,9 @@ export const HISTORY_MESSAGES = {
   emptyTitle: 'Chat title cannot be empty',
   longTitle: 'Chat title is too long',
   chatNotFound: 'Chat not found',
+  /** 409 (issue 46 H4): deleting the chat would delete the signed report with it. */
+  signedReport:
+    'This chat holds a signed radiology report and cannot be deleted: a signed report is part of the medical record',
 } as const;
 
 export const CHAT_TITLE_MAX = 200;

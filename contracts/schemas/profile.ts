@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoControlCharacters } from './text-rules.js';
 import { ZTeamId } from './team.js';
 
 /**
@@ -8,6 +9,8 @@ import { ZTeamId } from './team.js';
 export const PROFILE_MESSAGES = {
   name: 'Patient name must be at least 3 characters',
   nameTooLong: 'Patient name must be at most 200 characters',
+  nameControl: 'Patient name cannot contain line breaks, tabs or other control characters',
+  fieldControl: 'Additional fields cannot contain line breaks, tabs or other control characters',
   age: 'Please enter a valid age',
   fields: 'Please fill in all additional fields or remove empty ones',
   tooManyFields: 'Too many additional fields',
@@ -42,6 +45,9 @@ export const RESERVED_PROFILE_KEYS: ReadonlySet<string> = new Set([
 
 export const ZPatientName = z
   .string({ error: PROFILE_MESSAGES.name })
+  // Before the trim, so a line break at either end is refused too (issue 46 H3): the name goes
+  // into the HL7 message and the DICOM SR.
+  .refine(hasNoControlCharacters, PROFILE_MESSAGES.nameControl)
   .trim()
   .min(3, PROFILE_MESSAGES.name)
   .max(PROFILE_LIMITS.nameMax, PROFILE_MESSAGES.nameTooLong);
@@ -63,11 +69,13 @@ export const ZProfileAge = z
 export const ZProfileFieldRow = z.object({
   key: z
     .string({ error: PROFILE_MESSAGES.fields })
+    .refine(hasNoControlCharacters, PROFILE_MESSAGES.fieldControl)
     .trim()
     .min(1, PROFILE_MESSAGES.fields)
     .max(PROFILE_LIMITS.keyMax, PROFILE_MESSAGES.tooLong),
   value: z
     .string({ error: PROFILE_MESSAGES.fields })
+    .refine(hasNoControlCharacters, PROFILE_MESSAGES.fieldControl)
     .trim()
     .min(1, PROFILE_MESSAGES.fields)
     .max(PROFILE_LIMITS.valueMax, PROFILE_MESSAGES.tooLong),

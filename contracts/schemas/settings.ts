@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoControlCharacters } from './text-rules.js';
 import { NAME_MAX, PASSWORD_MAX } from './auth.js';
 
 /**
@@ -9,6 +10,7 @@ import { NAME_MAX, PASSWORD_MAX } from './auth.js';
 export const SETTINGS_MESSAGES = {
   name: 'Name must be at least 3 characters',
   nameTooLong: 'Name must be at most 100 characters',
+  nameControl: 'Name cannot contain line breaks, tabs or other control characters',
   currentPassword: 'Current password is required',
   newPassword: 'Password must be at least 8 characters',
   passwordTooLong: 'Password must be at most 128 characters',
@@ -30,6 +32,8 @@ export const SETTINGS_MESSAGES = {
 export const ZChangeNameInput = z.object({
   name: z
     .string({ error: SETTINGS_MESSAGES.name })
+    // Before the trim, so a line break at either end is refused too (issue 46 H3).
+    .refine(hasNoControlCharacters, SETTINGS_MESSAGES.nameControl)
     .trim()
     .min(3, SETTINGS_MESSAGES.name)
     .max(NAME_MAX, SETTINGS_MESSAGES.nameTooLong),

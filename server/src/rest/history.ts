@@ -87,7 +87,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/delete',
     {
       config,
-      schema: { tags, summary: 'Delete a chat', body: ZLegacyChatIdBody, response: { 200: ZOk, ...notFound } },
+      schema: {
+        tags,
+        summary: 'Delete a chat (not one whose radiology report is signed)',
+        body: ZLegacyChatIdBody,
+        response: { 200: ZOk, ...notFound, 409: errorResponse(HISTORY_MESSAGES.signedReport) },
+      },
     },
     async (req) => {
       await deleteChat({ ...deps, meta: req.meta(), userId: req.signedIn().userId, chatId: req.body.chat_id });

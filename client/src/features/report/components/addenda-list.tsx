@@ -34,7 +34,7 @@ export function AddendaList({ report, onAdded }: { report: TReport; onAdded: (r:
           className="report-addendum-form"
           onSubmit={(e) => {
             e.preventDefault();
-            add.mutate({ analysisId: report.analysisId, text });
+            add.mutate({ analysisId: report.analysisId, revision: report.revision, text });
           }}
         >
           <label className="report-section">

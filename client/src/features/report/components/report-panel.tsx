@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { REPORT_MESSAGES, type TReport, type TReportSections } from '@contracts/schemas/report';
 import { useToast } from '../../../components/toast/use-toast';
-import { errorText } from '../../../lib/error-text';
+import { errorInfo, errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
 import { useOpenNext } from '../hooks/use-open-next';
 import { shortcutOf, useReadingShortcuts } from '../hooks/use-reading-shortcuts';
 import { signedText } from '../lib/signed-text';
 import { AddendaList } from './addenda-list';
 import { ReadingShortcuts } from './reading-shortcuts';
+import { ReportConflict } from './report-conflict';
 import { ReportDeliveries } from './report-deliveries';
 import { ReportSectionsForm, ReportSectionsView } from './report-sections';
 import './report-panel.css';
@@ -17,13 +18,17 @@ const STATUS_TEXT: Record<TReport['status'], string> = { draft: 'Draft', final: 
 /**
  * The radiology report beside the film (issue 41): the AI's draft, which a reader edits and signs
  * ("Sign and next" opens the next study to read); signed, it is read-only with its signer and its
- * signed addenda. A clinician reads it. The server decides who may (`canSign`).
+ * signed addenda. A clinician reads it. The server decides who may (`canSign`). Every save and
+ * signature names the revision it was read at (issue 49): refused because another reader changed
+ * the report (or holds the study), the editor keeps the reader's text and says why.
  */
 export function ReportPanel({ analysisId, team }: { analysisId: string; team: string | null }) {
   const toast = useToast();
   const utils = trpc.useUtils();
   const report = trpc.report.get.useQuery({ analysisId });
   const [draft, setDraft] = useState<TReportSections | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [kept, setKept] = useState<TReportSections | null>(null);
   const signedRef = useRef<HTMLParagraphElement>(null);
   const { openNext, pending: opening } = useOpenNext(team);
   const data = report.data;
@@ -53,28 +58,46 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
   const edit = trpc.report.edit.useMutation();
   const sign = trpc.report.sign.useMutation();
   const store = (r: TReport) => utils.report.get.setData({ analysisId }, r);
-  const save = async () => {
-    if (!draft) return;
-    store(await edit.mutateAsync({ analysisId, sections: draft }));
+  const changed = Boolean(draft && data && JSON.stringify(draft) !== JSON.stringify(data.sections));
+  /** The draft saved at the revision read; the stored report after it (the same one when unchanged). */
+  const save = async (): Promise<TReport | undefined> => {
+    if (!draft || !data) return data;
+    const saved = await edit.mutateAsync({ analysisId, revision: data.revision, sections: draft });
+    store(saved);
+    setConflict(null);
+    return saved;
+  };
+  // A 409 stays on screen beside the reader's text (nothing is refetched over it); anything else is a toast.
+  const refused = (err: unknown, fallback: string) => {
+    const info = errorInfo(err);
+    if (info.code === 'CONFLICT' || info.status === 409) setConflict(errorText(err, fallback));
+    else toast.error(errorText(err, fallback));
+  };
+  const reload = () => {
+    if (changed) setKept(draft);
+    setDraft(null);
+    setConflict(null);
+    void report.refetch();
   };
   const signNow = async (thenNext: boolean) => {
     try {
-      if (draft && data && JSON.stringify(draft) !== JSON.stringify(data.sections)) await save();
-      store(await sign.mutateAsync({ analysisId }));
+      const current = changed ? await save() : data;
+      if (!current) return;
+      store(await sign.mutateAsync({ analysisId, revision: current.revision }));
+      setConflict(null);
       toast.success(REPORT_MESSAGES.signedOk);
       void utils.worklist.list.invalidate();
       if (thenNext) openNext();
       // The next control after signing: the signature line, then the addendum box.
       else setFocusSigned(true);
     } catch (err) {
-      toast.error(errorText(err, 'Could not sign the report'));
-      void report.refetch();
+      refused(err, 'Could not sign the report');
     }
   };
   const saveOnly = () =>
     save().then(
       () => toast.success(REPORT_MESSAGES.saved),
-      (err: unknown) => toast.error(errorText(err, 'Could not save the report')),
+      (err: unknown) => refused(err, 'Could not save the report'),
     );
 
   const busy = edit.isPending || sign.isPending || opening;
@@ -103,6 +126,7 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
         <h2 id="report-heading">Report</h2>
         <span className={`report-status report-status-${data.status}`}>{STATUS_TEXT[data.status]}</span>
       </header>
+      <ReportConflict message={conflict} kept={kept} onReload={conflict ? reload : null} />
       {data.status === 'draft' ? (
         <>
           <p className="muted report-drafted">Drafted by {data.draftedBy}: check every section before signing.</p>

@@ -85,6 +85,8 @@ function Row({
 }) {
   const open = item.chatId ? () => openChat(item.chatId!) : undefined;
   const done = isDone(item);
+  // A signed study's reading is over (issue 49): no "Being read by", Release or Mark reviewed.
+  const signed = item.report !== null && item.report.status !== 'draft';
   const received = localTime(item.receivedAt);
   return (
     <tr className={`worklist-row urgency-${item.urgency}${done ? ' is-done' : ''}`} data-testid="worklist-row">
@@ -141,7 +143,7 @@ function Row({
         {item.reason ? <div className="worklist-reason">{item.reason}</div> : null}
       </td>
       <td data-testid="worklist-reader">
-        {reading && item.source !== 'upload' ? (
+        {reading && !signed ? (
           <ReadingControl item={item} myId={reading.myId} role={reading.role} onActed={onActed} />
         ) : item.review ? (
           `Reviewed by ${item.review.name}`
@@ -182,6 +184,12 @@ export function WorklistPage() {
     { refetchInterval: POLL_MS },
   );
   const items = list.data?.items ?? [];
+  // Issue 49: an empty unread list over a worklist of read studies says so (not "No studies").
+  const read = trpc.worklist.list.useQuery(
+    { urgencies: chosen.urgencies, statuses: chosen.statuses, reviewed: true, team, limit: 1 },
+    { enabled: list.isSuccess && items.length === 0 && !showDone && (!team || reader === 'anyone') },
+  );
+  const allRead = !showDone && (read.data?.items.length ?? 0) > 0;
   // The row whose reading changed: if it left the list (reviewed, with the done hidden), focus
   // goes to the row now in its place, or to the heading, not to <body>.
   const acted = useRef<number | null>(null);
@@ -248,6 +256,11 @@ export function WorklistPage() {
           <button type="button" className="button button-secondary" onClick={() => void list.refetch()}>
             Try again
           </button>
+        </div>
+      ) : items.length === 0 && allRead ? (
+        <div className="empty-state" data-testid="worklist-all-read">
+          <h2>All studies are read</h2>
+          <p className="muted">Every study here is signed or reviewed: tick “Show signed and reviewed” to see them.</p>
         </div>
       ) : items.length === 0 ? (
         <div className="empty-state">
