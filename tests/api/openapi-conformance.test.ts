@@ -294,17 +294,20 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
         findings: 'Small right pleural effusion.',
         impression: '1. Small right pleural effusion.',
       },
+      // A fresh draft's revision (issue 49: every save names the revision it was read at).
+      revision: 1,
     },
   }),
   'POST /api/analyses/{analysisId}/report/sign': async (t, u) => ({
     url: `/api/analyses/${await ownAnalysis(t, u)}/report/sign`,
+    payload: { revision: 1 },
   }),
   'POST /api/analyses/{analysisId}/report/addenda': async (t, u) => {
     const analysisId = await ownAnalysis(t, u);
-    await signReport({ ...t.deps, meta: null, userId: u.user.id, analysisId });
+    const signed = await signReport({ ...t.deps, meta: null, userId: u.user.id, input: { analysisId, revision: 1 } });
     return {
       url: `/api/analyses/${analysisId}/report/addenda`,
-      payload: { text: 'Effusion confirmed on ultrasound.' },
+      payload: { text: 'Effusion confirmed on ultrasound.', revision: signed.revision },
     };
   },
   // Site routes (issue 17) are for SITE_ADMIN_EMAILS: the caller is made a site admin of this app.

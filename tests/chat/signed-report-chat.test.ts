@@ -66,7 +66,7 @@ describe('the chat quotes the edited, then the signed report', () => {
     assert.ok(drafted.includes(draft.sections.impression));
 
     const edited = { ...draft.sections, impression: '1. Right upper zone mass, edited by the reader.' };
-    await api('PUT', '', { sections: edited });
+    await api('PUT', '', { sections: edited, revision: draft.revision });
     const afterEdit = await ask('draft the report');
     assert.match(afterEdit, /^The draft in the report panel has been edited/);
     assert.ok(afterEdit.includes(edited.impression));
@@ -77,7 +77,7 @@ describe('the chat quotes the edited, then the signed report', () => {
       /has been edited; its impression as edited:\n\n1\. Right upper zone mass, edited by the reader\./,
     );
 
-    const signed = await api('POST', '/sign');
+    const signed = await api('POST', '/sign', { revision: draft.revision + 1 });
     assert.equal(signed.status, 'final');
     const day = signed.signedAt!.slice(0, 10);
     const report = await ask('draft the report');
@@ -89,7 +89,7 @@ describe('the chat quotes the edited, then the signed report', () => {
     assert.ok(impression.includes(edited.impression));
     assert.ok(!impression.includes(draft.sections.impression));
 
-    await api('POST', '/addenda', { text: 'Compared with the outside film: unchanged.' });
+    await api('POST', '/addenda', { text: 'Compared with the outside film: unchanged.', revision: signed.revision });
     const amended = await ask('draft the report');
     assert.match(amended, /^The text of the signed report \(amended\)/);
     assert.match(

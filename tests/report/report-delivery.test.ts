@@ -9,6 +9,7 @@ import { QueueName } from '@contracts/queues.js';
 import { LOST_JOB_CODE, startReportDelivery } from '../../server/src/services/report/delivery/start-report-delivery.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { signAtRevision } from '../helpers/sign-report.js';
 import { listenMllp } from '../helpers/mllp-listener.js';
 import { freePort } from '../helpers/start-orthanc.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -79,7 +80,7 @@ describe('report delivery to the RIS: a queued job, retried with backoff, its st
   test('the RIS is down when the report is signed, then comes up: signed at once, delivered on a retry', async () => {
     const analysisId = await study();
     const caller = sessionCaller(t.deps, u);
-    const signed = await caller.report.sign({ analysisId });
+    const signed = await signAtRevision(caller, analysisId);
     assert.equal(signed.status, 'final', 'signing does not wait for the RIS');
     const refused = await until('a refused attempt', async () => {
       const [d] = await deliveriesOf(analysisId);
@@ -114,7 +115,7 @@ describe('report delivery to the RIS: a queued job, retried with backoff, its st
     const ris = await listen(port, ['AR', 'AE', 'AR', 'AR']);
     try {
       const analysisId = await study();
-      await sessionCaller(t.deps, u).report.sign({ analysisId });
+      await signAtRevision(sessionCaller(t.deps, u), analysisId);
       const failed = await until('the last attempt', async () => {
         const [d] = await deliveriesOf(analysisId);
         return d?.status === 'failed' ? d : null;
@@ -133,7 +134,7 @@ describe('report delivery to the RIS: a queued job, retried with backoff, its st
     const ris = await listen(port, []);
     try {
       const analysisId = await study();
-      await sessionCaller(t.deps, u).report.sign({ analysisId });
+      await signAtRevision(sessionCaller(t.deps, u), analysisId);
       await until('the signature delivered', async () => (await deliveriesOf(analysisId))[0]?.status === 'delivered');
       // A row as the signature's transaction writes it, with no job behind it.
       const [lost] = await t.deps.db

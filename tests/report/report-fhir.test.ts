@@ -14,6 +14,7 @@ import { analysedChat, sampleResultV2 } from '../analysis/support/fixtures.js';
 import { STATUS, checkFhirBundle } from '../export/fhir-check.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { addendumAtRevision, signAtRevision } from '../helpers/sign-report.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { generatedAccession } from '../../server/src/services/report/hl7/load-oru-study.js';
@@ -92,9 +93,10 @@ for (const backend of testBackends()) {
       const draft = await caller.report.get({ analysisId: made.analysisId });
       await caller.report.edit({
         analysisId: made.analysisId,
+        revision: draft.revision,
         sections: { ...draft.sections, findings: 'Lungs: small left pleural effusion.', impression: SIGNED_IMPRESSION },
       });
-      await caller.report.sign({ analysisId: made.analysisId });
+      await signAtRevision(caller, made.analysisId);
       return { ...made, caller, draft };
     };
 
@@ -105,7 +107,7 @@ for (const backend of testBackends()) {
       assert.equal(draft.report.status, 'preliminary');
       assert.equal(draft.byType('DiagnosticReport').length, 1);
       const caller = sessionCaller(t.deps, u);
-      await caller.report.sign({ analysisId });
+      await signAtRevision(caller, analysisId);
       const signed = await fhir(chatId);
       assert.ok(validate(signed.report), JSON.stringify(validate.errors));
       assert.equal(signed.report.status, 'final');
@@ -118,7 +120,7 @@ for (const backend of testBackends()) {
         decode(form.data),
         /^Radiology report\n\nFINAL: signed by .*EXAMINATION:\n.*IMPRESSION:\n1\. Pneumonia/s,
       );
-      await caller.report.addAddendum({ analysisId, text: 'Correction.' });
+      await addendumAtRevision(caller, analysisId, 'Correction.');
       const amended = await fhir(chatId);
       assert.match(amended.report.text.div, /ADDENDUM \(signed by [^)]+\)<br\/>Correction\./);
       assert.ok(validate(amended.report), JSON.stringify(validate.errors));
@@ -191,7 +193,7 @@ for (const backend of testBackends()) {
         tags: { PatientID: 'MRN-4711', AccessionNumber: 'ACC-2026-0042', StudyDate: '20261126' },
       });
       for (const stage of ['draft', 'signed']) {
-        if (stage === 'signed') await sessionCaller(t.deps, u).report.sign({ analysisId });
+        if (stage === 'signed') await signAtRevision(sessionCaller(t.deps, u), analysisId);
         const { report, byType, byRef } = await fhir(chatId);
         const [patient] = byType('Patient');
         assert.deepEqual(patient!.identifier[0].type.coding[0].code, 'MR', stage);
@@ -255,7 +257,7 @@ for (const backend of testBackends()) {
       const before = await analysedChat(t.deps, u.user.id, sampleResultV2());
       assert.equal(ZExportReport.parse((await download(before.chatId, 'json')).json()).report.signed, null);
       const { chatId, analysisId, caller, draft } = await signedDifferently();
-      await caller.report.addAddendum({ analysisId, text: 'The effusion is new since the outside film.' });
+      await addendumAtRevision(caller, analysisId, 'The effusion is new since the outside film.');
       const raw: unknown = (await download(chatId, 'json')).json();
       const md = readFileSync(new URL('../../docs/export-schema.md', import.meta.url), 'utf8');
       const published: object = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(md)![1]!);

@@ -10,6 +10,7 @@ import { buildDxInstance } from '../helpers/build-dx-instance.js';
 import { bearer, createChat, createUser, type TTestUser } from '../helpers/factories.js';
 import { hl7Value, listenMllp, oruText, type TMllpListener } from '../helpers/mllp-listener.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { addendumAtRevision, signAtRevision } from '../helpers/sign-report.js';
 import { related } from '../helpers/stow-body.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
@@ -88,7 +89,7 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
       .returning({ analysisId: dicomInstances.analysisId });
     const caller = sessionCaller(t.deps, u);
     const analysisId = row!.analysisId!;
-    const signed = await caller.report.sign({ analysisId });
+    const signed = await signAtRevision(caller, analysisId);
     assert.deepEqual(
       signed.deliveries,
       [{ destination: 'hl7', carries: 'signature', status: 'pending', attempts: 0, lastError: null }],
@@ -145,7 +146,7 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
     assert.match(text, /IMPRESSION:\n1\. Mass: 90% Likely/);
     assert.match(text, new RegExp(`Signed by ${u.user.name} at `));
 
-    await caller.report.addAddendum({ analysisId, text: 'Mass is the known lesion.' });
+    await addendumAtRevision(caller, analysisId, 'Mass is the known lesion.');
     await until(() => listener.messages.length >= 3);
     const amended = listener.messages[2]!;
     assert.equal(hl7Value(amended, 'OBR', 25), 'C');
@@ -187,7 +188,7 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
       job: { analysisId: film.analysisId, result: workerResultOf(sampleResult()), heatmap: null },
     });
     const before = listener.messages.length;
-    const signed = await sessionCaller(t.deps, walkIn).report.sign({ analysisId: film.analysisId });
+    const signed = await signAtRevision(sessionCaller(t.deps, walkIn), film.analysisId);
     assert.equal(signed.status, 'final', 'the signature stays in the product');
     assert.deepEqual(signed.deliveries, [], 'no delivery recorded');
     assert.deepEqual(await deliveriesOf(film.analysisId), []);
@@ -200,7 +201,7 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
       .select({ analysisId: dicomInstances.analysisId })
       .from(dicomInstances)
       .where(eq(dicomInstances.id, other!));
-    await sessionCaller(t.deps, u).report.sign({ analysisId: row!.analysisId! });
+    await signAtRevision(sessionCaller(t.deps, u), row!.analysisId!);
     await delivered(row!.analysisId!);
     const since = listener.messages.slice(before);
     assert.equal(since.length, 1);
@@ -228,7 +229,7 @@ describe('a signed report reaches the RIS as HL7 v2.5.1 ORU^R01 over MLLP', () =
       .returning({ id: analyses.id });
     const analysisId = analysis!.id;
     const before = listener.messages.length;
-    await sessionCaller(t.deps, clinician).report.sign({ analysisId });
+    await signAtRevision(sessionCaller(t.deps, clinician), analysisId);
     await delivered(analysisId);
     const since = listener.received.slice(before);
     assert.equal(since.length, 1, 'one message, not a frame cut short by FS');

@@ -105,7 +105,7 @@ describe('a signed report reaches Orthanc as a Basic Text SR in the study, its a
   test('signed through the API: VERIFIED, the radiologist verifying, the study UID and the text; the addendum names it', async () => {
     const url = `/api/analyses/${await seedStudy(FILM_UID)}/report`;
 
-    const signed = await api('POST', `${url}/sign`);
+    const signed = await api('POST', `${url}/sign`, { revision: (await api('GET', url)).revision });
     assert.equal(signed.status, 'final');
     assert.deepEqual(
       signed.deliveries.map((d) => [d.destination, d.status]),
@@ -150,7 +150,10 @@ describe('a signed report reaches Orthanc as a Basic Text SR in the study, its a
       lastError: null,
     });
 
-    await api('POST', `${url}/addenda`, { text: 'The mass is the known lesion, unchanged.' });
+    await api('POST', `${url}/addenda`, {
+      text: 'The mass is the known lesion, unchanged.',
+      revision: (await api('GET', url)).revision,
+    });
     const srs = await until('the amended SR', async () => {
       const all = await reportSrs();
       return all.length >= 2 ? all : null;
@@ -177,7 +180,7 @@ describe('a signed report reaches Orthanc as a Basic Text SR in the study, its a
     await orthanc!.stop();
     orthanc = undefined;
     const url = `/api/analyses/${await seedStudy(`${FILM_UID}.2`)}/report`;
-    const signed = await api('POST', `${url}/sign`);
+    const signed = await api('POST', `${url}/sign`, { revision: (await api('GET', url)).revision });
     assert.equal(signed.status, 'final');
     const failed = await until('the last attempt', async () => {
       const r = await api('GET', url);

@@ -8,6 +8,7 @@ import { radiograph, uploadBody } from '../analysis/support/fixtures.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { postMultipart } from '../helpers/post-multipart.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { signAtRevision } from '../helpers/sign-report.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
 import { TEST_ENV } from '../history/http.js';
@@ -89,7 +90,9 @@ for (const backend of testBackends()) {
         .select({ analysisId: dicomInstances.analysisId })
         .from(dicomInstances)
         .where(eq(dicomInstances.id, toSign!));
-      await radiologist.report.sign({ analysisId: signedRow!.analysisId! });
+      // A team study's report is signed by the reader holding its claim (issue 46 M3).
+      await radiologist.worklist.claim({ id: toSign! });
+      await signAtRevision(radiologist, signedRow!.analysisId!);
       await radiologist.worklist.claim({ id: toReview! });
       await radiologist.worklist.review({ id: toReview! });
 
