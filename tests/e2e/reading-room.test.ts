@@ -15,7 +15,8 @@ const chatOf = (page: Page) => new URL(page.url()).searchParams.get('chat');
 /**
  * Issue 41's walk: a team reader goes from the worklist through a study to a signed report and on
  * to the next study without leaving the viewer ("Sign and next" claims it), signs that one too
- * and amends it. Prints the time from opening a study to its signature.
+ * and amends it; each signature ends the study's claim. Prints the time from opening a study to
+ * its signature.
  */
 describe('web client: the reading room, worklist → report → signed → next', () => {
   let ctx: TClientApp;
@@ -151,14 +152,17 @@ describe('web client: the reading room, worklist → report → signed → next'
     // Both signed: out of the way by default; the filter shows them.
     await page.goto(`${ctx.app.url}/chat/worklist`);
     await page.getByRole('heading', { name: `Worklist — ${TEAM}` }).waitFor();
-    await page.getByRole('heading', { name: 'No studies' }).waitFor();
+    // Issue 49: a worklist whose studies are all signed says so, not "No studies".
+    await page.getByRole('heading', { name: 'All studies are read' }).waitFor();
     await page.getByLabel('Show signed and reviewed').check();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="worklist-row"]').length === 2);
     const reports = await page.getByTestId('worklist-report').allTextContents();
     assert.deepEqual(reports.sort(), [`Amended. Signed by ${READER}`, `Signed by ${READER}`]);
     assert.deepEqual(await page.getByTestId('worklist-waiting').allTextContents(), ['Read', 'Read']);
-    // The reader holds both (the first claimed on the worklist, the second in the viewer).
-    assert.equal(await page.getByText('You are reading this').count(), 2);
+    // Each signature ended its claim (issue 49): no reader, no Release, no Mark reviewed on a signed row.
+    assert.equal(await page.getByText('You are reading this').count(), 0);
+    for (const name of ['Claim', 'Release', 'Mark reviewed'])
+      assert.equal(await page.getByRole('button', { name }).count(), 0, name);
     assert.deepEqual(errors, []);
   });
 });

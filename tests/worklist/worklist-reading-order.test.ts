@@ -154,7 +154,7 @@ for (const backend of testBackends()) {
       await setUrgentLabels([]);
     });
 
-    test('a film uploaded into the team in the browser is on the team worklist (not the personal one), unclaimable, skipped by next', async () => {
+    test('a film uploaded into the team in the browser is on the team worklist (not the personal one), claimed like a network study', async () => {
       const uploader = w.users.clinician;
       const res = await postMultipart(
         t.app,
@@ -178,10 +178,18 @@ for (const backend of testBackends()) {
       assert.ok(Date.now() - Date.parse(item.receivedAt) < 60_000);
       assert.ok(!(await as(uploader).worklist.list({})).items.some((i) => i.chatId === chatId), 'not personal');
       await assert.rejects(as(w.users.otherTeam).worklist.list({ team: w.teamId }), /Team not found/);
-      // No instance to claim: the viewer's reading bar has none, and a claim by its id is 404.
-      assert.equal(await as(w.users.radiologist).worklist.study({ analysisId }), null);
-      await assert.rejects(as(w.users.radiologist).worklist.claim({ id: analysisId }), /Study not found/);
-      const next = await as(w.users.radiologist).worklist.next({ team: w.teamId });
+      // Issue 49: claimed like a network study, by its id, in the viewer's reading bar too; its
+      // uploader (a clinician) may not; claimed, next passes it over.
+      assert.deepEqual(await as(w.users.radiologist).worklist.study({ analysisId }), {
+        id: analysisId,
+        claim: null,
+        review: null,
+      });
+      await assert.rejects(as(uploader).worklist.claim({ id: analysisId }), /Only a radiologist or an admin/);
+      const claimed = await as(w.users.radiologist).worklist.claim({ id: analysisId });
+      assert.equal(claimed.claim?.userId, w.users.radiologist.user.id);
+      assert.equal((await as(uploader).worklist.study({ analysisId }))?.claim?.name, w.users.radiologist.user.name);
+      const next = await as(w.users.author).worklist.next({ team: w.teamId });
       assert.notEqual(next?.id, analysisId);
     });
 
