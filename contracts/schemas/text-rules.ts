@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Text rules shared by the forms, tRPC and REST (issue 46 H3, I1).
  *
@@ -7,18 +5,13 @@ import { z } from 'zod';
  * ride along into the HL7 message and the DICOM SR built from it (a file separator there once
  * closed the MLLP frame early), so a name field refuses them when they are entered.
  */
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-export const TEXT_MESSAGES = {
-  controlCharacters: 'Remove the control characters (such as tabs or line breaks) from this field',
-} as const;
-
-/** No control character in the string (a name's rule). */
-export const hasNoControlCharacters = (s: string): boolean => !CONTROL_CHARACTERS.test(s);
-
-/** A zod string refined to refuse control characters, with the shared message. */
-export const withoutControlCharacters = <T extends z.ZodType<string>>(schema: T, message?: string) =>
-  schema.refine(hasNoControlCharacters, message ?? TEXT_MESSAGES.controlCharacters);
+export function hasNoControlCharacters(s: string): boolean {
+  for (let i = 0; i < s.length; i += 1) {
+    const code = s.charCodeAt(i);
+    if (code <= 0x1f || code === 0x7f) return false;
+  }
+  return true;
+}
 
 /**
  * Whether a text holds something a reader can see: a letter, a digit, a mark. White space,

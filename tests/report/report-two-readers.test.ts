@@ -20,7 +20,9 @@ import { seedRows, seedWorld, type TWorld } from '../teams/matrix/matrix-world.j
  * claim; a chat whose report is signed cannot be deleted; an impression needs a visible character.
  */
 const STALE = (name: string) =>
-  new RegExp(`^This report was changed by ${name} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: reload it to see their changes$`);
+  new RegExp(
+    `^This report was changed by ${name} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: reload it to see their changes$`,
+  );
 
 for (const backend of testBackends()) {
   describe(`two readers, one report on ${backend}`, () => {
@@ -34,7 +36,12 @@ for (const backend of testBackends()) {
     });
 
     type TAnswer = { status: number; report: TReport; message: string };
-    const api = async (method: 'GET' | 'PUT' | 'POST', url: string, who: TTestUser, body?: unknown): Promise<TAnswer> => {
+    const api = async (
+      method: 'GET' | 'PUT' | 'POST',
+      url: string,
+      who: TTestUser,
+      body?: unknown,
+    ): Promise<TAnswer> => {
       const r = await rest(t.app, method, url, who.token, body);
       const json = r.body as { data: TReport; message: string };
       return { status: r.status, report: json.data, message: json.message };
@@ -167,7 +174,10 @@ for (const backend of testBackends()) {
       const r = w.users.radiologist;
       await trpc(t.app, 'mutation', 'worklist.claim', r.token, { id: rows.analysisId });
       const { report } = await api('GET', reportUrl(rows.analysisId), r);
-      assert.equal((await api('POST', `${reportUrl(rows.analysisId)}/sign`, r, { revision: report.revision })).status, 200);
+      assert.equal(
+        (await api('POST', `${reportUrl(rows.analysisId)}/sign`, r, { revision: report.revision })).status,
+        200,
+      );
       // As a study signed before signatures ended claims (migration 0018 drops those): claimed again in SQL.
       await t.deps.db
         .update(studyClaims)
@@ -206,10 +216,16 @@ for (const backend of testBackends()) {
       const r = w.users.radiologist;
       await trpc(t.app, 'mutation', 'worklist.claim', r.token, { id: rows.analysisId });
       const { report } = await api('GET', reportUrl(rows.analysisId), r);
-      assert.equal((await api('POST', `${reportUrl(rows.analysisId)}/sign`, r, { revision: report.revision })).status, 200);
+      assert.equal(
+        (await api('POST', `${reportUrl(rows.analysisId)}/sign`, r, { revision: report.revision })).status,
+        200,
+      );
       for (const who of [w.users.author, w.users.admin, r]) {
         const viaRest = await rest(t.app, 'DELETE', '/api/history/delete', who.token, { chat_id: rows.chatId });
-        assert.deepEqual([viaRest.status, (viaRest.body as { message: string }).message], [409, HISTORY_MESSAGES.signedReport]);
+        assert.deepEqual(
+          [viaRest.status, (viaRest.body as { message: string }).message],
+          [409, HISTORY_MESSAGES.signedReport],
+        );
         const viaTrpc = await trpc(t.app, 'mutation', 'history.delete', who.token, { chatId: rows.chatId });
         assert.deepEqual([viaTrpc.status, viaTrpc.error?.message], [409, HISTORY_MESSAGES.signedReport]);
       }

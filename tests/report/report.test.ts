@@ -95,7 +95,10 @@ for (const backend of testBackends()) {
       assert.equal(put.status, 200);
       assert.equal(put.body.data.sections.impression, sections.impression);
       assert.equal(put.body.data.revision, revision + 1, 'a save makes a new revision');
-      const empty = await api('PUT', url, token, { sections: { ...sections, impression: ' ' }, revision: revision + 1 });
+      const empty = await api('PUT', url, token, {
+        sections: { ...sections, impression: ' ' },
+        revision: revision + 1,
+      });
       assert.equal(empty.status, 400);
       // Issue 49: a save or signature without the revision it was read at is refused, in words.
       const bare = await api('POST', `${url}/sign`, token, {});

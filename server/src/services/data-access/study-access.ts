@@ -17,9 +17,7 @@ export interface TStudyRef {
 }
 
 /** An upload's analysis: one no network instance was analysed into. */
-const isUpload = notExists(
-  sql`(select 1 from ${dicomInstances} where ${dicomInstances.analysisId} = ${analyses.id})`,
-);
+const isUpload = notExists(sql`(select 1 from ${dicomInstances} where ${dicomInstances.analysisId} = ${analyses.id})`);
 
 /**
  * The study with this worklist id that userId may `access` (find-owned.ts's rule, on the

@@ -35,7 +35,10 @@ export async function deleteChat(
           .select({ status: reports.status })
           .from(reports)
           .where(
-            inArray(reports.analysisId, tx.select({ id: analyses.id }).from(analyses).where(eq(analyses.chatId, chatId))),
+            inArray(
+              reports.analysisId,
+              tx.select({ id: analyses.id }).from(analyses).where(eq(analyses.chatId, chatId)),
+            ),
           )
           .for('update');
         const signed = held.some((r) => r.status !== 'draft');

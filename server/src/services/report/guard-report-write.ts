@@ -52,7 +52,10 @@ export async function guardReportWrite(
         .limit(1);
       if (!row) return new AppError('NOT_FOUND', REPORT_MESSAGES.notFound);
       if (row.revision !== revision)
-        return new AppError('CONFLICT', REPORT_MESSAGES.stale(row.name ?? 'another reader', row.revisedAt ?? row.updatedAt));
+        return new AppError(
+          'CONFLICT',
+          REPORT_MESSAGES.stale(row.name ?? 'another reader', row.revisedAt ?? row.updatedAt),
+        );
       if (row.status !== 'draft' || !study?.teamId) return new AppError('CONFLICT', whenSigned);
       const { claim } = await readStudyState({ db, studyId: study.studyId, teamId: study.teamId, timeoutMinutes });
       return new AppError('CONFLICT', claim ? REPORT_MESSAGES.heldBy(claim.name) : REPORT_MESSAGES.claimFirst);

@@ -1,4 +1,10 @@
-import { ZAddendumInput, ZEditReportInput, ZReport, ZReportInput, ZSignReportInput } from '@contracts/schemas/report.js';
+import {
+  ZAddendumInput,
+  ZEditReportInput,
+  ZReport,
+  ZReportInput,
+  ZSignReportInput,
+} from '@contracts/schemas/report.js';
 import { addAddendum } from '../../../services/report/add-addendum.js';
 import { editReport } from '../../../services/report/edit-report.js';
 import { getReport } from '../../../services/report/get-report.js';
