@@ -59,11 +59,16 @@ describe('the worklist lead and the timeline after signing', () => {
       { result: ai, createdAt: new Date('2026-11-29T06:00:00Z'), studyDate: '20261129' },
     ]));
     const draft = await report(studies[1]!.analysisId, 'GET', '');
-    await report(studies[1]!.analysisId, 'PUT', '', {
+    // Each write names the revision it was read at (issue 49).
+    const saved = await report(studies[1]!.analysisId, 'PUT', '', {
       sections: { ...draft.sections, impression: '1. Pleural effusion.\n2. No focal consolidation.' },
+      revision: draft.revision,
     });
-    await report(studies[1]!.analysisId, 'POST', '/sign');
-    await report(studies[1]!.analysisId, 'POST', '/addenda', { text: 'Small effusion confirmed on the lateral.' });
+    const signed = await report(studies[1]!.analysisId, 'POST', '/sign', { revision: saved.revision });
+    await report(studies[1]!.analysisId, 'POST', '/addenda', {
+      text: 'Small effusion confirmed on the lateral.',
+      revision: signed.revision,
+    });
     // The first study's report stays a draft: the AI's words still lead its row.
     await report(studies[0]!.analysisId, 'GET', '');
   });

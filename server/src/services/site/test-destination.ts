@@ -38,6 +38,7 @@ function testOru(config: AppDeps['config'], now: Date, testerName: string) {
     addenda: [],
     canSign: false,
     deliveries: [],
+    revision: 1,
   };
   const date = now.toISOString().slice(0, 10).replace(/-/g, '');
   return buildOru({
