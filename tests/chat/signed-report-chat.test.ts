@@ -183,14 +183,15 @@ describe('after signing, the chat says what the radiologist signed', () => {
       /first line of the drafted impression: \*\*Airspace opacity/,
     );
 
-    await report('PUT', '', {
+    const saved = await report('PUT', '', {
       sections: {
         ...draft.sections,
         findings: 'Small left pleural effusion. The lungs are otherwise clear.',
         impression: '1. Pleural effusion.',
       },
+      revision: draft.revision,
     });
-    await report('POST', '/sign');
+    await report('POST', '/sign', { revision: saved.revision });
 
     const top = await ask('what is the most important finding?');
     assert.ok(
