@@ -14,6 +14,7 @@ const signed = (impression: string, findings = ''): TReport => ({
   addenda: [],
   canSign: false,
   deliveries: [],
+  revision: 3,
 });
 const effusion = { label: 'pleural_effusion', display: 'Pleural effusion' };
 
