@@ -3,6 +3,7 @@ import { REPORT_MESSAGES, type TReport, type TReportSections } from '@contracts/
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
+import { useHoldClaim } from '../hooks/use-hold-claim';
 import { useOpenNext } from '../hooks/use-open-next';
 import { shortcutOf, useReadingShortcuts } from '../hooks/use-reading-shortcuts';
 import { signedText } from '../lib/signed-text';
@@ -57,11 +58,13 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
 
   const edit = trpc.report.edit.useMutation();
   const sign = trpc.report.sign.useMutation();
+  const holdClaim = useHoldClaim(analysisId, team);
   const store = (r: TReport) => utils.report.get.setData({ analysisId }, r);
   const changed = Boolean(draft && data && JSON.stringify(draft) !== JSON.stringify(data.sections));
   /** The draft saved at the revision read; the stored report after it (the same one when unchanged). */
   const save = async (): Promise<TReport | undefined> => {
     if (!draft || !data) return data;
+    await holdClaim();
     const saved = await edit.mutateAsync({ analysisId, revision: data.revision, sections: draft });
     store(saved);
     setConflict(null);
@@ -83,6 +86,7 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
     try {
       const current = changed ? await save() : data;
       if (!current) return;
+      await holdClaim();
       store(await sign.mutateAsync({ analysisId, revision: current.revision }));
       setConflict(null);
       toast.success(REPORT_MESSAGES.signedOk);
