@@ -6,6 +6,7 @@ import { MLLP_FAILURE } from '../../server/src/services/report/hl7/send-mllp.js'
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { startHostilePeer, type THostilePeer, type TPeerMode } from '../helpers/hostile-mllp-peer.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { signAtRevision } from '../helpers/sign-report.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
 
@@ -59,7 +60,7 @@ describe('a hostile RIS: each misbehaviour fails its attempt in time, with its c
       .set({ tags: { PatientID: 'PEER-46', PatientName: 'PEER^PAT' } })
       .where(eq(dicomInstances.id, study!))
       .returning({ analysisId: dicomInstances.analysisId });
-    await sessionCaller(t.deps, u).report.sign({ analysisId: row!.analysisId! });
+    await signAtRevision(sessionCaller(t.deps, u), row!.analysisId!);
     return row!.analysisId!;
   };
 

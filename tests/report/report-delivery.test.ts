@@ -203,7 +203,7 @@ describe('the sweep settles rows whose job failed or stalled', () => {
       .from(dicomInstances)
       .where(eq(dicomInstances.id, instance!));
     const analysisId = film!.analysisId!;
-    await sessionCaller(t.deps, u).report.sign({ analysisId });
+    await signAtRevision(sessionCaller(t.deps, u), analysisId);
     const [stalled] = await t.deps.db
       .select()
       .from(reportDeliveries)
