@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { SiteCalibrationPanel } from './site-calibration-panel';
 import { SiteDestinationsPanel } from './site-destinations-panel';
+import { SiteModelsPanel } from './site-models-panel';
 import { SiteMonitorPanel } from './site-monitor-panel';
 import { SiteUrgentPanel } from './site-urgent-panel';
 import './site-tab.css';
@@ -13,6 +14,7 @@ export function SiteTab() {
       <SiteCalibrationPanel />
       <SiteUrgentPanel />
       <SiteMonitorPanel />
+      <SiteModelsPanel />
       <section aria-labelledby="site-sso-title">
         <h2 id="site-sso-title" className="section-title">
           Hospital sign-in (SSO)
