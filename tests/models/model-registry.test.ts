@@ -57,10 +57,15 @@ async function waitForShadow(analysisId: string) {
 
 async function sign(analysisId: string, impression: string) {
   const url = `/api/analyses/${analysisId}/report`;
-  const got = await rest(t.app, 'GET', url, admin.token);
-  const sections = { ...(got.body as { data: { sections: Record<string, string> } }).data.sections, impression };
-  assert.equal((await rest(t.app, 'PUT', url, admin.token, { sections })).status, 200);
-  assert.equal((await rest(t.app, 'POST', `${url}/sign`, admin.token)).status, 200);
+  type TGot = { data: { sections: Record<string, string>; revision: unknown } };
+  const got = (await rest(t.app, 'GET', url, admin.token)).body as TGot;
+  const sections = { ...got.data.sections, impression };
+  const put = await rest(t.app, 'PUT', url, admin.token, { sections, revision: got.data.revision });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  // Signed at the revision just read, as a reader does (issue 49).
+  const now = (await rest(t.app, 'GET', url, admin.token)).body as TGot;
+  const signed = await rest(t.app, 'POST', `${url}/sign`, admin.token, { revision: now.data.revision });
+  assert.equal(signed.status, 200, JSON.stringify(signed.body));
 }
 
 /** AUROC as the share of (present, absent) pairs ranked right, ties half: the definition, pair by pair. */
