@@ -8,6 +8,8 @@ import { EXPORT_DISCLAIMER, EXPORT_SCHEMA_ID, ZExportReport, type TExportReport 
 import { buildFhirBundle, CTR_CODE } from '../../server/src/services/export/build-fhir.js';
 import { renderDocx } from '../../server/src/services/export/render-docx.js';
 import { renderPdf } from '../../server/src/services/export/render-pdf.js';
+import { signedExport } from '../../server/src/services/export/signed-export.js';
+import type { TReport } from '@contracts/schemas/report.js';
 import { RESULT_V2 } from './analysed-chat.js';
 import { docxText } from './docx-text.js';
 import { checkFhirBundle } from './fhir-check.js';
@@ -135,6 +137,32 @@ describe('exports of a model-2 result', () => {
     );
     const text = await pdfText(refused);
     assert.doesNotMatch(text, /Cardiothoracic|Not assessed/);
+  });
+});
+
+describe("report.signed: what the signed report leaves out, by the chat's reading of 'named as present'", () => {
+  const signed = (findings: string, impression: string): TReport => ({
+    analysisId: crypto.randomUUID(),
+    status: 'final',
+    sections: { examination: 'Chest radiograph.', comparison: 'None.', findings, impression },
+    draftedBy: 'Chest Doctor AI',
+    signedBy: 'Dr Reader',
+    signedAt: new Date().toISOString(),
+    addenda: [],
+    canSign: false,
+    deliveries: [],
+    revision: 1,
+  });
+  const findings = report().findings;
+  test('a finding said to have resolved is removed; one the findings section states is not; the summary score never', () => {
+    const resolved = signedExport(signed('Lungs clear.', '1. The cardiomegaly has resolved.'), findings);
+    assert.deepEqual(resolved?.removed, [{ label: 'cardiomegaly', display: 'Cardiomegaly' }]);
+    const described = signedExport(signed('Heart: mild cardiomegaly.', '1. No acute abnormality.'), findings);
+    assert.deepEqual(described?.removed, []);
+    assert.deepEqual(described?.added, []);
+    const added = signedExport(signed('', '1. Cardiomegaly.\n2. Pleural effusion, small.'), findings);
+    assert.deepEqual(added?.added, [{ label: 'pleural_effusion', display: 'Pleural effusion' }]);
+    assert.equal(signedExport({ ...signed('', '1. x.'), status: 'draft' }, findings), null);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TExportReport, TExportSigned } from '@contracts/schemas/export.js';
-import { saysPresent } from '../report/impression-changes.js';
+import { impressionLabels } from '../models/impression-labels.js';
 import { findingCoding, narrative, newId, RADIOLOGY, ref, reportCode, type TResource } from './fhir-common.js';
 import { accessionIdentifier } from './fhir-study.js';
 import type { TExportStudy } from './load-export-study.js';
@@ -24,13 +24,14 @@ export function supportingInfo(type: string, reference: Record<string, unknown>)
 }
 
 /**
- * `conclusionCode` (issue 49): only the findings the signed impression states as present, by the
- * reading that decides what the signer removed; the model's summary score is not a diagnosis.
+ * `conclusionCode` (issue 49): only the findings the signed impression names as present, by the
+ * product's one reading (models/impression-labels.ts); the model's summary score is not a diagnosis.
  */
 function conclusionCodes(r: TExportReport, impression: string): Record<string, unknown>[] {
   const candidates = [...r.findings, ...r.notAssessed, ...r.withdrawn].filter((f) => f.label !== SUMMARY_LABEL);
-  const named = candidates.filter((f, i) => candidates.findIndex((g) => g.label === f.label) === i);
-  return named.filter((f) => saysPresent(impression, f)).map((f) => ({ coding: findingCoding(f), text: f.display }));
+  const unique = candidates.filter((f, i) => candidates.findIndex((g) => g.label === f.label) === i);
+  const stated = impressionLabels(impression, unique);
+  return unique.filter((f) => stated.has(f.label)).map((f) => ({ coding: findingCoding(f), text: f.display }));
 }
 
 /**
