@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("torch", reason="cxr_train.heads.finetune.cache imports torch")
+pytest.importorskip("torchvision", reason="cxr_train.heads.finetune.cache imports torchvision (a box may have python3-torch without it)")
 from cxr_train.heads.finetune.cache import selected  # noqa: E402
 
 
