@@ -101,8 +101,14 @@ describe('web client: the reading room, worklist → report → signed → next'
     const panel = page.getByTestId('report-panel');
     const impression = panel.getByLabel('Impression');
     await impression.waitFor({ timeout: 60_000 });
-    assert.match(await impression.inputValue(), /^1\. /);
-    assert.match(await panel.getByLabel('Findings').inputValue(), /Lines, tubes and devices: not assessed/);
+    // Issue 48: a numbered list of Likely findings, or one of the draft's two fixed lines; no percentages.
+    const drafted = await impression.inputValue();
+    assert.match(
+      drafted,
+      /^(1\. |No acute cardiopulmonary abnormality\.$|Abnormal appearance; no specific finding named: please review\.$)/,
+    );
+    assert.doesNotMatch(drafted, /%/);
+    assert.match(await panel.getByLabel('Findings').inputValue(), /lines, tubes and devices/i);
     await impression.fill(`${await impression.inputValue()}\nReviewed against the film.`);
     const signed = page.waitForResponse((r) => r.url().includes('/trpc/report.sign') && r.status() === 200);
     await panel.getByRole('button', { name: 'Sign and next' }).click();
