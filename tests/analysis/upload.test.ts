@@ -73,7 +73,9 @@ for (const backend of testBackends()) {
       assert.equal(stored.includes(Buffer.from('Jane Patient')), false);
       const job = await t.deps.analysisQueue.getJob(analysis_id);
       assert.ok(job, 'job enqueued under the analysis id');
-      assert.deepEqual(Object.keys(job.data as object).sort(), ['analysisId', 'mediaType', 'storageKey']);
+      // Ids only: since issue 47 the job names the registry model that must run it.
+      assert.deepEqual(Object.keys(job.data as object).sort(), ['analysisId', 'mediaType', 'modelId', 'storageKey']);
+      assert.equal((job.data as { modelId: string }).modelId, 'shipped');
       assert.equal(job.opts.attempts, 3);
       assert.equal(JSON.stringify(job.data).includes('Ada'), false);
     });
