@@ -187,6 +187,23 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
             },
           ]);
         }
+        // Issue 49's claims (one model for uploads and network studies) and issue 47's shadow output.
+        await db.insert(s.studyClaims).values({
+          studyId: an.id,
+          analysisId: an.id,
+          claimedBy: user.id,
+          claimedAt: new Date(),
+          ...(i % 2 ? { reviewedBy: user.id, reviewedAt: new Date() } : {}),
+        });
+        await db.insert(s.shadowOutputs).values({
+          analysisId: an.id,
+          modelId: 'imported-densenet',
+          modelVersion: '1.0.0',
+          probabilities: i % 2 ? { pleural_effusion: 0.123456789 } : null,
+          thresholds: { pleural_effusion: 0.5 },
+          inferenceMs: 354.5,
+          rssMb: 459.25,
+        });
         await db.insert(s.findingFeedback).values({
           userId: user.id,
           chatId: chat.id,
@@ -224,6 +241,15 @@ export async function seedForBackup(deps: Pick<AppDeps, 'db' | 'images'>): Promi
     findings: [{ label: 'Effusion', siteThreshold: 0.31, modelThreshold: 0.38, cases: 40 }],
   });
   await db.insert(s.siteSettings).values({ key: 'urgent_findings', value: ['pneumothorax'] });
+  await db.insert(s.modelRegistryEvents).values({
+    action: 'promote',
+    modelId: 'imported-densenet',
+    fromModelId: 'shipped',
+    toModelId: 'imported-densenet',
+    comparison: { studies: 12, note: 'ünïcødé "quoted"' },
+    confirmed: true,
+    actorName: 'Dr Seed',
+  });
   return { imageKeys };
 }
 
