@@ -123,7 +123,7 @@ describe("the reading room's questions, which used to be asked back", () => {
     const answer = groundedAnswer(ctxOf('what is the most important finding?'));
     assert.match(
       answer,
-      /first line of the drafted impression: \*\*Pleural effusion: 71\.7% Likely \(operating point 28\.3%\)\*\*/,
+      /first line of the drafted impression: \*\*Right pleural effusion\*\*; the AI's figures: Pleural effusion: 71\.7% Likely \(operating point 28\.3%\)\./,
     );
     assert.match(answer, /A flag is a screening signal for the clinician to confirm, not a diagnosis\./);
     assert.match(answer, /Low-confidence flags for review[\s\S]*Consolidation: Possible — flagged for review, 36\.1%/);

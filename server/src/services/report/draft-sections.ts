@@ -163,7 +163,7 @@ export function impressionSection(result: TStoredResult): string {
 }
 
 /** One impression item: the finding's name (its side where the map backs it); the heart with its ratio. */
-function impressionItem(f: TFinding, result: TStoredResult): string {
+export function impressionItem(f: TFinding, result: TStoredResult): string {
   const a = result.anatomy;
   if (f.label === HEART_LABEL && a?.ctr != null && !a.ctrUnreliable)
     return `Cardiomegaly, CTR ${a.ctr.toFixed(2)}${result.projection ? ` on ${filmOf(result.projection)}` : ''}`;

@@ -2,7 +2,7 @@ import { isCalled } from '@contracts/finding-call.js';
 import { impressionLead, LOW_CONFIDENCE } from '@contracts/finding-story.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import { SUMMARY_LABEL } from '../../analysis/anatomy-text.js';
-import { draftSections, impressionSection } from '../../report/draft-sections.js';
+import { draftSections, impressionItem, impressionSection } from '../../report/draft-sections.js';
 import { findingPhrase, impressionOrder, likelyInOrder } from '../../report/finding-phrase.js';
 import { bullets, closing } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
@@ -60,7 +60,9 @@ export function topFindingAnswer(ctx: TResponderContext): string {
     ? `\n\nAlso likely, in the impression's order:\n${bullets(rest.map((f) => findingPhrase(f, result)))}`
     : '';
   return (
-    `The most important finding, the first line of the drafted impression: **${findingPhrase(first, result)}**.\n\n` +
+    // The draft's own words first (its side where the map backs it), so the chat quotes the line it names.
+    `The most important finding, the first line of the drafted impression: **${impressionItem(first, result)}**; ` +
+    `the AI's figures: ${findingPhrase(first, result)}.\n\n` +
     `A flag is a screening signal for the clinician to confirm, not a diagnosis.${also}${lowText}${closing}`
   );
 }
