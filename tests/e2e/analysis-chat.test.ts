@@ -210,6 +210,8 @@ describe('chat home: analysis and follow-up in Chromium', () => {
 
     // Findings as bars, highest first, with the probabilities the server stored.
     const bars = page.getByRole('meter');
+    // The findings panel renders after the stored result loads (since issue 49 beside the film): wait for it.
+    await bars.nth(1).waitFor({ timeout: 30_000 });
     assert.ok((await bars.count()) >= 2);
     const values = await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('aria-valuenow'))));
     assert.deepEqual(
