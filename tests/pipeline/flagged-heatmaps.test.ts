@@ -1,56 +1,28 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { test } from 'vitest';
-import type { Job } from 'bullmq';
 import { isCalled } from '@contracts/finding-call.js';
 import { heatGridBytes } from '@contracts/heat-grid.js';
-import type { TAnalysisResultJob } from '@contracts/queues.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { loadBaseConfig } from '@contracts/config/base-config.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
 import { loadModel } from '../../worker/src/pipeline/run-pipeline.js';
-import type { WorkerDeps } from '../../worker/src/worker-deps.js';
 import { keepFlaggedHeatmaps } from '../../server/src/services/analysis/keep-flagged-heatmaps.js';
+import { createMemoryWorker } from '../helpers/create-memory-worker.js';
 
 // Issue 42: a heatmap for every flagged finding. The analysis job on the shipped model (MODEL_DIR,
 // else models/cxr) and the committed fixture films, with in-memory stand-ins for storage and queues.
 const MODEL_DIR = loadBaseConfig().MODEL_DIR;
 const FILMS = 'tests/fixtures/cxr';
 
-function harness() {
-  const stored = new Map<string, Buffer>();
-  const results: TAnalysisResultJob[] = [];
-  const deps = {
-    config: { MODEL_DIR, QUEUE_PREFIX: 'test', ANALYSIS_TIMEOUT_MS: 60_000, NODE_ENV: 'production' },
-    redis: { publish: () => Promise.resolve(0) },
-    images: {
-      get: (key: string) => Promise.resolve(stored.get(key)!),
-      put: (key: string, data: Buffer) => Promise.resolve(void stored.set(key, data)),
-      exists: (key: string) => Promise.resolve(stored.has(key)),
-      delete: (key: string) => Promise.resolve(void stored.delete(key)),
-    },
-    resultQueue: { add: (_name: string, payload: TAnalysisResultJob) => Promise.resolve(void results.push(payload)) },
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  } as unknown as WorkerDeps;
-  const processor = createAnalysisProcessor(deps);
-  return async (file: string) => {
-    stored.set('upload', await readFile(file));
-    const job = { data: { analysisId: randomUUID(), storageKey: 'upload', mediaType: 'image/jpeg' } } as unknown as Job;
-    await processor(job);
-    return results.at(-1)!;
-  };
-}
-
 test('every flagged finding of every fixture film has a heatmap grid inside the lungs, and the overlay is drawn', async () => {
   const model = await loadModel(MODEL_DIR);
   const summary = new Set(model.findings.filter((f) => f.summary).map((f) => f.label));
-  const run = harness();
+  const run = createMemoryWorker(MODEL_DIR);
   const files = (await readdir(FILMS)).filter((f) => f.endsWith('.jpg'));
   let flaggedSeen = 0;
   let filmsWithSeveral = 0;
   for (const file of files) {
-    const payload = await run(`${FILMS}/${file}`);
+    const { payload } = await run(`${FILMS}/${file}`);
     if (!payload.result.gate.accepted) continue;
     // The finalizer's view of it: the stored result keeps the flagged findings' heatmaps.
     const parsed = ZStoredResult.parse({ ...payload.result, gate: { ...payload.result.gate, reason: null } });

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { test } from 'vitest';
-import type { Job } from 'bullmq';
-import type { TAnalysisResultJob } from '@contracts/queues.js';
-import { createAnalysisProcessor } from '../../worker/src/jobs/process-analysis.js';
 import { loadBaseConfig } from '@contracts/config/base-config.js';
-import type { WorkerDeps } from '../../worker/src/worker-deps.js';
+import { createMemoryWorker } from '../helpers/create-memory-worker.js';
 
 // The analysis job on the model under test (MODEL_DIR, else models/cxr) with in-memory stand-ins
 // for the image store, Redis and the result queue: what goes back to the server.
@@ -14,35 +10,7 @@ const MODEL_DIR = loadBaseConfig().MODEL_DIR;
 const modelTwo =
   (JSON.parse(await readFile(`${MODEL_DIR}/manifest.json`, 'utf8')) as { anatomy?: unknown }).anatomy !== undefined;
 
-function harness() {
-  const stored = new Map<string, Buffer>();
-  const results: TAnalysisResultJob[] = [];
-  const deps = {
-    config: { MODEL_DIR, QUEUE_PREFIX: 'test', ANALYSIS_TIMEOUT_MS: 60_000, NODE_ENV: 'production' },
-    redis: { publish: () => Promise.resolve(0) },
-    images: {
-      get: (key: string) => Promise.resolve(stored.get(key)!),
-      put: (key: string, data: Buffer) => Promise.resolve(void stored.set(key, data)),
-      exists: (key: string) => Promise.resolve(stored.has(key)),
-      delete: (key: string) => Promise.resolve(void stored.delete(key)),
-    },
-    resultQueue: { add: (_name: string, payload: TAnalysisResultJob) => Promise.resolve(void results.push(payload)) },
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  } as unknown as WorkerDeps;
-  const processor = createAnalysisProcessor(deps);
-  const run = async (file: string) => {
-    stored.set('upload', await readFile(file));
-    const job = {
-      data: { analysisId: randomUUID(), storageKey: 'upload', mediaType: 'image/jpeg' },
-      updateProgress: () => Promise.resolve(),
-    } as unknown as Job;
-    const outcome = await processor(job);
-    return { outcome, payload: results.at(-1)!, stored };
-  };
-  return run;
-}
-
-const run = harness();
+const run = createMemoryWorker(MODEL_DIR);
 
 test('the result payload carries the anatomy result and not-assessed list (model 2) and every finding heat grid', async () => {
   const { outcome, payload, stored } = await run('tests/fixtures/xray/covid-1.jpg');
