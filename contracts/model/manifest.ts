@@ -25,7 +25,7 @@ export const ZManifestInput = z.object({
   /**
    * 'lung-box': the classifier sees the film cropped to the anatomy stage's lung-field box.
    * 'centre': the largest centred square of the whole film (torchxrayvision's XRayCenterCrop), for
-   * an imported model without an anatomy stage (issue 47).
+   * an imported model (issue 47), with or without the anatomy stage in front of it.
    */
   crop: z.enum(['lung-box', 'centre']).optional(),
   scale: finite,
@@ -232,7 +232,6 @@ export const ZModelManifest = z
     if (m.gate && (m.gate.model === 'anatomy') !== Boolean(m.anatomy))
       fail('gate.model must be "anatomy" exactly when there is an anatomy stage');
     if (m.input.crop === 'lung-box' && !m.anatomy) fail(`input.crop ${m.input.crop} needs an anatomy stage`);
-    if (m.input.crop === 'centre' && m.anatomy) fail('input.crop centre is for a model without an anatomy stage');
     if (m.input.crop && m.input.width !== m.input.height) fail(`a ${m.input.crop} crop is stretched to a square input`);
   });
 export type TModelManifest = z.output<typeof ZModelManifest>;

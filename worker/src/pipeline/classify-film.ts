@@ -1,5 +1,6 @@
 import { judgedAp } from '@contracts/finding-text.js';
-import { cropResize, pixelBox, type PixelBox } from './anatomy.js';
+import { cropResize, pixelBox, type Box, type PixelBox } from './anatomy.js';
+import { centreSquare } from './check-image.js';
 import { composeFindings, findingProbabilities } from './compose.js';
 import type { FoundAnatomy } from './find-anatomy.js';
 import { infer, type OutputTensor } from './infer.js';
@@ -50,7 +51,7 @@ export async function classifyFilm(
 
   const { input } = model.manifest;
   let t = performance.now();
-  const cropBox = input.crop === 'lung-box' ? found.box : null;
+  const cropBox = classifierBox(input.crop, found.box, film);
   const gray = checked.flags.includes('inverted') ? invertGray(film.data) : film.data;
   const plane = cropResize(gray, film.width, film.height, cropBox, input.width);
   const x = normalise(
@@ -65,6 +66,27 @@ export async function classifyFilm(
     outputs,
     crop: cropBox ? pixelBox(cropBox, film.width, film.height) : whole,
   };
+}
+
+/**
+ * What the classifier sees after an anatomy stage, as fractions of the film: the lung-field box
+ * ('lung-box', null when the anatomy net found none), the centred square ('centre': an imported
+ * torchxrayvision model behind the shipped anatomy stage, issue 47) or the whole film.
+ */
+export function classifierBox(
+  crop: 'lung-box' | 'centre' | undefined,
+  lungBox: Box | null,
+  film: GrayFilm,
+): Box | null {
+  if (crop === 'lung-box') return lungBox;
+  if (crop !== 'centre') return null;
+  const sq = centreSquare(film.width, film.height);
+  return [
+    sq.left / film.width,
+    sq.top / film.height,
+    (sq.left + sq.width) / film.width,
+    (sq.top + sq.height) / film.height,
+  ];
 }
 
 /**
