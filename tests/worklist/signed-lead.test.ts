@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TFinding } from '@contracts/schemas/analysis.js';
-import type { TReport } from '@contracts/schemas/report.js';
 import { worklistLeadText } from '@contracts/finding-story.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
+import { editAndSignRest, reportRest } from '../helpers/sign-report.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { sampleResultV2 } from '../analysis/support/fixtures.js';
 import { seedProfileStudies } from '../timeline/seed-profile-studies.js';
@@ -40,16 +40,6 @@ describe('the worklist lead and the timeline after signing', () => {
     ],
     topFinding: 'lung_opacity',
   });
-  const report = async (analysisId: string, method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) => {
-    const res = await t.app.inject({
-      method,
-      url: `/api/analyses/${analysisId}/report${path}`,
-      headers: bearer(u.token),
-      payload,
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    return (res.json() as { data: TReport }).data;
-  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -58,13 +48,10 @@ describe('the worklist lead and the timeline after signing', () => {
       { result: ai, createdAt: new Date('2026-11-28T06:00:00Z'), studyDate: '20261128' },
       { result: ai, createdAt: new Date('2026-11-29T06:00:00Z'), studyDate: '20261129' },
     ]));
-    const draft = await report(studies[1]!.analysisId, 'GET', '');
-    // Each write names the revision it was read at (issue 49).
-    const saved = await report(studies[1]!.analysisId, 'PUT', '', {
-      sections: { ...draft.sections, impression: '1. Pleural effusion.\n2. No focal consolidation.' },
-      revision: draft.revision,
+    const report = reportRest(t, u.token);
+    const signed = await editAndSignRest(report, studies[1]!.analysisId, {
+      impression: '1. Pleural effusion.\n2. No focal consolidation.',
     });
-    const signed = await report(studies[1]!.analysisId, 'POST', '/sign', { revision: saved.revision });
     await report(studies[1]!.analysisId, 'POST', '/addenda', {
       text: 'Small effusion confirmed on the lateral.',
       revision: signed.revision,
