@@ -46,12 +46,19 @@ def model4_prior() -> np.ndarray:
     return np.ascontiguousarray(np.stack([w[old.index(lab)] if lab in old else np.zeros(w.shape[1]) for lab in LABELS]).T, dtype=np.float64)
 
 
-def fit_all(films: list[Film], c: float, prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def fit_all(
+    films: list[Film],
+    c: float,
+    prior: np.ndarray | None = None,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Every label's logistic regression at once (full-batch L-BFGS), on the films whose collection gives that label.
 
     The objective per label is sklearn's: sum of weighted log-losses + ||w - prior||^2 / (2C) (prior: zeros, or
     model 4's head, so that a strong penalty keeps what model 3 learnt from cxr-extra's films); positives and negatives
     weighted to equal total weight, so a finding with 40 positives among 3,000 films still moves the fit.
+    `start` (w rows per label, b), when given, is where L-BFGS begins instead of the prior and zero intercepts: the
+    objective is convex, so it changes only how many steps the fit takes (the nested cross-validation reuses fits).
     """
     import torch
 
@@ -64,8 +71,8 @@ def fit_all(films: list[Film], c: float, prior: np.ndarray | None = None) -> tup
     w = w * np.where(y == 1, 0.5 * (pos + neg) / pos, 0.5 * (pos + neg) / neg)
     yt, wt = torch.from_numpy(y), torch.from_numpy(w)
     w0 = torch.zeros(x.shape[1], len(LABELS), dtype=torch.float64) if prior is None else torch.from_numpy(prior)
-    W = w0.clone().requires_grad_(True)
-    b = torch.zeros(len(LABELS), dtype=torch.float64, requires_grad=True)
+    W = (w0.clone() if start is None else torch.from_numpy(np.ascontiguousarray(start[0].T))).requires_grad_(True)
+    b = (torch.zeros(len(LABELS), dtype=torch.float64) if start is None else torch.from_numpy(start[1].copy())).requires_grad_(True)
     opt = torch.optim.LBFGS([W, b], lr=1, max_iter=200, tolerance_grad=1e-5, line_search_fn="strong_wolfe")
 
     def closure():

@@ -27,7 +27,7 @@ from cxr_train.model5.choose import (BUDGETS, MIX, OLD_ROWS, SHIP_ONE_VS_REST, S
 from cxr_train.model5.data import FINDINGS, LABELS, Film, load
 from cxr_train.model5.dump import BASE, M5
 from cxr_train.model5.folds import K, fold_of
-from cxr_train.model5.heads import CS, EXTERNAL_WEIGHT, model4_prior, trainable
+from cxr_train.model5.heads import CS, fit_all, model4_prior, trainable
 from cxr_train.model5.stats import auroc, auroc_ci, platt, threshold_at_rate
 
 CANDIDATES = [lab for lab in FINDINGS if lab != "cardiomegaly"] + ["cardiomegaly_ctr", "lung_opacity"]
@@ -85,41 +85,11 @@ def fit_without(t: Table, excluded: frozenset, c: float, prior_name: str, priors
     start = _FITS[min(near, key=lambda k: len(k[0] ^ excluded))] if near else None
     films = [f for f, fk, tr in zip(t.films, t.folds, t.train) if tr and fk not in excluded]
     t0 = time.time()
-    _FITS[key] = fit_from(films, c, priors[prior_name], start)
+    _FITS[key] = fit_all(films, c, priors[prior_name], start)
     FIT_CACHE.mkdir(parents=True, exist_ok=True)
     np.savez(path, w=_FITS[key][0], b=_FITS[key][1])
     print(f"  fit {len(_FITS)}: without folds {sorted(excluded)}, {prior_name} C={c} ({time.time() - t0:.1f} s)", flush=True)
     return _FITS[key]
-
-
-def fit_from(films: list[Film], c: float, prior, start) -> tuple[np.ndarray, np.ndarray]:
-    """heads.fit_all's objective and solver, started from `start` (w rows per label, b) when given."""
-    import torch
-
-    x = torch.from_numpy(np.stack([f.x for f in films]).astype(np.float64))
-    known = np.array([[f.labels.get(lab) is not None for lab in LABELS] for f in films])
-    y = np.array([[f.labels.get(lab) or 0 for lab in LABELS] for f in films], dtype=np.float64)
-    w = np.array([EXTERNAL_WEIGHT if f.set == "external" else 1.0 for f in films])[:, None] * known
-    pos = np.maximum(1.0, (w * y).sum(0))
-    neg = np.maximum(1.0, (w * (1 - y)).sum(0))
-    w = w * np.where(y == 1, 0.5 * (pos + neg) / pos, 0.5 * (pos + neg) / neg)
-    yt, wt = torch.from_numpy(y), torch.from_numpy(w)
-    w0 = torch.zeros(x.shape[1], len(LABELS), dtype=torch.float64) if prior is None else torch.from_numpy(prior)
-    W = (w0.clone() if start is None else torch.from_numpy(np.ascontiguousarray(start[0].T))).requires_grad_(True)
-    b = (torch.zeros(len(LABELS), dtype=torch.float64) if start is None else torch.from_numpy(start[1].copy())).requires_grad_(True)
-    opt = torch.optim.LBFGS([W, b], lr=1, max_iter=200, tolerance_grad=1e-5, line_search_fn="strong_wolfe")
-
-    def closure():
-        opt.zero_grad()
-        z = x @ W + b
-        loss = (wt * torch.nn.functional.binary_cross_entropy_with_logits(z, yt, reduction="none")).sum()
-        d = W - w0
-        loss = loss + (d * d).sum() / (2 * c)
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    return W.detach().numpy().T.copy(), b.detach().numpy().copy()
 
 
 def predict(t: Table, wb: tuple[np.ndarray, np.ndarray], rows: np.ndarray) -> np.ndarray:
