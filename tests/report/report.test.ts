@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { auditLog, findingFeedback, reports } from '../../server/src/db/schema.js';
 import type { TReport } from '@contracts/schemas/report.js';
 import { ABNORMAL_UNNAMED, draftSections, NO_ACUTE } from '../../server/src/services/report/draft-sections.js';
+import { impressionChanges } from '../../server/src/services/report/impression-changes.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { testBackends } from '../helpers/test-config.js';
@@ -46,6 +47,25 @@ describe('the drafted report (pure)', () => {
     const possible = draftSections(facts(calls('possible', 'positive')));
     assert.equal(possible.impression, ABNORMAL_UNNAMED);
     assert.match(possible.findings, /^Low-confidence flags for review: Pneumonia\.$/m);
+  });
+});
+
+describe("the reader's feedback stored at signing (pure)", () => {
+  // The AI called the effusion likely (so the draft named it) and the pneumothorax possible (kept out of it).
+  const findings = [
+    { label: 'pleural_effusion', display: 'Pleural effusion', call: 'positive' },
+    { label: 'pneumothorax', display: 'Pneumothorax', call: 'possible' },
+  ] as const;
+  const changes = (impression: string) =>
+    impressionChanges(findings, impression).map((c) => `${c.finding.label} ${c.change}`);
+
+  test("the signed impression is read by the chat's rule: a negation before the name, a finding by its note's names", () => {
+    assert.deepEqual(changes('1. Pleural effusion, not large.'), []);
+    assert.deepEqual(changes('1. No pleural effusion.'), ['pleural_effusion removed']);
+    // A word after the name that undoes it: the signer removed the AI's effusion.
+    assert.deepEqual(changes('1. The pleural effusion has resolved.'), ['pleural_effusion removed']);
+    // "Effusion" alone names it, as the chat reads it: kept, not removed; the pneumothorax added.
+    assert.deepEqual(changes('1. Small right effusion.\n2. Small apical pneumothorax.'), ['pneumothorax added']);
   });
 });
 
