@@ -10,6 +10,11 @@ export const ZWorkerConfig = z.object({
   /** A job whose worker died is handed to another after this long without a lock renewal. */
   WORKER_LOCK_MS: z.coerce.number().int().min(1).default(30_000),
   WORKER_STALLED_MS: z.coerce.number().int().min(1).default(30_000),
+  /**
+   * The niceness of the shadow process (issue 47): shadow models run in a child process at this
+   * priority, so the operating system gives a live analysis the CPU first. 0-19; 19 the lowest.
+   */
+  SHADOW_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** Threads per inference; one by default so several worker processes can share a CPU. */
   ORT_INTRA_OP_THREADS: z.coerce.number().int().min(1).default(1),
   /**

@@ -8,7 +8,7 @@ import { loadWorkerConfig } from '@contracts/config/worker-config.js';
 import { QueueName } from '@contracts/queues.js';
 import { setIntraOpThreads } from './pipeline/infer.js';
 import { createAnalysisProcessor } from './jobs/process-analysis.js';
-import { createShadowProcessor } from './jobs/process-shadow.js';
+import { startShadowProcess } from './jobs/start-shadow-process.js';
 import { createModelCache } from './models/model-cache.js';
 import { registryDirs } from './models/registry-dirs.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -27,11 +27,10 @@ async function main(): Promise<void> {
   const redis = createRedis(config.REDIS_URL);
   const resultQueue = new Queue(QueueName.AnalysisResult, { connection: redis, prefix: config.QUEUE_PREFIX });
   resultQueue.on('error', () => undefined);
-  const shadowResultQueue = new Queue(QueueName.ShadowResult, { connection: redis, prefix: config.QUEUE_PREFIX });
-  shadowResultQueue.on('error', () => undefined);
   const deps: WorkerDeps = { config, redis, images: await createImageStore(config), resultQueue, log };
-  // One session per model the jobs name (the live one and the shadows), bounded (issue 47).
-  const models = createModelCache(registryDirs(config), config.MODEL_MAX_SHADOWS + 1);
+  // One session per model the jobs name (the live one, and the one before it while a promotion or
+  // rollback settles), bounded (issue 47); shadows are the shadow process's.
+  const models = createModelCache(registryDirs(config), 2);
   const worker = new Worker(QueueName.Analysis, createAnalysisProcessor(deps, { models }), {
     connection: createRedis(config.REDIS_URL),
     prefix: config.QUEUE_PREFIX,
@@ -43,20 +42,8 @@ async function main(): Promise<void> {
   });
   worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
   worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'analysis job failed'));
-  // Shadow runs have their own queue, one at a time, so a live analysis never waits behind one.
-  const shadowWorker = new Worker(
-    QueueName.AnalysisShadow,
-    createShadowProcessor({ ...deps, shadowResultQueue, models }),
-    {
-      connection: createRedis(config.REDIS_URL),
-      prefix: config.QUEUE_PREFIX,
-      concurrency: 1,
-      lockDuration: config.WORKER_LOCK_MS,
-      stalledInterval: config.WORKER_STALLED_MS,
-    },
-  );
-  shadowWorker.on('error', (err) => log.warn({ err }, 'shadow worker connection error'));
-  shadowWorker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'shadow job failed'));
+  // Shadow models run in a child process of their own at the lowest CPU priority (issue 47).
+  const shadows = startShadowProcess(log);
 
   const id = `${hostname()}-${process.pid}`;
   const beat = () =>
@@ -73,9 +60,8 @@ async function main(): Promise<void> {
     log.info({ signal }, 'worker finishing current job, then exiting');
     clearInterval(heartbeat);
     await worker.close();
-    await shadowWorker.close();
+    await shadows.stop();
     await models.close();
-    await shadowResultQueue.close().catch(() => undefined);
     await redis.del(`${config.QUEUE_PREFIX}:workers:${id}`).catch(() => undefined);
     await resultQueue.close().catch(() => undefined);
     redis.disconnect();
