@@ -3,6 +3,7 @@ import type { TChatSummary } from '@contracts/schemas/history';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { closeChat, useCurrentChatId, useIsNewChat } from '../../../lib/current-chat';
 import { useLocalChat } from '../../../lib/local-chat';
@@ -32,8 +33,8 @@ export function ChatHistoryList() {
     rename.mutateAsync({ chatId: chat.id, title }).then(
       () => {
         toast.success('Chat title updated');
-        void utils.history.list.invalidate();
-        void utils.history.get.invalidate({ chatId: chat.id });
+        void refreshQuery(utils.history.list);
+        void refreshQuery(utils.history.get, { chatId: chat.id });
       },
       (err: unknown) => {
         toast.error(errorText(err, 'Failed to update chat title', { NOT_FOUND: 'Failed to update chat title' }));
@@ -52,7 +53,7 @@ export function ChatHistoryList() {
           setDeleting(null);
           // Section 4: deleting the current chat clears the selection.
           if (chatId === currentId) closeChat();
-          void utils.history.list.invalidate();
+          void refreshQuery(utils.history.list);
         },
         onError: (err) => {
           toast.error(errorText(err, 'Failed to delete chat', { NOT_FOUND: 'Failed to delete chat' }));

@@ -3,6 +3,7 @@ import { isCalled, type TFindingCall } from '@contracts/finding-call';
 import { FEEDBACK_NOTE_MAX, type TFeedbackEntry } from '@contracts/schemas/feedback';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import './finding-feedback.css';
 
@@ -44,7 +45,7 @@ export function FindingFeedback({ chatId, finding, display, call, entry }: TFind
         onSuccess: () => {
           setOpen(false);
           toast.success('Feedback saved');
-          void utils.feedback.list.invalidate({ chatId });
+          void refreshQuery(utils.feedback.list, { chatId });
         },
         onError: (err) => toast.error(errorText(err, 'Could not save the feedback')),
       },

@@ -4,6 +4,7 @@ import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, isUnauthorized } from '../../../lib/error-text';
 import { HttpError } from '../../../lib/http-error';
 import { useSpaceTeam } from '../../../lib/current-space';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { openChat } from '../../../lib/current-chat';
 import { clearLocalChat } from '../../../lib/local-chat';
@@ -97,7 +98,7 @@ export function useAnalysisSubmission() {
             setState({ phase: 'running', ...ids, stage: 'queued' });
             // The server's chat now exists: it replaces the local one in the sidebar.
             clearLocalChat();
-            void utils.history.list.invalidate();
+            void refreshQuery(utils.history.list);
           },
           onError: (err) => {
             setState({ phase: 'idle' });

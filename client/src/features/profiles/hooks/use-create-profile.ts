@@ -2,6 +2,7 @@ import type { TProfile, TProfileValues } from '@contracts/schemas/profile';
 import { useToast } from '../../../components/toast/use-toast';
 import { useSpaceTeam } from '../../../lib/current-space';
 import { errorInfo, errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 /**
@@ -36,7 +37,7 @@ export function useCreateProfile() {
       {
         onSuccess: (profile) => {
           toast.success('Profile created successfully');
-          void utils.profile.list.invalidate();
+          void refreshQuery(utils.profile.list);
           onCreated(profile);
         },
       },

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { useSpaceTeam } from '../../../lib/current-space';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { ProfileCard } from '../components/profile-card';
 import { ProfileFormModal } from '../components/profile-form-modal';
@@ -57,7 +58,7 @@ export function ProfilesPage() {
           onSuccess: () => {
             toast.success('Profile updated successfully');
             setModal(null);
-            void utils.profile.list.invalidate();
+            void refreshQuery(utils.profile.list);
           },
         },
       );
@@ -74,7 +75,7 @@ export function ProfilesPage() {
         onSuccess: () => {
           toast.success('Profile deleted successfully');
           setDeleting(null);
-          void utils.profile.list.invalidate();
+          void refreshQuery(utils.profile.list);
         },
         onError: (err) => {
           toast.error(errorText(err, 'Failed to delete profile'));

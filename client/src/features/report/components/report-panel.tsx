@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { REPORT_MESSAGES, type TReport, type TReportSections } from '@contracts/schemas/report';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorInfo, errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { useHoldClaim } from '../hooks/use-hold-claim';
 import { useOpenNext } from '../hooks/use-open-next';
@@ -90,7 +91,7 @@ export function ReportPanel({ analysisId, team }: { analysisId: string; team: st
       store(await sign.mutateAsync({ analysisId, revision: current.revision }));
       setConflict(null);
       toast.success(REPORT_MESSAGES.signedOk);
-      void utils.worklist.list.invalidate();
+      void refreshQuery(utils.worklist.list);
       if (thenNext) openNext();
       // The next control after signing: the signature line, then the addendum box.
       else setFocusSigned(true);

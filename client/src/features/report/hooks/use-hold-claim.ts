@@ -1,3 +1,4 @@
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 /**
@@ -15,7 +16,7 @@ export function useHoldClaim(analysisId: string, team: string | null) {
     const s = study.data;
     if (!s || (s.claim && s.claim.userId === me.data?.user.id)) return;
     await claim.mutateAsync({ id: s.id });
-    void utils.worklist.study.invalidate();
-    void utils.worklist.list.invalidate();
+    void refreshQuery(utils.worklist.study);
+    void refreshQuery(utils.worklist.list);
   };
 }

@@ -2,6 +2,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { useToast } from '../../../components/toast/use-toast';
 import { openChat } from '../../../lib/current-chat';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 /**
@@ -13,7 +14,7 @@ export function useOpenNext(team: string | null) {
   const utils = trpc.useUtils();
   const next = trpc.worklist.next.useMutation({
     onSuccess: (study) => {
-      void utils.worklist.list.invalidate();
+      void refreshQuery(utils.worklist.list);
       if (study) openChat(study.chatId);
       else {
         toast.info('No study left to read');

@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { KeyTable, type TKeyColumn } from '../../../components/key-table';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { clearSsoParams, ssoErrorFrom } from '../../auth/lib/sso-notice';
 import './api-keys-panel.css';
@@ -55,7 +56,7 @@ export function LinkedIdentitiesPanel() {
         onSuccess: (res) => {
           toast.success(res.message);
           setUnlinking(null);
-          void utils.sso.identities.invalidate();
+          void refreshQuery(utils.sso.identities);
         },
         onError: (err) => {
           toast.error(errorText(err, 'Failed to unlink'));

@@ -3,6 +3,7 @@ import type { TCalibration, TFindingCalibration } from '@contracts/schemas/site'
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -58,7 +59,7 @@ export function SiteCalibrationPanel() {
   const done = (message: string) => {
     toast.success(message);
     setProposal(null);
-    void utils.site.calibration.invalidate();
+    void refreshQuery(utils.site.calibration);
   };
 
   if (!state.data) return <Spinner />;

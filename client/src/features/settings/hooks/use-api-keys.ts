@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { API_KEY_MESSAGES, ZCreateApiKeyInput } from '@contracts/schemas/api-key';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { useZodForm } from '../../../lib/use-zod-form';
 
@@ -16,10 +17,8 @@ export function useApiKeys(teamId?: string) {
   const list = trpc.apiKey.list.useQuery();
   const revokeKey = trpc.apiKey.revoke.useMutation();
   const [created, setCreated] = useState<string | null>(null);
-  // React Query's invalidate joins a first fetch still under way instead of starting a new one: a
-  // list asked for before the key was made (the panel's first load, batched with the page's other
-  // queries) would answer without it and stay so. Cancelling that fetch first makes the refetch real.
-  const reloadList = () => void utils.apiKey.list.cancel().then(() => utils.apiKey.list.invalidate());
+  // Refreshed, not only invalidated: the panel's first load may still be under way without the key.
+  const reloadList = () => void refreshQuery(utils.apiKey.list);
   const form = useZodForm({
     schema: ZCreateApiKeyInput,
     initialValues: { name: '' },

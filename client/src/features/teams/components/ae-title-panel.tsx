@@ -3,6 +3,7 @@ import { ZAeTitleInput } from '@contracts/schemas/team';
 import { describedBy, Field } from '../../../components/field';
 import { Form } from '../../../components/form';
 import { useToast } from '../../../components/toast/use-toast';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { useZodForm } from '../../../lib/use-zod-form';
 
@@ -20,7 +21,7 @@ export function AeTitlePanel({ teamId, aeTitle }: { teamId: string; aeTitle: str
     onSuccess: (res) => {
       setSaved(res.aeTitle);
       toast.success(res.aeTitle ? 'AE title saved' : 'AE title cleared');
-      void utils.team.list.invalidate();
+      void refreshQuery(utils.team.list);
     },
     errorToast: { fallback: 'Failed to save AE title' },
   });

@@ -3,6 +3,7 @@ import { describedBy, Field } from '../../../components/field';
 import { Form } from '../../../components/form';
 import { useToast } from '../../../components/toast/use-toast';
 import { setSpace } from '../../../lib/current-space';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { useZodForm } from '../../../lib/use-zod-form';
 
@@ -19,7 +20,7 @@ export function CreateTeamForm() {
       form.setValues({ name: '' });
       toast.success('Team created');
       // The list first: the space guard would take a team missing from it for one the user lost.
-      void utils.team.list.invalidate().then(() => setSpace({ teamId: team.id, name: team.name }));
+      void refreshQuery(utils.team.list).then(() => setSpace({ teamId: team.id, name: team.name }));
     },
     errorToast: { fallback: 'Failed to create team' },
   });

@@ -3,6 +3,7 @@ import { describedBy, Field } from '../../../components/field';
 import { Form } from '../../../components/form';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { ROLE_LABEL } from './space-switcher';
@@ -26,7 +27,7 @@ export function InvitationsPanel({
       {
         onSuccess: () => {
           toast.success(TEAM_MESSAGES.invitationRevoked);
-          void utils.team.members.invalidate({ teamId });
+          void refreshQuery(utils.team.members, { teamId });
         },
         onError: (err) => toast.error(errorText(err, 'Failed to withdraw invitation')),
       },
@@ -40,7 +41,7 @@ export function InvitationsPanel({
     onSuccess: () => {
       toast.success(TEAM_MESSAGES.invited);
       form.setValues((v) => ({ ...v, email: '' }));
-      void utils.team.members.invalidate({ teamId });
+      void refreshQuery(utils.team.members, { teamId });
     },
     errorToast: { fallback: 'Failed to send invitation' },
   });

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { setSpace } from '../../../lib/current-space';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 /** Any member may leave (the last admin is refused with the server's message). */
@@ -21,7 +22,7 @@ export function LeaveTeam({ teamId, teamName }: { teamId: string; teamName: stri
           setAsking(false);
           setSpace(null);
           toast.success(TEAM_MESSAGES.left);
-          void utils.team.list.invalidate();
+          void refreshQuery(utils.team.list);
           navigate('/chat/profiles');
         },
         onError: (err) => {

@@ -3,6 +3,7 @@ import { TEAM_MESSAGES, TEAM_ROLES, type TTeamMember, type TTeamRole } from '@co
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { ROLE_LABEL } from './space-switcher';
 
@@ -21,7 +22,7 @@ export function MembersPanel({ teamId, teamName, members, isAdmin, myId }: TMemb
   const changeRole = trpc.team.changeRole.useMutation();
   const remove = trpc.team.removeMember.useMutation();
   const [removing, setRemoving] = useState<TTeamMember | null>(null);
-  const refresh = () => void utils.team.members.invalidate({ teamId });
+  const refresh = () => void refreshQuery(utils.team.members, { teamId });
 
   const setRole = (m: TTeamMember, role: TTeamRole) =>
     changeRole.mutate(
@@ -30,7 +31,7 @@ export function MembersPanel({ teamId, teamName, members, isAdmin, myId }: TMemb
         onSuccess: () => {
           toast.success(TEAM_MESSAGES.roleChanged);
           refresh();
-          if (m.userId === myId) void utils.team.list.invalidate();
+          if (m.userId === myId) void refreshQuery(utils.team.list);
         },
         onError: (err) => toast.error(errorText(err, 'Failed to change role')),
       },

@@ -5,6 +5,7 @@ import { useToast } from '../../../components/toast/use-toast';
 import './teams-page.css';
 import { setSpace } from '../../../lib/current-space';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 
 /**
@@ -26,7 +27,7 @@ export function JoinTeamPage() {
         onSuccess: (team) => {
           toast.success(TEAM_MESSAGES.joined);
           // The list first: the space guard would take a team missing from it for one the user lost.
-          void utils.team.list.invalidate().then(() => {
+          void refreshQuery(utils.team.list).then(() => {
             setSpace({ teamId: team.id, name: team.name });
             navigate('/chat/worklist', { replace: true });
           });

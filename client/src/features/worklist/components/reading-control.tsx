@@ -3,6 +3,7 @@ import { WORKLIST_MESSAGES, type TWorklistStudyState } from '@contracts/schemas/
 import type { TTeamRole } from '@contracts/schemas/team';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import './reading-control.css';
 
@@ -30,7 +31,7 @@ export function ReadingControl({
   // The row's reading as it was when a button was pressed: focus moves once it has changed.
   const refocus = useRef<string | null>(null);
   const readingKey = `${item.claim?.userId ?? ''}/${item.review?.userId ?? ''}`;
-  const refresh = () => Promise.all([utils.worklist.list.invalidate(), utils.worklist.study.invalidate()]);
+  const refresh = () => Promise.all([refreshQuery(utils.worklist.list), refreshQuery(utils.worklist.study)]);
   const done = (text: string) => () => {
     toast.success(text);
     refocus.current = readingKey;
