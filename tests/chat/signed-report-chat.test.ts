@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyses, dicomInstances } from '../../server/src/db/schema.js';
 import type { TReport } from '@contracts/schemas/report.js';
-import type { TFinding } from '@contracts/schemas/analysis.js';
 import { sampleResultV2 } from '../analysis/support/fixtures.js';
 import { seedProfileStudies } from '../timeline/seed-profile-studies.js';
 import { createUser, type TTestUser } from '../helpers/factories.js';
 import { editAndSignRest, reportRest } from '../helpers/sign-report.js';
 import { askChat } from '../helpers/ask-chat.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { finding, resultOf, seedStudies } from '../worklist/seed-studies.js';
+import { finding, namedFinding as f, resultOf, seedStudies } from '../worklist/seed-studies.js';
 
 const SIGNER = 'Dr Sasha Signer';
 
@@ -93,21 +92,6 @@ describe('the chat quotes the edited, then the signed report', () => {
     );
     assert.match(await ask('what is the impression'), /ADDENDA\*\*\n- Compared with the outside film/);
   });
-});
-
-/** A finding as the shipped model words it (display from the knowledge notes' names). */
-const f = (
-  label: string,
-  display: string,
-  probability: number,
-  threshold: number,
-  call: TFinding['call'],
-): TFinding => ({
-  label,
-  display,
-  probability,
-  threshold,
-  call,
 });
 
 /**

@@ -29,6 +29,14 @@ export const finding = (label: string, probability: number, threshold: number, c
   threshold,
   call,
 });
+/** A finding as the shipped model words it (its display from the knowledge notes' names). */
+export const namedFinding = (
+  label: string,
+  display: string,
+  probability: number,
+  threshold: number,
+  call: TFinding['call'],
+): TFinding => ({ label, display, probability, threshold, call });
 export const resultOf = (...findings: TFinding[]): TStoredResult => sampleResultV2({ findings, topFinding: null });
 
 /**

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { TFinding } from '@contracts/schemas/analysis.js';
 import { worklistLeadText } from '@contracts/finding-story.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
 import { sessionCaller } from '../helpers/session-caller.js';
@@ -8,20 +7,7 @@ import { editAndSignRest, reportRest } from '../helpers/sign-report.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { sampleResultV2 } from '../analysis/support/fixtures.js';
 import { seedProfileStudies } from '../timeline/seed-profile-studies.js';
-
-const f = (
-  label: string,
-  display: string,
-  probability: number,
-  threshold: number,
-  call: TFinding['call'],
-): TFinding => ({
-  label,
-  display,
-  probability,
-  threshold,
-  call,
-});
+import { namedFinding as f } from './seed-studies.js';
 
 /**
  * Issue 49 item 1: once a report is signed, the worklist row's lead and the patient timeline say
