@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AnalysisStage } from './analysis-stage.js';
-import { ZModelId } from './model/registry.js';
+import { ZModelId, ZRegistryEntry } from './model/registry.js';
 import { ZWorkerResult } from './schemas/analysis.js';
 
 /** Queue names in one place; each is prefixed by QUEUE_PREFIX so tests can use their own. */
@@ -13,6 +13,8 @@ export const QueueName = {
   AnalysisShadow: 'analysis-shadow',
   /** worker → server: a shadow model's outputs, stored apart from the analysis. */
   ShadowResult: 'shadow-result',
+  /** server → worker: check an uploaded ONNX model and write its registry folder (issue 47); the answer is the job's return value. */
+  ModelImport: 'model-import',
   /** server → server: a signed report or addendum on its way to the RIS (HL7) or the PACS (SR). */
   ReportDelivery: 'report-delivery',
 } as const;
@@ -50,6 +52,34 @@ export const ZShadowResultJob = z.object({
   rssMb: z.number().min(0),
 });
 export type TShadowResultJob = z.infer<typeof ZShadowResultJob>;
+
+/** A model import (issue 47): the staging folder's id only; the file and the request lie in it. */
+export const ZModelImportJob = z.object({ uploadId: z.uuid() });
+export type TModelImportJob = z.infer<typeof ZModelImportJob>;
+
+/**
+ * What the server writes beside the uploaded file in `<registry>/.uploads/<uploadId>/request.json`
+ * (the admin's display name is the registry's record of who imported it, as the CLI's --by).
+ */
+export const ZModelImportRequest = z.object({
+  contract: z.enum(['torchxrayvision', 'manifest']),
+  name: z.string().min(1).max(100),
+  version: z.string().min(1).max(100).optional(),
+  importedBy: z.string().min(1).max(200),
+  /** Whether manifest.json was uploaded beside model.onnx. */
+  manifest: z.boolean(),
+});
+export type TModelImportRequest = z.infer<typeof ZModelImportRequest>;
+
+/** The worker's answer to an import: the registry entry, or the refusal's message (nothing written). */
+export const ZModelImportAnswer = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), entry: ZRegistryEntry }),
+  z.object({ ok: z.literal(false), kind: z.enum(['refused', 'conflict']), message: z.string().max(2000) }),
+]);
+export type TModelImportAnswer = z.infer<typeof ZModelImportAnswer>;
+
+/** The staging folder of an upload under the registry root (dot-named: the registry's listing skips it). */
+export const MODEL_UPLOADS_DIR = '.uploads';
 
 /**
  * What the worker hands back. Both ends parse it: the worker before adding the job (a drift fails

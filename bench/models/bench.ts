@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { memoryMbOf } from '../../server/src/services/models/read-registry-models.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 import { encodeOnnx, randomWeights, type TOnnxNode, type TOnnxTensor } from '../../tests/helpers/onnx-graph.js';

@@ -19,6 +19,8 @@ export const baseConfigShape = {
   MODEL_REGISTRY_DIR: z.string().optional(),
   /** Models that may run in shadow at once; the worker keeps one session each, plus the live one. */
   MODEL_MAX_SHADOWS: z.coerce.number().int().min(0).max(8).default(2),
+  /** An imported ONNX file larger than this (MB) is refused: by the server while it streams, and by the import itself. */
+  MODEL_IMPORT_MAX_MB: z.coerce.number().positive().default(512),
   UPLOAD_DIR: z.string().optional(),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),

@@ -20,6 +20,8 @@ export const ZConfig = z
     MODEL_MEMORY_LIMIT_MB: z.coerce.number().int().min(1).default(2048),
     /** Signed studies a shadow must be compared on before promotion without { "confirm": true }. */
     MODEL_PROMOTE_MIN_STUDIES: z.coerce.number().int().min(0).default(200),
+    /** How long POST /api/site/models waits for the worker's checks of an imported model. */
+    MODEL_IMPORT_WAIT_MS: z.coerce.number().int().min(1000).default(180_000),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().default('http://localhost:3000'),

@@ -25,6 +25,25 @@ export const MODEL_MESSAGES = {
     "These labels are this department's signed reads (a finding named in the signed impression is present, one not named is absent), not a reference standard.",
 } as const;
 
+const mbText = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** POST /api/site/models (issue 47): what the server and the worker answer about an upload. */
+export const MODEL_IMPORT_MESSAGES = {
+  fileRequired: 'Send the model as the multipart file part "file" (an .onnx file)',
+  manifestRequired: 'The manifest contract needs the manifest as the multipart file part "manifest" (JSON)',
+  badContract: 'contract must be torchxrayvision or manifest',
+  manifestTooLarge: 'The manifest is over 1 MB',
+  tooLarge: (limitBytes: number) =>
+    `the file is over ${mbText(limitBytes)}; the limit is ${mbText(limitBytes)} (MODEL_IMPORT_MAX_MB)`,
+  noWorker: (seconds: number) =>
+    `No worker took the model within ${seconds} s: is a worker running? Nothing was imported; try again when one is.`,
+  stillChecking: (seconds: number) =>
+    `The worker is still checking the model after ${seconds} s; reload the list in a while to see whether it was imported.`,
+  failed: 'The import could not run on the worker; nothing was imported',
+  imported: (id: string, runs: { film: string; accepted: boolean; topFinding: string | null }[]) =>
+    `${id} imported as a candidate. Fixture films: ${runs.map((r) => `${r.film} ${r.accepted ? (r.topFinding ?? 'no finding') : 'refused'}`).join('; ')}.`,
+} as const;
+
 export const ZRegistryModel = z.object({
   id: z.string(),
   name: z.string(),
@@ -79,7 +98,7 @@ export type TComparison = z.infer<typeof ZComparison>;
 
 export const ZRegistryEvent = z.object({
   id: z.string(),
-  action: z.enum(['shadow', 'unshadow', 'promote', 'rollback']),
+  action: z.enum(['import', 'shadow', 'unshadow', 'promote', 'rollback']),
   modelId: z.string(),
   from: z.string().nullable(),
   to: z.string().nullable(),
@@ -95,6 +114,9 @@ export const ZRegistry = z.object({
   limits: z.object({ maxShadows: z.number(), memoryLimitMb: z.number(), promoteMinStudies: z.number() }),
 });
 export type TRegistry = z.infer<typeof ZRegistry>;
+
+export const ZImportedModel = z.object({ model: ZRegistryModel });
+export type TImportedModel = z.infer<typeof ZImportedModel>;
 
 export const ZModelIdInput = z.object({ id: z.string().min(1).max(64) });
 export const ZPromoteInput = z.object({ confirm: z.boolean().optional() });

@@ -8,7 +8,7 @@
 import { userInfo } from 'node:os';
 import { loadBaseConfig, modelRegistryDir } from '@contracts/config/base-config.js';
 import { CliUsageError, parseCliArgs, runCli } from '@common/cli-args.js';
-import { importModel } from './import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 
 const USAGE = `Usage: npm run model -- import <file.onnx> --contract torchxrayvision --name NAME [--version V] [--by WHO]
        npm run model -- import <file.onnx> --contract manifest --manifest FILE.json --name NAME [--version V] [--by WHO]
@@ -38,8 +38,7 @@ async function main(): Promise<number> {
     throw new CliUsageError('--contract must be torchxrayvision or manifest.');
   if (!values.name) throw new CliUsageError('--name is required.');
   const config = loadBaseConfig();
-  const maxMb = Number(process.env.MODEL_IMPORT_MAX_MB ?? 512);
-  if (!(maxMb > 0)) throw new CliUsageError('MODEL_IMPORT_MAX_MB must be a positive number.');
+  const maxMb = config.MODEL_IMPORT_MAX_MB;
   const entry = await importModel({
     file: positionals[0]!,
     contract,

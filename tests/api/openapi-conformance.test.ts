@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { modelRegistryDir } from '@contracts/config/base-config.js';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { promoteModel, rollbackModel, shadowModel } from '../../server/src/services/models/change-model-status.js';
 import { readRegistryState } from '../../server/src/services/models/registry-state.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { calibrateModel } from '../../scripts/model/calibrate-model.js';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { XRV_OP_THRESHS, XRV_PATHOLOGIES } from '@contracts/model/torchxrayvision.js';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
-import { importModel, ImportRefused, type TImportOptions } from '../../scripts/model/import-model.js';
-import { readOnnxHeader } from '../../scripts/model/read-onnx-header.js';
+import { importModel, ImportRefused, type TImportOptions } from '../../worker/src/models/import-model.js';
+import { readOnnxHeader } from '../../worker/src/models/read-onnx-header.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 

@@ -10,7 +10,7 @@ import { impressionLabels } from '../../server/src/services/models/impression-la
 import type { TComparison, TRegistry } from '@contracts/schemas/models.js';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import { postMultipart } from '../helpers/post-multipart.js';

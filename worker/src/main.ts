@@ -9,6 +9,7 @@ import { QueueName } from '@contracts/queues.js';
 import { setIntraOpThreads } from './pipeline/infer.js';
 import { createAnalysisProcessor } from './jobs/process-analysis.js';
 import { startShadowProcess } from './jobs/start-shadow-process.js';
+import { createModelImportProcessor } from './jobs/process-model-import.js';
 import { createModelCache } from './models/model-cache.js';
 import { registryDirs } from './models/registry-dirs.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -44,6 +45,16 @@ async function main(): Promise<void> {
   worker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'analysis job failed'));
   // Shadow models run in a child process of their own at the lowest CPU priority (issue 47).
   const shadows = startShadowProcess(log);
+  // Models a site admin uploads (issue 47): checked one at a time, beside the analyses.
+  const importWorker = new Worker(QueueName.ModelImport, createModelImportProcessor({ config }), {
+    connection: createRedis(config.REDIS_URL),
+    prefix: config.QUEUE_PREFIX,
+    concurrency: 1,
+    lockDuration: config.WORKER_LOCK_MS,
+    stalledInterval: config.WORKER_STALLED_MS,
+  });
+  importWorker.on('error', (err) => log.warn({ err }, 'model import worker connection error'));
+  importWorker.on('failed', (job, err) => log.warn({ err, jobId: job?.id }, 'model import job failed'));
 
   const id = `${hostname()}-${process.pid}`;
   const beat = () =>
@@ -61,6 +72,7 @@ async function main(): Promise<void> {
     clearInterval(heartbeat);
     await worker.close();
     await shadows.stop();
+    await importWorker.close();
     await models.close();
     await redis.del(`${config.QUEUE_PREFIX}:workers:${id}`).catch(() => undefined);
     await resultQueue.close().catch(() => undefined);

@@ -685,16 +685,16 @@ export const reportDeliveries = pgTable(
 );
 
 /**
- * The model registry's record (issue 47): every change of a model's status by a site admin —
- * shadow on or off, promotion, rollback — with who, when, from which live model to which and the
- * shadow comparison's figures at that moment. Which model is live or shadow now is the site
- * setting 'model_registry'; this table is its history.
+ * The model registry's record (issue 47): every import through the API and every change of a
+ * model's status by a site admin — shadow on or off, promotion, rollback — with who, when, from
+ * which live model to which and the shadow comparison's figures at that moment. Which model is
+ * live or shadow now is the site setting 'model_registry'; this table is its history.
  */
 export const modelRegistryEvents = pgTable(
   'model_registry_events',
   {
     id: id(),
-    action: text('action').$type<'shadow' | 'unshadow' | 'promote' | 'rollback'>().notNull(),
+    action: text('action').$type<'import' | 'shadow' | 'unshadow' | 'promote' | 'rollback'>().notNull(),
     modelId: text('model_id').notNull(),
     fromModelId: text('from_model_id'),
     toModelId: text('to_model_id'),

@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
 import { trpc } from '../../../lib/trpc';
+import { ImportModelForm } from './import-model-form';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const iv = (x: TInterval | null) =>
@@ -89,9 +90,9 @@ export function SiteModelsPanel() {
       </h2>
       <p className="muted small">
         One model is live; up to {limits.maxShadows} run in shadow on every new study, after its report, and are never
-        shown to clinicians. Import with <code>npm run model -- import</code> (docs/models.md). Promotion needs
-        operating points from a labelled cohort and {limits.promoteMinStudies} compared signed studies, or your
-        confirmation.
+        shown to clinicians. Import one below (or with <code>npm run model -- import</code>, docs/models.md): it becomes
+        a candidate. Promotion needs operating points from a labelled cohort and {limits.promoteMinStudies} compared
+        signed studies, or your confirmation.
       </p>
       <table className="site-table">
         <thead>
@@ -158,6 +159,7 @@ export function SiteModelsPanel() {
       </button>
       {compared && comparison.data ? <ComparisonTable c={comparison.data} /> : null}
       {compared && comparison.isLoading ? <Spinner /> : null}
+      <ImportModelForm onImported={() => void utils.site.models.invalidate()} />
       <h3 className="section-title">History</h3>
       {history.length === 0 ? (
         <p className="muted small">No change yet.</p>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { parseModelManifest } from '@contracts/model/manifest.js';
 import { XRV_INPUT, XRV_PATHOLOGIES } from '@contracts/model/torchxrayvision.js';
@@ -12,7 +13,7 @@ import {
   type TModelContract,
   type TRegistryEntry,
 } from '@contracts/model/registry.js';
-import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
+import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
 import { torchxrayvisionManifest } from './build-manifest.js';
 import { productFindings } from './product-findings.js';
 import { OnnxHeaderError, readOnnxHeader } from './read-onnx-header.js';
@@ -20,16 +21,29 @@ import { OnnxHeaderError, readOnnxHeader } from './read-onnx-header.js';
 /** The oldest opset the import accepts: onnxruntime keeps running older ones, but exporters of today write 11+. */
 export const MIN_OPSET = 11;
 
-/** The committed films every import runs on (tests/fixtures/cxr/README.md says where they come from). */
+/**
+ * The committed films every import runs on (tests/fixtures/cxr/README.md says where they come
+ * from), found from this file so the worker process, the CLI and the tests read the same ones
+ * whatever their working directory.
+ */
 export const FIXTURE_FILMS = [
-  'tests/fixtures/cxr/normal-covid-normal-6288.jpg',
-  'tests/fixtures/cxr/pneumonia-bacterial-kermany-person1307-bacteria-3278.jpg',
-  'tests/fixtures/cxr/covid19-covid-covid-2944.jpg',
-];
+  'normal-covid-normal-6288.jpg',
+  'pneumonia-bacterial-kermany-person1307-bacteria-3278.jpg',
+  'covid19-covid-covid-2944.jpg',
+].map((f) => fileURLToPath(new URL(`../../../tests/fixtures/cxr/${f}`, import.meta.url)));
 
-/** An import that does not fit: the message says what and why, and nothing was written. */
+/**
+ * An import that does not fit: the message says what and why, and nothing was written.
+ * `conflict`: the registry already holds the name (the file itself may be fine).
+ */
 export class ImportRefused extends Error {
   override name = 'ImportRefused';
+  constructor(
+    message: string,
+    readonly kind: 'refused' | 'conflict' = 'refused',
+  ) {
+    super(message);
+  }
 }
 
 export interface TImportOptions {
@@ -63,9 +77,10 @@ const exists = (p: string) =>
 export async function importModel(opts: TImportOptions): Promise<TRegistryEntry> {
   const id = ZModelId.safeParse(opts.name);
   if (!id.success) throw new ImportRefused(`--name: ${id.error.issues[0]!.message}`);
-  if (id.data === SHIPPED_MODEL_ID) throw new ImportRefused(`"${SHIPPED_MODEL_ID}" is the shipped model's name`);
+  if (id.data === SHIPPED_MODEL_ID)
+    throw new ImportRefused(`"${SHIPPED_MODEL_ID}" is the shipped model's name`, 'conflict');
   const dir = path.join(opts.registryDir, id.data);
-  if (await exists(dir)) throw new ImportRefused(`a model named ${id.data} is already in the registry (${dir})`);
+  if (await exists(dir)) throw new ImportRefused(`a model named ${id.data} is already in the registry`, 'conflict');
 
   const size = (await stat(opts.file)).size;
   if (size > opts.maxBytes)
