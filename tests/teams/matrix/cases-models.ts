@@ -15,6 +15,11 @@ export const modelCases: readonly TCase[] = [
     call: (c) => restStatus(c.t, 'GET', '/api/site/models', c.token),
   },
   {
+    surface: 'POST /api/site/models',
+    expect: SITE_ADMIN,
+    call: (c) => restStatus(c.t, 'POST', '/api/site/models', c.token),
+  },
+  {
     surface: 'GET /api/site/models/{id}/comparison',
     expect: SITE_ADMIN,
     call: (c) => restStatus(c.t, 'GET', `/api/site/models/${ID}/comparison`, c.token),
