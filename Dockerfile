@@ -26,6 +26,8 @@ COPY server ./server
 COPY worker ./worker
 COPY scripts ./scripts
 COPY models/cxr ./models/cxr
+# The films every model import runs on (worker/src/models/import-model.ts, issue 47).
+COPY tests/fixtures/cxr ./tests/fixtures/cxr
 COPY --from=build /app/dist ./dist
 # The app writes only under /app/data (embedded database, local images) and the node user owns it.
 RUN mkdir -p /app/data && chown node:node /app/data

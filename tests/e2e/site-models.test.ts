@@ -149,8 +149,9 @@ describe('site models in Chromium (issue 47)', () => {
       method: 'POST',
       body: JSON.stringify({ profile: { full_name: 'Shadow Patient', age: '61' } }),
     });
-    assert.equal(created.status, 201, await created.text());
-    const profileId = ((await created.json()) as { data: { profile_id: string } }).data.profile_id;
+    const createdText = await created.text();
+    assert.equal(created.status, 201, createdText);
+    const profileId = (JSON.parse(createdText) as { data: { profile_id: string } }).data.profile_id;
     for (const label of ['normal', 'pneumonia', 'covid19'] as const) await analyseAndSign(profileId, label);
     // The shadow runs after each live report, on its own queue: wait until all three are compared.
     let studies = 0;
