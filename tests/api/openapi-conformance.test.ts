@@ -28,10 +28,16 @@ import { importModel } from '../../worker/src/models/import-model.js';
 import { promoteModel, rollbackModel, shadowModel } from '../../server/src/services/models/change-model-status.js';
 import { readRegistryState } from '../../server/src/services/models/registry-state.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
+import { Worker } from 'bullmq';
+import { QueueName } from '@contracts/queues.js';
+import { createModelImportProcessor } from '../../worker/src/jobs/process-model-import.js';
 
 type TResponses = Record<string, { content?: Record<string, { schema?: object }> }>;
 type TDoc = { paths: Record<string, Record<string, { responses: TResponses }>> };
 type TCall = Omit<InjectOptions, 'url' | 'method'> & { url: string };
+
+/** The model-import worker, started by the import route's first call. */
+let importWorker: Worker | undefined;
 
 /** The upload form: a patient for a documented 202, and a small PNG. */
 async function uploadForm() {
@@ -330,6 +336,19 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     siteAdmin(t, u, { url: '/api/site/stow-forwarding', payload: { email: u.user.email, forward: true } }),
   // The model registry (issue 47): an imported model in this app's registry, in the state each call needs.
   'GET /api/site/models': async (t, u) => siteAdmin(t, u, { url: '/api/site/models' }),
+  // The import needs a worker to answer: the worker's own import job, in this process.
+  'POST /api/site/models': async (t, u) => {
+    importWorker ??= new Worker(QueueName.ModelImport, createModelImportProcessor({ config: t.deps.config }), {
+      connection: t.deps.redis,
+      prefix: t.deps.config.QUEUE_PREFIX,
+    });
+    const form = multipart([
+      { name: 'contract', value: 'torchxrayvision' },
+      { name: 'name', value: `conformance-import-${uniqueSuffix()}`.toLowerCase().slice(0, 48) },
+      { name: 'file', value: Buffer.from(xrvShapedOnnx()), filename: 'model.onnx', type: 'application/octet-stream' },
+    ]);
+    return siteAdmin(t, u, { url: '/api/site/models', ...form });
+  },
   'GET /api/site/models/{id}/comparison': async (t, u) =>
     siteAdmin(t, u, { url: `/api/site/models/${await registryModel(t)}/comparison` }),
   'POST /api/site/models/{id}/shadow': async (t, u) =>
@@ -487,6 +506,7 @@ describe('every /api route answers what /api/docs/json documents', () => {
     doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
   });
   afterAll(async () => {
+    await importWorker?.close();
     await t.close();
   });
 
