@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { parseModelManifest, type TModelManifest } from '@contracts/model/manifest.js';
 import { borrowAnatomyStage } from '../../worker/src/models/borrow-anatomy-stage.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
-import { torchxrayvisionManifest } from '../../scripts/model/build-manifest.js';
-import { productFindings } from '../../scripts/model/product-findings.js';
+import { torchxrayvisionManifest } from '../../worker/src/models/build-manifest.js';
+import { productFindings } from '../../worker/src/models/product-findings.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 
 /**
