@@ -3,6 +3,7 @@ import type { TComparison, TInterval } from '@contracts/schemas/models';
 import { Spinner } from '../../../components/spinner';
 import { useToast } from '../../../components/toast/use-toast';
 import { errorText } from '../../../lib/error-text';
+import { refreshQuery } from '../../../lib/refresh-query';
 import { trpc } from '../../../lib/trpc';
 import { ImportModelForm } from './import-model-form';
 
@@ -73,7 +74,7 @@ export function SiteModelsPanel() {
   const done = {
     onSuccess: (r: { message: string }) => {
       toast.success(r.message);
-      void utils.site.models.invalidate();
+      void refreshQuery(utils.site.models);
     },
     onError: (err: unknown) => toast.error(errorText(err, 'The registry refused the change')),
   };
@@ -159,7 +160,7 @@ export function SiteModelsPanel() {
       </button>
       {compared && comparison.data ? <ComparisonTable c={comparison.data} /> : null}
       {compared && comparison.isLoading ? <Spinner /> : null}
-      <ImportModelForm onImported={() => void utils.site.models.invalidate()} />
+      <ImportModelForm onImported={() => void refreshQuery(utils.site.models)} />
       <h3 className="section-title">History</h3>
       {history.length === 0 ? (
         <p className="muted small">No change yet.</p>
