@@ -82,6 +82,8 @@ describe('site models in Chromium (issue 47)', () => {
         SITE_ADMIN_EMAILS: adminEmail,
         MODEL_PROMOTE_MIN_STUDIES: '50',
         MODEL_IMPORT_WAIT_MS: '240000',
+        // Small, so the limit's refusal is seen in the browser; the generated graphs are a few KB.
+        MODEL_IMPORT_MAX_MB: '0.5',
         ANALYSIS_WAIT_MS: '180000',
         ANALYSIS_TIMEOUT_MS: '180000',
         RATE_LIMIT_DISABLED: 'true',
@@ -102,7 +104,7 @@ describe('site models in Chromium (issue 47)', () => {
     await app?.close();
   });
 
-  test("the import form: a refusal in the import's words, then a model imported as a candidate", async () => {
+  test("the import form: refusals in the import's words, then a model imported as a candidate", async () => {
     await openModels();
     await row('shipped').waitFor(SLOW);
     await statusOf('shipped', 'live');
@@ -123,6 +125,19 @@ describe('site models in Chromium (issue 47)', () => {
     await page
       .getByTestId('import-model-refusal')
       .filter({ hasText: 'the graph uses opset 9; the import needs opset 11 or newer' })
+      .waitFor(SLOW);
+
+    // Over MODEL_IMPORT_MAX_MB: the server stops reading and the browser shows its words.
+    await form.getByLabel('ONNX file *').setInputFiles({
+      name: 'big.onnx',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(2 * 1024 * 1024, 1),
+    });
+    await form.getByLabel('Name *').fill('too-big');
+    await form.getByRole('button', { name: 'Import' }).click();
+    await page
+      .getByTestId('import-model-refusal')
+      .filter({ hasText: 'the file is over 0.5 MB; the limit is 0.5 MB (MODEL_IMPORT_MAX_MB)' })
       .waitFor(SLOW);
 
     await form.getByLabel('ONNX file *').setInputFiles({
