@@ -23,19 +23,22 @@ let dataDir: string;
 let worker: ChildProcess;
 const prefix = `sp${uniqueSuffix()}`;
 
-/** The pids and niceness of a process's children (procps `ps`). */
+/**
+ * The pids and niceness of a process's shadow-process children (procps `ps`; tsx's esbuild
+ * service is a child too, at the worker's own priority, and is not counted).
+ */
 function childrenOf(pid: number): { pid: number; nice: number }[] {
   let out: string;
   try {
-    out = execFileSync('ps', ['-o', 'pid=,ni=', '--ppid', String(pid)], { encoding: 'utf8' });
+    out = execFileSync('ps', ['-o', 'pid=,ni=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {
     return []; // ps exits 1 when there are none
   }
   return out
     .trim()
     .split('\n')
-    .filter(Boolean)
-    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter((l) => l.includes('shadow-main'))
+    .map((l) => l.trim().split(/\s+/).slice(0, 2).map(Number))
     .map(([p, n]) => ({ pid: p!, nice: n! }));
 }
 
@@ -72,7 +75,7 @@ afterAll(async () => {
 
 describe('the shadow process (issue 47)', () => {
   test('runs shadow jobs at niceness 19 beside the worker, and dies with it', async () => {
-    // One child, which lowers its own priority as it starts (0 for its first moments).
+    // One shadow process, which lowers its own priority as it starts (0 for its first moments).
     const child = await until('a shadow process at niceness 19', () =>
       childrenOf(worker.pid!).find((c) => c.nice === 19),
     );

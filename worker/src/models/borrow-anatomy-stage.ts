@@ -1,41 +1,31 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseModelManifest, type TModelManifest } from '@contracts/model/manifest.js';
 
-/** The shipped model's anatomy stage could not be lent (its manifest or file is missing or broken). */
-export class AnatomyStageMissing extends Error {
-  override name = 'AnatomyStageMissing';
+/** What an imported model's folder calls its copy of the stage (never the classifier's own name). */
+export const ANATOMY_STAGE_FILE = 'anatomy-stage.onnx';
+
+export interface TAnatomyStage {
+  /** The manifest's `anatomy` and `gate` for the imported model (file: ANATOMY_STAGE_FILE). */
+  anatomy: NonNullable<TModelManifest['anatomy']>;
+  gate: NonNullable<TModelManifest['gate']>;
+  /** The shipped stage's ONNX file, to copy into the imported model's folder. */
+  source: string;
 }
 
 /**
- * Puts the shipped model's anatomy stage in front of an imported classifier (issue 47): its
- * chest-film gate (a photograph, a document or another body part is refused, an inverted film
- * turned the right way round), the measured heart and lung fields (the CTR, the lung-field box a
- * `lung-box` crop needs, the maps' lung zones and sides). Without it an imported model would read
- * whatever it is given, and the report would lose the measured heart. The stage's ONNX file is
- * copied into `dir` (a model folder is self-contained: its sha256s are checked at load), and the
- * returned manifest carries the stage and its gate.
+ * The shipped model's anatomy stage, lent to an imported classifier (issue 47): its chest-film
+ * gate (a CT slice, a document or another body part is refused, an inverted film turned the right
+ * way round) and the measured heart and lung fields (the CTR, the lung-field box a `lung-box` crop
+ * needs, the maps' lung zones and sides). Without it an imported model would read whatever it is
+ * given, and the report would lose the measured heart. The import copies the file into the
+ * model's folder, so that a folder is self-contained and its sha256s are checked at load. Null
+ * when the shipped model has no such stage.
  */
-export async function borrowAnatomyStage(
-  manifest: TModelManifest,
-  shippedDir: string,
-  dir: string,
-): Promise<TModelManifest> {
-  let shipped: TModelManifest;
-  try {
-    const parsed = parseModelManifest(JSON.parse(await readFile(path.join(shippedDir, 'manifest.json'), 'utf8')));
-    if (!parsed.ok) throw new Error(parsed.error);
-    shipped = parsed.manifest;
-  } catch (err) {
-    throw new AnatomyStageMissing(`cannot read the shipped model's manifest: ${(err as Error).message}`);
-  }
-  const { anatomy, gate } = shipped;
-  if (!anatomy || gate?.model !== 'anatomy')
-    throw new AnatomyStageMissing('the shipped model has no anatomy stage with a chest-film gate to lend');
-  // The file keeps a name of its own, so a classifier called anatomy.onnx is never overwritten.
-  const file = 'anatomy-stage.onnx';
-  await copyFile(path.join(shippedDir, anatomy.file), path.join(dir, file)).catch((err: Error) => {
-    throw new AnatomyStageMissing(`cannot copy the shipped anatomy stage: ${err.message}`);
-  });
-  return { ...manifest, anatomy: { ...anatomy, file }, gate };
+export async function readAnatomyStage(shippedDir: string): Promise<TAnatomyStage | null> {
+  const parsed = parseModelManifest(JSON.parse(await readFile(path.join(shippedDir, 'manifest.json'), 'utf8')));
+  if (!parsed.ok) throw new Error(`the shipped manifest is invalid: ${parsed.error}`);
+  const { anatomy, gate } = parsed.manifest;
+  if (!anatomy || gate?.model !== 'anatomy') return null;
+  return { anatomy: { ...anatomy, file: ANATOMY_STAGE_FILE }, gate, source: path.join(shippedDir, anatomy.file) };
 }

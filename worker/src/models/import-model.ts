@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile, access } from 'node:fs/promises';
+import { access, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
@@ -14,6 +14,7 @@ import {
   type TRegistryEntry,
 } from '@contracts/model/registry.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
+import { ANATOMY_STAGE_FILE, readAnatomyStage, type TAnatomyStage } from './borrow-anatomy-stage.js';
 import { torchxrayvisionManifest } from './build-manifest.js';
 import { productFindings } from './product-findings.js';
 import { OnnxHeaderError, readOnnxHeader } from './read-onnx-header.js';
@@ -107,9 +108,10 @@ export async function importModel(opts: TImportOptions): Promise<TRegistryEntry>
       throw new ImportRefused(
         `the graph has ${session.inputNames.length} inputs (${session.inputNames.join(', ')}); a model takes exactly one image input`,
       );
-    const manifest = await manifestFor(opts, session, { sha256, opset: header.opset });
+    const stage = await readAnatomyStage(opts.shippedDir);
+    const manifest = await manifestFor(opts, session, { sha256, opset: header.opset }, stage);
     checkShapes(manifest, session, opts.contract);
-    return await writeFolder(opts, { id: id.data, dir, bytes, sha256, opset: header.opset, manifest });
+    return await writeFolder(opts, { id: id.data, dir, bytes, sha256, opset: header.opset, manifest, stage });
   } finally {
     await session.release();
   }
@@ -121,6 +123,7 @@ async function manifestFor(
   opts: TImportOptions,
   session: ort.InferenceSession,
   known: { sha256: string; opset: number },
+  stage: TAnatomyStage | null,
 ): Promise<TParsedManifest> {
   const displays = await productFindings(opts.shippedDir);
   let raw: Record<string, unknown>;
@@ -156,13 +159,14 @@ async function manifestFor(
       contract: 'manifest',
     };
   }
-  const parsed = parseModelManifest(raw);
+  if (raw.anatomy !== undefined || raw.gate !== undefined)
+    throw new ImportRefused(
+      "an imported model brings no anatomy stage or gate of its own: the shipped model's runs in front of it (docs/models.md)",
+    );
+  // The shipped anatomy stage and its chest-film gate run in front of every imported classifier.
+  const parsed = parseModelManifest(stage ? { ...raw, anatomy: stage.anatomy, gate: stage.gate } : raw);
   if (!parsed.ok) throw new ImportRefused(`the manifest does not fit the contract: ${parsed.error}`);
   const m = parsed.manifest;
-  if (m.anatomy || m.gate?.model === 'anatomy' || m.input.crop === 'lung-box')
-    throw new ImportRefused(
-      'an imported model sees the whole film: no anatomy stage or lung-box crop (docs/models.md)',
-    );
   const unknown = (m.findings ?? []).map((f) => f.label).filter((l) => !displays.has(l));
   if (unknown.length)
     throw new ImportRefused(
@@ -206,7 +210,15 @@ function checkShapes(m: TParsedManifest, session: ort.InferenceSession, contract
 
 async function writeFolder(
   opts: TImportOptions,
-  got: { id: string; dir: string; bytes: Uint8Array; sha256: string; opset: number; manifest: TParsedManifest },
+  got: {
+    id: string;
+    dir: string;
+    bytes: Uint8Array;
+    sha256: string;
+    opset: number;
+    manifest: TParsedManifest;
+    stage: TAnatomyStage | null;
+  },
 ): Promise<TRegistryEntry> {
   await mkdir(opts.registryDir, { recursive: true });
   // Written beside the registry and renamed into place: a half-written folder is never a model.
@@ -215,6 +227,7 @@ async function writeFolder(
   await mkdir(tmp);
   try {
     await writeFile(path.join(tmp, 'model.onnx'), got.bytes);
+    if (got.stage) await copyFile(got.stage.source, path.join(tmp, ANATOMY_STAGE_FILE));
     await writeFile(path.join(tmp, 'manifest.json'), `${JSON.stringify(got.manifest, null, 2)}\n`);
     const fixtureRuns = await runFixtures(tmp, opts.fixtures ?? FIXTURE_FILMS);
     const entry = ZRegistryEntry.parse({
