@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZModelContract, ZModelStatus } from '../model/registry.js';
+import { ZFixtureRun, ZModelContract, ZModelStatus, ZOperatingPoints } from '../model/registry.js';
 
 /** The model registry's API (issue 47): GET /api/site/models, shadow, promote, rollback, comparison. */
 
@@ -120,3 +120,41 @@ export type TImportedModel = z.infer<typeof ZImportedModel>;
 
 export const ZModelIdInput = z.object({ id: z.string().min(1).max(64) });
 export const ZPromoteInput = z.object({ confirm: z.boolean().optional() });
+
+/**
+ * GET /api/model-card/live (tRPC modelCard.live): the live model's own card for any signed-in
+ * user (clinicians read the card; no patient data). `imported` is null while the shipped model is
+ * live (the public page is its card); otherwise every figure is the imported model's measured one:
+ * registry.json (import, fixture films, cohort operating points) and the comparison recorded in
+ * the history row that made it live.
+ */
+export const ZLiveModelCard = z.object({
+  liveModelId: z.string(),
+  imported: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      contract: ZModelContract,
+      sha256: z.string(),
+      importedAt: z.string(),
+      importedBy: z.string(),
+      fixtureRuns: z.array(ZFixtureRun),
+      /** Null: none measured (a model rolled back to without them cannot be quoted). */
+      operatingPoints: ZOperatingPoints.nullable(),
+      /** The history row that made it live: a promotion (with the comparison then) or a rollback. */
+      madeLive: z
+        .object({
+          action: z.enum(['promote', 'rollback']),
+          from: z.string().nullable(),
+          by: z.string(),
+          at: z.string(),
+          confirmed: z.boolean(),
+        })
+        .nullable(),
+      /** The comparison recorded at its latest promotion (null: none recorded). */
+      promotionComparison: ZComparison.nullable(),
+    })
+    .nullable(),
+});
+export type TLiveModelCard = z.infer<typeof ZLiveModelCard>;

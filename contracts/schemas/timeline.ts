@@ -9,7 +9,7 @@ import { ZReportStatus } from './report.js';
  */
 
 /** What happened to one finding between two analyses; the rule is in services/timeline/compare-results.ts. */
-export const ZFindingChange = z.enum(['new', 'resolved', 'higher', 'lower', 'unchanged']);
+export const ZFindingChange = z.enum(['new', 'resolved', 'higher', 'lower', 'unchanged', 'not called']);
 export type TFindingChange = z.infer<typeof ZFindingChange>;
 
 const ZCall = ZFindingCall;
@@ -48,6 +48,11 @@ export const ZComparison = z.object({
   ctr: z.object({ previous: z.number(), current: z.number(), change: z.number() }).nullable(),
   /** Why the two may not be comparable (model version, image quality, projection). */
   caveats: z.array(z.string()),
+  /**
+   * Why no change is called (issue 47: two different models, or an imported model without a
+   * measured test-retest spread); every finding's change is then 'not called'. Null or absent: called.
+   */
+  notCalled: z.string().nullish(),
 });
 export type TComparison = z.infer<typeof ZComparison>;
 

@@ -7,6 +7,7 @@ import exportRoutes from './export.js';
 import feedbackRoutes from './feedback.js';
 import historyRoutes from './history.js';
 import imageRoutes from './images.js';
+import modelCardRoutes from './model-card.js';
 import { registerDocs } from './openapi/register-docs.js';
 import { securityOf, standardResponses } from './openapi/responses.js';
 import profileRoutes from './profile.js';
@@ -54,6 +55,7 @@ const rest: FastifyPluginAsync = async (app) => {
   await app.register(feedbackRoutes, { prefix: '/feedback' });
   await app.register(siteRoutes, { prefix: '/site' });
   await app.register(siteModelRoutes, { prefix: '/site/models' });
+  await app.register(modelCardRoutes, { prefix: '/model-card' });
   await app.register(teamRoutes, { prefix: '/teams' });
   await app.register(worklistRoutes, { prefix: '/worklist' });
   await app.register(dicomOwnerRoutes, { prefix: '/dicom-owner' });

@@ -7,6 +7,7 @@ import { dicomOwnerRouter } from './routers/dicom-owner/router.js';
 import { exportRouter } from './routers/export/router.js';
 import { feedbackRouter } from './routers/feedback/router.js';
 import { historyRouter } from './routers/history/router.js';
+import { modelCardRouter } from './routers/model-card/router.js';
 import { reportRouter } from './routers/report/router.js';
 import { profileRouter } from './routers/profile/router.js';
 import { settingsRouter } from './routers/settings/router.js';
@@ -32,6 +33,7 @@ export const appRouter = router({
   dicomOwner: dicomOwnerRouter,
   sso: ssoRouter,
   report: reportRouter,
+  modelCard: modelCardRouter,
 });
 
 export type AppRouter = typeof appRouter;

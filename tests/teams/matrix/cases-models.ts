@@ -74,4 +74,15 @@ export const modelCases: readonly TCase[] = [
     expect: SITE_ADMIN,
     call: (c) => trpcStatus(c.t, 'mutation', 'site.rollbackModel', c.token),
   },
+  // The live model's card: any account reads it (clinicians read the card; no patient data).
+  {
+    surface: 'GET /api/model-card/live',
+    expect: SIGNED_IN(200),
+    call: (c) => restStatus(c.t, 'GET', '/api/model-card/live', c.token),
+  },
+  {
+    surface: 'query modelCard.live',
+    expect: SIGNED_IN(200),
+    call: (c) => trpcStatus(c.t, 'query', 'modelCard.live', c.token),
+  },
 ];

@@ -8,7 +8,6 @@ import { applySiteThresholds } from '../site/apply-site-thresholds.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
 import { publishAnalysisEvent } from '@common/publish-analysis-event.js';
 import { composeFailure, composeReport } from './compose-report.js';
-import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { wordWorkerResult } from './word-worker-result.js';
 import { ageYears } from './anatomy-text.js';
 import { analysisErrorOf } from './get-analysis.js';
@@ -17,6 +16,7 @@ import { keepFlaggedHeatmaps } from './keep-flagged-heatmaps.js';
 import { triageColumns } from '../dicom-node/worklist-triage.js';
 import { ensureReportDraft } from '../report/ensure-report-draft.js';
 import { servedModelDir } from '../models/served-model-dir.js';
+import { metricsOfResult } from '../models/read-model-facts.js';
 
 export type TFinalizeOutcome = 'completed' | 'refused' | 'skipped';
 
@@ -43,7 +43,7 @@ export async function finalizeAnalysis(opts: TFinalizeDeps & { job: TAnalysisRes
   const calibrated = await applySiteThresholds({
     db,
     modelDir,
-    result: wordWorkerResult(job.result, metricsForResult(modelDir, job.result)),
+    result: wordWorkerResult(job.result, metricsOfResult(config, made?.modelId, job.result).metrics),
   });
   const [row] = await db
     .select({

@@ -1,7 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { analyses, chats, messages } from '../../db/schema.js';
 import type { AppDeps, RequestMeta } from '../../deps.js';
-import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { CHAT_MESSAGES, type TReplyChunk } from '@contracts/schemas/chat.js';
@@ -11,6 +10,7 @@ import { getOwnedChat } from '../history/get-owned-chat.js';
 import { findReadableReport } from '../report/find-readable-report.js';
 import { loadReportFacts } from '../report/load-report-facts.js';
 import { compareWithPrior } from '../timeline/compare-with-prior.js';
+import { metricsOfResult } from '../models/read-model-facts.js';
 import type { Responder, TResponderContext } from './responders/responder.js';
 import { selectResponder } from './responders/select-responder.js';
 import { rowAccess } from '../data-access/find-owned.js';
@@ -32,7 +32,13 @@ export async function loadChatContext(
   const { db, config, userId, query } = opts;
   const chat = await getOwnedChat({ db, userId, chatId: opts.chatId });
   const [analysis] = await db
-    .select({ id: analyses.id, status: analyses.status, result: analyses.result, createdAt: analyses.createdAt })
+    .select({
+      id: analyses.id,
+      status: analyses.status,
+      result: analyses.result,
+      createdAt: analyses.createdAt,
+      modelId: analyses.modelId,
+    })
     .from(analyses)
     .where(eq(analyses.chatId, chat.id))
     .orderBy(desc(analyses.createdAt))
@@ -45,7 +51,8 @@ export async function loadChatContext(
     .where(eq(messages.chatId, chat.id))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(HISTORY_LIMIT);
-  const metrics = metricsForResult(config.MODEL_DIR, parsed.data);
+  // The measured figures of the model that made this result, never another's (issue 47).
+  const { metrics, source: metricsSource } = metricsOfResult(config, analysis!.modelId, parsed.data);
   // The patient's previous analysis, for "what changed since last time?": stored results only.
   const comparison = await compareWithPrior({
     db,
@@ -72,6 +79,7 @@ export async function loadChatContext(
     history: rows.reverse(),
     query,
     metrics,
+    metricsSource,
     comparison,
     reportFacts,
     report,

@@ -65,6 +65,8 @@ function comparison(c: TComparison | null): string {
     return word ? [`${draftName(f.display)} ${word}`] : [];
   });
   const ctr = ctrChangeText(c);
+  // Issue 47: results of two models (or of one without a measured spread) name no change.
+  if (c.notCalled) return `${comparisonHeading(c)}: ${ctr ? `${ctr}. ` : ''}${c.notCalled}`;
   const parts = [changes.length ? changes.join('; ') : 'no new or resolved finding', ...(ctr ? [ctr] : [])];
   return `${comparisonHeading(c)}: ${parts.join('; ')}.`;
 }

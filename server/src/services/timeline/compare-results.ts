@@ -9,6 +9,8 @@ export interface TAnalysisSnapshot {
   createdAt: Date;
   /** The DICOM StudyDate as YYYY-MM-DD; null for a browser upload (or a study that sent none). */
   studyDate?: string | null;
+  /** The registry model that made it (null: before the registry, the shipped model). */
+  modelId?: string | null;
   result: TStoredResult;
 }
 
@@ -72,9 +74,10 @@ const flagText = (flags: string[]): string =>
   flags.length ? flags.map((f) => QUALITY_WORDS[f] ?? f.replace(/_/g, ' ')).join(', ') : 'no flags';
 
 /** Why the two results may not be comparable, from what they record. */
-function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared: boolean): string[] {
+function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared: boolean, called: boolean): string[] {
   const out: string[] = [];
-  if (previous.modelVersion !== current.modelVersion) {
+  // Without a called change, notCalled says why; this caveat would describe a rule not applied.
+  if (called && previous.modelVersion !== current.modelVersion) {
     out.push(
       `The model version changed between the two analyses (${previous.modelVersion} then ${current.modelVersion}): ` +
         "each probability is compared by its distance from its own version's threshold, and the two versions may not score the same film alike.",
@@ -97,9 +100,16 @@ function caveatsOf(previous: TStoredResult, current: TStoredResult, ctrCompared:
 
 /**
  * The current analysis compared with the prior one: every shipped finding both results report,
- * the CTR when both films have one, and the caveats. Pure: same input, same comparison.
+ * the CTR when both films have one, and the caveats. Pure: same input, same comparison. With
+ * `{ notCalled }` (services/models/read-model-facts.ts says when) the readings are shown side by
+ * side and no change is named.
  */
-export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult, rule: TChangeRule): TComparison {
+export function compareResults(
+  prior: TAnalysisSnapshot,
+  current: TStoredResult,
+  how: TChangeRule | { notCalled: string },
+): TComparison {
+  const rule = 'notCalled' in how ? null : how;
   const before = new Map(prior.result.findings.map((f) => [f.label, f]));
   const nowLabels = new Set(current.findings.map((f) => f.label));
   const findings: TComparison['findings'] = [];
@@ -110,13 +120,13 @@ export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult,
       notCompared.push({ label: f.label, display: f.display, reportedBy: 'current' });
       continue;
     }
-    const spread = rule.spreads[f.label];
+    const spread = rule?.spreads[f.label];
     findings.push({
       label: f.label,
       display: f.display,
       previous: { probability: p.probability, threshold: p.threshold, call: p.call },
       current: { probability: f.probability, threshold: f.threshold, call: f.call },
-      change: changeOf(p, f, rule.margin, spread),
+      change: rule ? changeOf(p, f, rule.margin, spread) : 'not called',
       spread: spread ?? null,
     });
   }
@@ -137,6 +147,7 @@ export function compareResults(prior: TAnalysisSnapshot, current: TStoredResult,
     findings,
     notCompared,
     ctr,
-    caveats: caveatsOf(prior.result, current, ctr !== null),
+    caveats: caveatsOf(prior.result, current, ctr !== null, rule !== null),
+    notCalled: 'notCalled' in how ? how.notCalled : null,
   };
 }

@@ -38,6 +38,9 @@ export const RULE_TEXT =
   '(how far the same film moves when re-encoded, flipped or re-windowed); "new" and "resolved" when the call also changed between flagged and not flagged. ' +
   'A smaller move is "unchanged", even where it crosses the threshold: the model cannot tell it from its own noise.';
 
+/** The rule the changes were named by, or (issue 47) why none is named. */
+export const ruleText = (c: TComparison): string => c.notCalled ?? RULE_TEXT;
+
 /** ' (within ±4.0 points, the measured test-retest spread)' for an unchanged finding with a spread, else ''. */
 const withinText = (f: TComparison['findings'][number]): string =>
   f.change === 'unchanged' && f.spread != null
@@ -66,7 +69,7 @@ export function comparisonLines(c: TComparison): string[] {
         `${n.display}: not compared (only the ${n.reportedBy === 'current' ? 'current' : 'earlier'} model version reports it).`,
     ),
     ...c.caveats,
-    RULE_TEXT,
+    ruleText(c),
   ];
   lines.push(...notes.map((s) => `- ${s}`), '');
   return lines;

@@ -29,6 +29,7 @@ export async function findPriorAnalysis(opts: {
       id: analyses.id,
       chatId: analyses.chatId,
       createdAt: analyses.createdAt,
+      modelId: analyses.modelId,
       result: analyses.result,
       studyDate: studyDateOf(analyses.id),
     })
@@ -53,6 +54,7 @@ export async function findPriorAnalysis(opts: {
         chatId: row.chatId,
         createdAt: row.createdAt,
         studyDate: isoDate(row.studyDate),
+        modelId: row.modelId,
         result: parsed.data,
       };
   }

@@ -4,7 +4,7 @@ import {
   comparisonHeading,
   ctrChangeText,
   priorDate,
-  RULE_TEXT,
+  ruleText,
 } from '../../timeline/comparison-text.js';
 import { bullets, closing } from './grounded-scope.js';
 import type { TResponderContext } from './responder.js';
@@ -52,6 +52,6 @@ export function compareWithPrevious(ctx: TResponderContext): string {
   const notes = [...(ctr ? [`${ctr}.`] : []), ...c.caveats];
   return (
     `${signedReportsText(ctx, priorDate(c))}${comparisonHeading(c)} (model ${c.modelVersions.previous} then ${c.modelVersions.current}), from the two stored results:\n\n${findings}` +
-    `${notes.length ? `\n\n${bullets(notes)}` : ''}\n\n${RULE_TEXT} The comparison describes the model's outputs, not the disease; compare the films themselves.${closing}`
+    `${notes.length ? `\n\n${bullets(notes)}` : ''}\n\n${ruleText(c)} The comparison describes the model's outputs, not the disease; compare the films themselves.${closing}`
   );
 }

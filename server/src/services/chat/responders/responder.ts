@@ -1,5 +1,6 @@
 import type { TPatientSnapshot } from '../../../db/schema.js';
 import type { TModelMetrics } from '../../../knowledge/model-metrics.js';
+import type { TMetricsSource } from '../../models/read-model-facts.js';
 import type { TStoredResult } from '@contracts/schemas/analysis.js';
 import type { TComparison } from '@contracts/schemas/timeline.js';
 import type { TReport } from '@contracts/schemas/report.js';
@@ -14,6 +15,11 @@ export interface TResponderContext {
   query: string;
   /** The model card's figures for the model that produced the result; absent or null: none are quoted. */
   metrics?: TModelMetrics | null;
+  /**
+   * Where `metrics` come from: the shipped model card's evaluation, or (an imported model, issue 47)
+   * the operating points measured on this site's labelled cohort; absent: the model card.
+   */
+  metricsSource?: TMetricsSource;
   /** This analysis compared with the patient's previous one (same profile); absent or null: there is none. */
   comparison?: TComparison | null;
   /**
