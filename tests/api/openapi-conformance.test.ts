@@ -366,6 +366,8 @@ const VALID: Record<string, (t: TestApp, u: TTestUser) => Promise<TCall>> = {
     await registryModel(t, u, 'promoted');
     return siteAdmin(t, u, { url: '/api/site/models/rollback' });
   },
+  // The live model's card: any account (issue 47).
+  'GET /api/model-card/live': async () => ({ url: '/api/model-card/live' }),
   'POST /api/site/sso-preview': async (t, u) =>
     siteAdmin(t, u, { url: '/api/site/sso-preview', payload: { claims: { sub: 'someone', groups: ['cxr-ed'] } } }),
   'GET /api/site/verify-admin': async (t, u) => {

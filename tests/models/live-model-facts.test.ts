@@ -180,6 +180,33 @@ describe('the live model and its own figures (issue 47)', () => {
     assert.deepEqual(got.promotionComparison, promotion.comparison);
   });
 
+  test('the site tools follow the live model: calibration pinned to it, no drift reference, its findings offered as urgent', async () => {
+    const manifest = JSON.parse(await readFile(path.join(path.dirname(entryFile), 'manifest.json'), 'utf8')) as {
+      modelVersion: string;
+      sha256: string;
+      findings: { label: string }[];
+    };
+    const cal = (await rest(t.app, 'GET', '/api/site/calibration', admin.token)).body as {
+      data: { model: { version: string; sha256: string } | null };
+    };
+    assert.deepEqual(cal.data.model, { version: manifest.modelVersion, sha256: manifest.sha256 });
+    const mon = (await rest(t.app, 'GET', '/api/site/monitoring?weeks=2', admin.token)).body as {
+      data: { reference: unknown; staleReference: { message: string } | null; findings: { label: string }[] };
+    };
+    assert.equal(mon.data.reference, null);
+    assert.match(mon.data.staleReference!.message, /the live model is xrv-live, imported by this site, which has no drift reference/);
+    assert.deepEqual(
+      mon.data.findings.map((f) => f.label),
+      manifest.findings.map((f) => f.label),
+    );
+    const urgent = (await trpc(t.app, 'query', 'site.urgentFindings', admin.token)).body as {
+      result: { data: { findings: { label: string }[] } };
+    };
+    const offered = new Set(manifest.findings.map((f) => f.label));
+    assert.ok(urgent.result.data.findings.length > 0);
+    assert.ok(urgent.result.data.findings.every((f) => offered.has(f.label)));
+  });
+
   test("chat on the imported model's result: its cohort figures, never a shipped one", async () => {
     importedMade = await upload('pneumonia', 1);
     const [a] = await t.deps.db.select().from(analyses).where(eq(analyses.id, importedMade.analysis_id));

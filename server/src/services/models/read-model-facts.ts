@@ -4,6 +4,7 @@ import { SHIPPED_MODEL_ID, ZRegistryEntry, type TRegistryEntry } from '@contract
 import type { TDb } from '../../db/client.js';
 import { metricsForResult } from '../../knowledge/model-metrics.js';
 import { createModelFileReader } from '../../knowledge/read-model-file.js';
+import { readModelIdentity, type TModelIdentity } from '../site/read-model-identity.js';
 import type { TChangeRule } from '../timeline/compare-results.js';
 import { loadChangeRule } from '../timeline/load-change-margin.js';
 import { readRegistryState } from './registry-state.js';
@@ -121,4 +122,21 @@ export function changeRuleOf(
   return {
     notCalled: `${now} has no measured test-retest spread (how far the same film moves when re-encoded, flipped or re-windowed), so no change is called.`,
   };
+}
+
+/**
+ * The live model's folder and identity (manifest version, sha256, findings): what the site's
+ * calibration is pinned to, the drift monitor reads and the urgent findings are offered from.
+ */
+export async function readLiveModel(
+  opts: { db: TDb; config: TDirs },
+): Promise<{ id: string; dir: string; identity: TModelIdentity | null }> {
+  const id = await readLiveModelId(opts);
+  let dir: string;
+  try {
+    dir = servedModelDir(opts.config, id);
+  } catch {
+    return { id, dir: opts.config.MODEL_DIR, identity: null };
+  }
+  return { id, dir, identity: readModelIdentity(dir) };
 }

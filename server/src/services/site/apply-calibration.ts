@@ -6,7 +6,7 @@ import { SITE_MESSAGES, type TCalibration } from '@contracts/schemas/site.js';
 import { isUuid } from '../data-access/is-uuid.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { calibrationView } from './calibration-view.js';
-import { readModelIdentity } from './read-model-identity.js';
+import { readLiveModel } from '../models/read-model-facts.js';
 
 /**
  * Makes a proposal the site's applied calibration (the previous one is superseded), in one
@@ -18,7 +18,8 @@ export async function applyCalibration(
   const { meta, userId, calibrationId } = opts;
   const deps = opts;
   if (!isUuid(calibrationId)) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);
-  const model = readModelIdentity(deps.config.MODEL_DIR);
+  // A proposal applies only to the model live now (issue 47), the one new analyses use.
+  const { identity: model } = await readLiveModel(deps);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(siteCalibrations).where(eq(siteCalibrations.id, calibrationId)).limit(1);
     if (!row) throw new AppError('NOT_FOUND', SITE_MESSAGES.noProposal);

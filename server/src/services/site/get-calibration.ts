@@ -4,7 +4,7 @@ import type { TDb } from '../../db/client.js';
 import { siteCalibrations } from '../../db/schema.js';
 import { SITE_MESSAGES, type TCalibrationState } from '@contracts/schemas/site.js';
 import { calibrationView, type TCalibrationRow } from './calibration-view.js';
-import { readModelIdentity } from './read-model-identity.js';
+import { readLiveModel } from '../models/read-model-facts.js';
 
 export async function appliedCalibrationRow(opts: { db: TDb }): Promise<TCalibrationRow | null> {
   const { db } = opts;
@@ -12,9 +12,9 @@ export async function appliedCalibrationRow(opts: { db: TDb }): Promise<TCalibra
   return row ?? null;
 }
 
-/** The applied calibration and whether it is in force for the shipped model (the sha256 pin). */
+/** The applied calibration and whether it is in force for the live model (the sha256 pin: issue 47, a calibration belongs to one model). */
 export async function getCalibration(deps: Pick<AppDeps, 'db' | 'config'>): Promise<TCalibrationState> {
-  const model = readModelIdentity(deps.config.MODEL_DIR);
+  const { identity: model } = await readLiveModel(deps);
   const row = await appliedCalibrationRow({ db: deps.db });
   const active = !!row && !!model && row.modelSha256 === model.sha256;
   return {

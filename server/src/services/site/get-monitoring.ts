@@ -4,7 +4,7 @@ import { analyses, findingFeedback } from '../../db/schema.js';
 import type { TMonitoring, TMonitoringWeek } from '@contracts/schemas/site.js';
 import { histogram, psi, PSI_ALERT, PSI_MIN_SCORES } from './psi.js';
 import { readDriftReference } from './read-drift-reference.js';
-import { readModelIdentity } from './read-model-identity.js';
+import { isShipped, readLiveModel } from '../models/read-model-facts.js';
 
 const week = (col: SQLWrapper) => sql<string>`to_char(date_trunc('week', ${col} at time zone 'UTC'), 'YYYY-MM-DD')`;
 
@@ -31,8 +31,10 @@ export async function getMonitoring(
   const deps = opts;
   const mondays = lastMondays(weeks, now);
   const since = new Date(`${mondays[0]}T00:00:00Z`);
-  const model = readModelIdentity(deps.config.MODEL_DIR);
-  const shipped = readDriftReference(deps.config.MODEL_DIR);
+  // The live model's (issue 47): an imported model's folder holds no drift reference.
+  const live = await readLiveModel(deps);
+  const model = live.identity;
+  const shipped = readDriftReference(live.dir) ?? readDriftReference(deps.config.MODEL_DIR);
   // A reference is the validation distribution of one model's weights: never applied to another.
   const ref = shipped && model && shipped.modelSha256 === model.sha256 ? shipped : null;
   const staleReference =
@@ -40,7 +42,8 @@ export async function getMonitoring(
       ? {
           modelVersion: shipped.modelVersion,
           message:
-            `The drift reference was made for model ${shipped.modelVersion}, not applied to model ${model?.modelVersion ?? 'unknown'}: ` +
+            `The drift reference was made for model ${shipped.modelVersion}, not applied to model ${model?.modelVersion ?? 'unknown'}` +
+            `${isShipped(live.id) ? '' : ` (the live model is ${live.id}, imported by this site, which has no drift reference)`}: ` +
             'no drift figure is shown until a reference for the running model ships.',
         }
       : null;

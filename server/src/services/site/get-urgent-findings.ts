@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { siteSettings } from '../../db/schema.js';
 import type { TUrgentFindings } from '@contracts/schemas/site.js';
-import { readModelIdentity } from './read-model-identity.js';
+import { readLiveModel } from '../models/read-model-facts.js';
 import { migrateUrgentLabels, offeredUrgentFindings } from './urgent-labels.js';
 
 /** The site_settings key of the findings that make a worklist study Urgent. */
@@ -14,8 +14,8 @@ export const URGENT_ALSO_POSSIBLE_KEY = 'urgent_also_possible';
 const ZStored = z.array(z.string());
 
 /**
- * The labels a site administrator made urgent, read against the findings the shipped model offers
- * now (urgent-labels.ts: a label the model no longer offers is migrated or dropped); empty when
+ * The labels a site administrator made urgent, read against the findings the live model offers
+ * now (issue 47: the shipped one or the imported model promoted) (urgent-labels.ts: a label the model no longer offers is migrated or dropped); empty when
  * none was chosen (or the row is unreadable).
  */
 export async function readUrgentLabels(
@@ -27,7 +27,7 @@ export async function readUrgentLabels(
     .where(inArray(siteSettings.key, [URGENT_FINDINGS_KEY, URGENT_ALSO_POSSIBLE_KEY]));
   const row = rows.find((r) => r.key === URGENT_FINDINGS_KEY);
   const parsed = ZStored.safeParse(row?.value);
-  const offered = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => f.label);
+  const offered = offeredUrgentFindings((await readLiveModel(opts)).identity).map((f) => f.label);
   return {
     labels: new Set(migrateUrgentLabels(parsed.success ? parsed.data : [], offered)),
     // Anything but a stored true (no row, an unreadable one) is the default: Likely flags only.
@@ -39,7 +39,7 @@ export async function readUrgentLabels(
 /** The Site tab's view: the findings a site may make urgent (urgent-labels.ts), ticked when urgent. */
 export async function getUrgentFindings(opts: Pick<AppDeps, 'db' | 'config'>): Promise<TUrgentFindings> {
   const { labels, alsoPossible, updatedAt } = await readUrgentLabels(opts);
-  const findings = offeredUrgentFindings(readModelIdentity(opts.config.MODEL_DIR)).map((f) => ({
+  const findings = offeredUrgentFindings((await readLiveModel(opts)).identity).map((f) => ({
     label: f.label,
     display: f.display,
     urgent: labels.has(f.label),

@@ -6,11 +6,11 @@ import { recordAudit } from '../audit/record-audit.js';
 import { buildProposal, methodName } from './build-proposal.js';
 import { calibrationView } from './calibration-view.js';
 import { csvCases, feedbackCases } from './collect-cases.js';
-import { readModelIdentity } from './read-model-identity.js';
+import { readLiveModel } from '../models/read-model-facts.js';
 
 /**
- * Proposes site thresholds from the site's labelled cases for the shipped model, and stores the
- * proposal (not yet applied) pinned to that model's sha256. Refuses when no finding has enough
+ * Proposes site thresholds from the site's labelled cases for the live model (issue 47: the shipped
+ * one, or the imported model promoted), and stores the proposal (not yet applied) pinned to that model's sha256. Refuses when no finding has enough
  * cases.
  */
 export async function proposeCalibration(
@@ -18,7 +18,7 @@ export async function proposeCalibration(
 ): Promise<TCalibration> {
   const { meta, userId, input } = opts;
   const deps = opts;
-  const model = readModelIdentity(deps.config.MODEL_DIR);
+  const { identity: model } = await readLiveModel(deps);
   if (!model) throw new AppError('UNAVAILABLE', 'The model manifest cannot be read');
   const cases =
     input.source === 'feedback'

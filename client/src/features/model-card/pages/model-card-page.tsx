@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { trpc } from '../../../lib/trpc';
 import { PublicPageShell } from '../../../components/public-page-shell';
 import { CardText } from '../components/card-text';
 import { GateTables, PopulationsTable } from '../components/evaluation-tables';
 import { ExternalTable } from '../components/external-table';
 import { FindingsTable } from '../components/findings-table';
 import { GroupTables } from '../components/group-tables';
+import { LiveModelCard } from '../components/live-model-card';
 import { ModelHeadline, TargetsTable } from '../components/model-headline';
 import { MODEL_CARD } from '../model-card-data';
 import './model-card-page.css';
@@ -19,9 +21,17 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** The public model card (/model-card): every figure comes from the shipped model's own files. */
+/**
+ * The public model card (/model-card): every figure comes from the shipped model's own files. When
+ * a signed-in reader's site runs an imported model (issue 47), that model's own card comes first
+ * (the server's figures) and the shipped card follows, said to be not live. Signed out, the live
+ * model is not known (the endpoint needs an account) and the page is the shipped card.
+ */
 export function ModelCardPage() {
   const card = MODEL_CARD;
+  const live = trpc.modelCard.live.useQuery(undefined, { retry: false, refetchOnWindowFocus: false });
+  const imported = live.data?.imported ?? null;
+  const shippedName = `${card.modelName ?? 'the shipped model'} ${card.modelVersion ?? ''}`.trim();
   return (
     <PublicPageShell
       navLabel="Site"
@@ -43,9 +53,17 @@ export function ModelCardPage() {
         </p>
       }
     >
-      <h1>
-        Model card: {card.modelName ?? 'the shipped model'} {card.modelVersion ?? ''}
-      </h1>
+      {imported ? (
+        <>
+          <h1>
+            Model card: {imported.name} {imported.version} (live at this site)
+          </h1>
+          <LiveModelCard model={imported} shippedName={shippedName} />
+          <h2 className="mc-shipped-heading">The shipped model, not live here: {shippedName}</h2>
+        </>
+      ) : (
+        <h1>Model card: {shippedName}</h1>
+      )}
       <Section id="intended-use" title="Intended use">
         <CardText blocks={card.intendedUse} />
       </Section>
