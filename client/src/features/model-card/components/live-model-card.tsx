@@ -58,6 +58,13 @@ function PromotionComparison({ model, comparison }: { model: TImported; comparis
     ? `${made.action === 'promote' ? 'Promoted' : 'Made live again by a rollback'} on ${day(made.at)} by ${made.by}${made.from ? ` (before it: ${made.from})` : ''}${made.confirmed ? ', confirmed on fewer compared studies than the site requires' : ''}.`
     : 'No record of how it became live.';
   if (!comparison) return <p>{how} No comparison was recorded at its promotion.</p>;
+  if (comparison.findings.length === 0)
+    return (
+      <p>
+        {how} The comparison recorded at its promotion had {count(comparison.studies)} signed studies and no finding
+        compared.
+      </p>
+    );
   return (
     <>
       <p>{how}</p>
