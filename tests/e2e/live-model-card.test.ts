@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { promoteModel } from '../../server/src/services/models/change-model-status.js';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { screenshot } from '../helpers/browser.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { analyses } from '../../server/src/db/schema.js';
 import type { TLiveModelCard, TRegistry } from '@contracts/schemas/models.js';
 import { ZRegistryEntry, type TRegistryEntry } from '@contracts/model/registry.js';
-import { importModel } from '../../scripts/model/import-model.js';
+import { importModel } from '../../worker/src/models/import-model.js';
 import { askChat } from '../helpers/ask-chat.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';

@@ -45,7 +45,7 @@ function cardText(ctx: TResponderContext, f: TFinding): string {
   if (!fig)
     return `The model card (${metrics.modelName || 'model'} ${metrics.modelVersion}) has no measured figure for ${f.display}.`;
   return (
-    `${fig} (${card}). This measures how well the output separates films with the finding from the rest on held-out films; ` +
+    `${fig} (${card}). This measures how well the output separates films with the finding from the rest on ${ctx.metricsSource === 'site-cohort' ? "this site's labelled cohort" : 'held-out films'}; ` +
     "it is not the chance that this film's call is right."
   );
 }
