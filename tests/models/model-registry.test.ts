@@ -10,6 +10,7 @@ import { impressionLabels } from '../../server/src/services/models/impression-la
 import type { TComparison, TRegistry } from '@contracts/schemas/models.js';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
+import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
 import { importModel } from '../../worker/src/models/import-model.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
@@ -165,6 +166,24 @@ describe('model registry (issue 47)', () => {
       shadowModel({ ...opts, config: { ...t.deps.config, MODEL_MEMORY_LIMIT_MB: 10 } }),
       /xrv-shadow needs about 1 MB of worker memory; the live model and the shadows already take \d+ MB of the 10 MB allowed/,
     );
+  });
+
+  test("promotion and rollback need a signed-in session: a site admin's API key may read the registry, not change the live model", async () => {
+    const made = await rest(t.app, 'POST', '/api/api-keys', admin.token, { name: 'registry script' });
+    assert.equal(made.status, 201);
+    const key = (made.body as { data: { key: string } }).data.key;
+    assert.equal((await rest(t.app, 'GET', '/api/site/models', key)).status, 200);
+    for (const [method, url, body] of [
+      ['POST', `/api/site/models/${SHADOW}/promote`, { confirm: true }],
+      ['POST', '/api/site/models/rollback', undefined],
+    ] as const) {
+      const res = await rest(t.app, method, url, key, body);
+      assert.equal(res.status, 403, url);
+      assert.equal((res.body as { message: string }).message, SETTINGS_MESSAGES.sessionOnly);
+    }
+    assert.equal((await trpc(t.app, 'mutation', 'site.promoteModel', key, { id: SHADOW, confirm: true })).status, 403);
+    assert.equal((await trpc(t.app, 'mutation', 'site.rollbackModel', key)).status, 403);
+    assert.equal((await registry()).models.find((m) => m.status === 'live')?.id, 'shipped');
   });
 
   test('shadow: runs after each live report, stored apart, never on a clinician surface', async () => {

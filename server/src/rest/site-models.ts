@@ -19,6 +19,9 @@ import { multipartBody } from './zod-compilers.js';
 
 const tags = ['site'];
 const config = { auth: 'site-admin' } as const;
+// Promotion and rollback change what every new analysis says, as applying site thresholds does:
+// from a signed-in session only, never an API key (services/auth/auth-level.ts).
+const sessionConfig = { auth: 'site-admin-session' } as const;
 const adminsOnly = { 403: errorResponse(`${SITE_MESSAGES.adminsOnly}`) };
 const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 const notFound = { 404: errorResponse(MODEL_MESSAGES.notFound) };
@@ -98,7 +101,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/rollback',
     {
-      config,
+      config: sessionConfig,
       schema: {
         tags,
         summary: 'Make the previous live model live again for new analyses',
@@ -153,7 +156,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/promote',
     {
-      config,
+      config: sessionConfig,
       schema: {
         tags,
         summary: 'Make a model live for new analyses (needs operating points, and enough compared studies or confirm)',

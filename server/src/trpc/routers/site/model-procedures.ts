@@ -9,7 +9,7 @@ import {
 } from '../../../services/models/change-model-status.js';
 import { compareModels } from '../../../services/models/compare-models.js';
 import { listRegistry } from '../../../services/models/list-registry.js';
-import { siteAdminProcedure } from '../../trpc.js';
+import { siteAdminProcedure, siteAdminSessionProcedure } from '../../trpc.js';
 
 const done = (message: string) => ({ success: true as const, message });
 
@@ -36,7 +36,8 @@ export const modelProcedures = {
       done(await unshadowModel({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId, modelId: input.id })),
     ),
 
-  promoteModel: siteAdminProcedure
+  // From a session only, as applying site thresholds (an API key must not change every new analysis).
+  promoteModel: siteAdminSessionProcedure
     .input(ZModelIdInput.extend(ZPromoteInput.shape))
     .output(ZMessageResult)
     .mutation(async ({ ctx, input }) =>
@@ -51,7 +52,7 @@ export const modelProcedures = {
       ),
     ),
 
-  rollbackModel: siteAdminProcedure
+  rollbackModel: siteAdminSessionProcedure
     .input(z.object({}).optional())
     .output(ZMessageResult)
     .mutation(async ({ ctx }) => done(await rollbackModel({ ...ctx.deps, meta: ctx.meta, userId: ctx.auth.userId }))),
