@@ -3,6 +3,7 @@ import { startAnalysisConsumers } from './services/analysis/start-analysis-consu
 import { startAuthSweeper } from './services/auth/purge-expired-auth.js';
 import { startReadAuditWriter } from './services/audit/start-read-audit-writer.js';
 import { startDicomServices } from './services/dicom-node/start-dicom-services.js';
+import { startModelUploadSweeper } from './services/models/sweep-model-uploads.js';
 import { startReportDelivery } from './services/report/delivery/start-report-delivery.js';
 import { reportMissingMappedTeams } from './services/sso/report-missing-mapped-teams.js';
 
@@ -13,8 +14,8 @@ export interface BackgroundServices {
 /**
  * Long-running server-side consumers: the analysis-result finalizer, the reconciler that
  * re-enqueues analyses stuck in `queued`, the hourly purge of dead sessions, and the writer that
- * stores read-audit entries behind the request, and the signed reports' deliveries to the RIS
- * and the PACS. Registered here
+ * stores read-audit entries behind the request, the signed reports' deliveries to the RIS
+ * and the PACS, and the sweep of model uploads a dead request left behind. Registered here
  * so main.ts and tests start the same set.
  */
 export function startBackgroundServices(deps: AppDeps): BackgroundServices {
@@ -23,6 +24,7 @@ export function startBackgroundServices(deps: AppDeps): BackgroundServices {
     startAuthSweeper(deps),
     startReadAuditWriter(deps),
     startReportDelivery(deps),
+    startModelUploadSweeper(deps),
   ];
   // The DICOM network (issue 24): the node itself only when DICOM_PORT is set. A node that cannot
   // start (port taken, owner unset) is logged and the web app keeps serving.
