@@ -10,6 +10,12 @@ import { z } from 'zod';
 
 export const SHIPPED_MODEL_ID = 'shipped';
 
+/**
+ * An imported model's copy of the shipped anatomy stage, which runs in front of every imported
+ * classifier (worker/src/models/borrow-anatomy-stage.ts); its memory counts with the model's.
+ */
+export const ANATOMY_STAGE_FILE = 'anatomy-stage.onnx';
+
 /** A folder name: lower-case letters, digits and dashes. */
 export const ZModelId = z
   .string()

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { modelRegistryDir, type TBaseConfig } from '@contracts/config/base-config.js';
-import { SHIPPED_MODEL_ID, ZRegistryEntry, type TModelContract, type TOperatingPoints } from '@contracts/model/registry.js';
+import { ANATOMY_STAGE_FILE, SHIPPED_MODEL_ID, ZRegistryEntry, type TModelContract, type TOperatingPoints } from '@contracts/model/registry.js';
 import { readManifestSummary } from '../../knowledge/read-manifest-summary.js';
 
 /** A model folder as the registry sees it (no status: that is the server's state). */
@@ -89,7 +89,8 @@ function importedFolders(config: TDirs): TRegistryFolder[] {
       version: e.version,
       contract: e.contract,
       sha256: e.sha256,
-      bytes: e.bytes,
+      // The model and the shipped anatomy stage the import copied in front of it (borrow-anatomy-stage.ts).
+      bytes: e.bytes + fileBytes(path.join(root, n, ANATOMY_STAGE_FILE)),
       importedAt: e.importedAt,
       importedBy: e.importedBy,
       operatingPoints: e.operatingPoints,
