@@ -15,7 +15,8 @@ import { registryDirs } from './models/registry-dirs.js';
  * The shadow process (issue 47), started by the worker (jobs/start-shadow-process.ts): shadow
  * models run here, one study at a time, at the lowest CPU priority (SHADOW_NICE), so that the
  * operating system hands the CPU to a live analysis the moment one starts, even in the middle of
- * a shadow inference. A separate process, not a thread: niceness belongs to a process on Linux's
+ * a shadow inference; and a shadow study does not start while live analyses run or wait
+ * (jobs/process-shadow.ts). A separate process, not a thread: niceness belongs to a process on Linux's
  * scheduler as Node sets it, and onnxruntime's threads inherit it.
  */
 async function main(): Promise<void> {
@@ -32,9 +33,16 @@ async function main(): Promise<void> {
   shadowResultQueue.on('error', () => undefined);
   const models = createModelCache(registryDirs(config), config.MODEL_MAX_SHADOWS);
   const images = await createImageStore(config);
+  // The live queue, read only to see whether live analyses are running or waiting.
+  const liveQueue = new Queue(QueueName.Analysis, { connection: redis, prefix: config.QUEUE_PREFIX });
+  liveQueue.on('error', () => undefined);
+  const liveBusy = async () => {
+    const n = await liveQueue.getJobCounts('active', 'waiting', 'prioritized');
+    return (n.active ?? 0) + (n.waiting ?? 0) + (n.prioritized ?? 0) > 0;
+  };
   const worker = new Worker(
     QueueName.AnalysisShadow,
-    createShadowProcessor({ config, images, shadowResultQueue, models }),
+    createShadowProcessor({ config, images, shadowResultQueue, models, liveBusy }),
     {
       connection: createRedis(config.REDIS_URL),
       prefix: config.QUEUE_PREFIX,
@@ -53,6 +61,7 @@ async function main(): Promise<void> {
     await worker.close();
     await models.close();
     await shadowResultQueue.close().catch(() => undefined);
+    await liveQueue.close().catch(() => undefined);
     redis.disconnect();
     process.exit(0);
   };

@@ -1,10 +1,13 @@
-import { UnrecoverableError, type Job, type Queue } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job, type Queue } from 'bullmq';
 import { ImageNotFoundError } from '@contracts/image-store.js';
 import { resultJobOptions, ZShadowJob, ZShadowResultJob } from '@contracts/queues.js';
 import { analyseFilm } from '../pipeline/run-pipeline.js';
 import type { ModelCache } from '../models/model-cache.js';
 import type { WorkerDeps } from '../worker-deps.js';
 import { withTimeout } from './process-analysis.js';
+
+/** How long a shadow study steps back while live analyses are running or waiting. */
+export const SHADOW_YIELD_MS = 2_000;
 
 /**
  * Runs one shadow model on a study whose live report is already stored (issue 47), on its own
@@ -13,11 +16,23 @@ import { withTimeout } from './process-analysis.js';
  * sees a shadow run. The model comes from the worker's bounded cache by registry id.
  */
 export function createShadowProcessor(
-  deps: Pick<WorkerDeps, 'config' | 'images'> & { shadowResultQueue: Queue; models: ModelCache },
+  deps: Pick<WorkerDeps, 'config' | 'images'> & {
+    shadowResultQueue: Queue;
+    models: ModelCache;
+    /** Whether live analyses are running or waiting: a shadow study then waits its turn (SHADOW_YIELD_MS). */
+    liveBusy?: () => Promise<boolean>;
+    yieldMs?: number;
+  },
 ) {
-  return async (job: Job): Promise<{ inferenceMs: number }> => {
+  return async (job: Job, token?: string): Promise<{ inferenceMs: number }> => {
     const parsed = ZShadowJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid shadow job payload');
+    // A shadow study does not start while a live analysis runs or waits: it steps back and is
+    // tried again shortly (no attempt spent), so the CPU and memory bandwidth stay the live one's.
+    if (deps.liveBusy && (await deps.liveBusy())) {
+      await job.moveToDelayed(Date.now() + (deps.yieldMs ?? SHADOW_YIELD_MS), token);
+      throw new DelayedError();
+    }
     const { analysisId, modelId, storageKey, viewPosition } = parsed.data;
     let image: Buffer;
     try {
