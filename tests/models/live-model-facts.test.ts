@@ -8,6 +8,7 @@ import { analyses } from '../../server/src/db/schema.js';
 import type { TLiveModelCard, TRegistry } from '@contracts/schemas/models.js';
 import { ZRegistryEntry, type TRegistryEntry } from '@contracts/model/registry.js';
 import { importModel } from '../../worker/src/models/import-model.js';
+import { measureTestRetest } from '../../scripts/measure-test-retest.js';
 import { askChat } from '../helpers/ask-chat.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
@@ -258,5 +259,14 @@ describe('the live model and its own figures (issue 47)', () => {
     assert.match(reply, /\*\*not called\*\*/);
     assert.doesNotMatch(reply, /\*\*(new|resolved|higher|lower|unchanged)\*\*/);
     assert.doesNotMatch(reply, /said only when the probability moved by more than/);
+
+    // Once the site measures the imported model's spread in its folder, changes between its own results are called.
+    const dir = path.dirname(entryFile);
+    await writeFile(path.join(dir, 'test-retest.json'), JSON.stringify(await measureTestRetest(dir)));
+    reply = await askChat(t, clinician.token, again.chat_id, 'What changed since the last study?');
+    assert.doesNotMatch(reply, /no measured test-retest spread/);
+    assert.doesNotMatch(reply, /\*\*not called\*\*/);
+    assert.match(reply, /\*\*(new|resolved|higher|lower|unchanged)\*\*/);
+    assert.match(reply, /said only when the probability moved by more than/);
   });
 });

@@ -101,8 +101,8 @@ export function metricsOfResult(
 /**
  * The timeline's change rule for two results, or why no change can be called: results of two
  * different models (no measured spread says how one film moves between them), or of an imported
- * model (no test-retest spread is measured for one: scripts/measure-test-retest.ts measures the
- * shipped model's).
+ * model whose folder holds no test-retest spread for its version (scripts/measure-test-retest.ts
+ * measures one with `--model <folder>`).
  */
 export function changeRuleOf(
   config: TDirs,
@@ -119,6 +119,10 @@ export function changeRuleOf(
     };
   }
   if (isShipped(now)) return loadChangeRule(config.MODEL_DIR);
+  // An imported model's spread, once a site measured it in its folder (npm run measure:test-retest
+  // -- --model <its folder>), for the version it serves now; findings it does not cover use the band.
+  const rule = loadChangeRule(servedModelDir(config, now));
+  if (Object.keys(rule.spreads).length) return rule;
   return {
     notCalled: `${now} has no measured test-retest spread (how far the same film moves when re-encoded, flipped or re-windowed), so no change is called.`,
   };
