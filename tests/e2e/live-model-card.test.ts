@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { promoteModel } from '../../server/src/services/models/change-model-status.js';
-import { importModel } from '../../worker/src/models/import-model.js';
+import { importTestModel, writeOperatingPoints } from '../helpers/import-test-model.js';
 import { screenshot } from '../helpers/browser.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import {
   collectPageErrors,
   signedInContext,
@@ -30,23 +29,11 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'cxr-live-card-e2e-'));
   const registryDir = path.join(work, 'models');
-  await writeFile(path.join(work, 'x.onnx'), xrvShapedOnnx());
-  await importModel({
-    file: path.join(work, 'x.onnx'),
-    contract: 'torchxrayvision',
-    name: IMPORTED,
-    registryDir,
-    shippedDir: 'models/cxr',
-    maxBytes: 1 << 20,
-    importedBy: 'ops',
-  });
-  const file = path.join(registryDir, IMPORTED, 'registry.json');
-  const entry = ZRegistryEntry.parse(JSON.parse(await readFile(file, 'utf8')));
-  entry.operatingPoints = {
+  const file = await importTestModel(work, registryDir, IMPORTED);
+  await writeOperatingPoints(file, {
     measuredAt: '2026-11-21T09:00:00.000Z',
     cohortSha256: 'd'.repeat(64),
     studies: 44,
-    method: 'youden',
     findings: [
       {
         label: 'pleural_effusion',
@@ -58,8 +45,7 @@ beforeAll(async () => {
         auroc: 0.7512,
       },
     ],
-  };
-  await writeFile(file, JSON.stringify(entry));
+  });
   ctx = await startClientApp({ seed: true, env: { MODEL_REGISTRY_DIR: registryDir } });
 });
 afterAll(async () => {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ZRegistryEntry } from '@contracts/model/registry.js';
 import type { TComparison } from '@contracts/schemas/models.js';
 import { radiograph } from '../analysis/support/fixtures.js';
+import { writeOperatingPoints } from '../helpers/import-test-model.js';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startE2eApp, type E2eApp } from '../helpers/e2e-app.js';
 import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
@@ -186,27 +185,7 @@ describe('site models in Chromium (issue 47)', () => {
   });
 
   test('promote with the confirmation below the minimum, see it live, roll back to the shipped model; the history tells it all', async () => {
-    // Operating points as `npm run batch -- … --calibrate` writes them (tests/models/calibrate-model.test.ts runs it).
-    const file = join(app.dataDir, 'models', MODEL, 'registry.json');
-    const entry = ZRegistryEntry.parse(JSON.parse(await readFile(file, 'utf8')));
-    entry.operatingPoints = {
-      measuredAt: new Date().toISOString(),
-      cohortSha256: 'c'.repeat(64),
-      studies: 40,
-      method: 'youden',
-      findings: [
-        {
-          label: 'pleural_effusion',
-          threshold: 0.5,
-          positives: 20,
-          negatives: 20,
-          sensitivity: 0.8,
-          specificity: 0.7,
-          auroc: 0.8,
-        },
-      ],
-    };
-    await writeFile(file, JSON.stringify(entry));
+    await writeOperatingPoints(join(app.dataDir, 'models', MODEL, 'registry.json'));
 
     // Without the confirmation the server refuses, in words.
     await row(MODEL).getByRole('button', { name: 'Promote' }).click();

@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { analyses } from '../../server/src/db/schema.js';
 import type { TLiveModelCard, TRegistry } from '@contracts/schemas/models.js';
 import { ZRegistryEntry, type TRegistryEntry } from '@contracts/model/registry.js';
-import { importModel } from '../../worker/src/models/import-model.js';
 import { measureTestRetest } from '../../scripts/measure-test-retest.js';
+import { importTestModel } from '../helpers/import-test-model.js';
 import { askChat } from '../helpers/ask-chat.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import { postMultipart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { rest, trpc, TEST_ENV } from '../history/http.js';
@@ -80,18 +79,7 @@ async function shippedFigures(): Promise<string[]> {
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'cxr-live-card-'));
   const registryDir = path.join(work, 'models');
-  const file = path.join(work, 'xrv.onnx');
-  await writeFile(file, xrvShapedOnnx());
-  await importModel({
-    file,
-    contract: 'torchxrayvision',
-    name: IMPORTED,
-    registryDir,
-    shippedDir: 'models/cxr',
-    maxBytes: 1 << 20,
-    importedBy: 'ops',
-  });
-  entryFile = path.join(registryDir, IMPORTED, 'registry.json');
+  entryFile = await importTestModel(work, registryDir, IMPORTED);
   t = await createTestApp({
     background: true,
     env: {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, inArray, like } from 'drizzle-orm';
@@ -8,12 +8,10 @@ import { analyses, auditLog, reports, shadowOutputs } from '../../server/src/db/
 import { shadowModel } from '../../server/src/services/models/change-model-status.js';
 import { impressionLabels } from '../../server/src/services/models/impression-labels.js';
 import type { TComparison, TRegistry } from '@contracts/schemas/models.js';
-import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { ZStoredResult } from '@contracts/schemas/analysis.js';
 import { SETTINGS_MESSAGES } from '@contracts/schemas/settings.js';
-import { importModel } from '../../worker/src/models/import-model.js';
+import { importTestModel, writeOperatingPoints } from '../helpers/import-test-model.js';
 import { createProfile, createUser, type TTestUser } from '../helpers/factories.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import { postMultipart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { rest, trpc, TEST_ENV } from '../history/http.js';
@@ -90,17 +88,7 @@ const registry = async (): Promise<TRegistry> =>
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'cxr-registry-'));
   const registryDir = path.join(work, 'models');
-  const file = path.join(work, 'xrv.onnx');
-  await writeFile(file, xrvShapedOnnx());
-  await importModel({
-    file,
-    contract: 'torchxrayvision',
-    name: SHADOW,
-    registryDir,
-    shippedDir: 'models/cxr',
-    maxBytes: 1 << 20,
-    importedBy: 'ops',
-  });
+  await importTestModel(work, registryDir, SHADOW);
   t = await createTestApp({
     background: true,
     env: {
@@ -296,19 +284,7 @@ describe('model registry (issue 47)', () => {
     assert.equal(res.status, 409);
     assert.match((res.body as { message: string }).message, /has no operating points measured on this site's cases/);
 
-    // Operating points as the cohort calibration writes them (tests/models/calibrate-model.test.ts runs it).
-    const file = path.join(t.deps.config.MODEL_REGISTRY_DIR!, SHADOW, 'registry.json');
-    const entry = ZRegistryEntry.parse(JSON.parse(await readFile(file, 'utf8')));
-    entry.operatingPoints = {
-      measuredAt: new Date().toISOString(),
-      cohortSha256: 'c'.repeat(64),
-      studies: 40,
-      method: 'youden',
-      findings: [
-        { label: 'pleural_effusion', threshold: 0.5, positives: 20, negatives: 20, sensitivity: 0.8, specificity: 0.7, auroc: 0.8 },
-      ],
-    };
-    await writeFile(file, JSON.stringify(entry));
+    await writeOperatingPoints(path.join(t.deps.config.MODEL_REGISTRY_DIR!, SHADOW, 'registry.json'));
 
     res = await promote();
     assert.equal(res.status, 409);
