@@ -2,6 +2,7 @@ import { isNotNull, lt, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client.js';
 import { passwordResetTokens, sessions } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
+import { runHourly } from '../../lib/run-hourly.js';
 
 /**
  * Deletes sessions and reset links that can never be used again. They hold an IP address and a
@@ -25,23 +26,13 @@ export async function purgeExpiredAuth(opts: {
   return { sessions: goneSessions.length, resetTokens: goneTokens.length };
 }
 
-const SWEEP_EVERY_MS = 3600_000;
-
 /** Runs the purge hourly (and once shortly after start) in the server process. */
 export function startAuthSweeper(deps: Pick<AppDeps, 'db' | 'config' | 'log'>): { close(): Promise<void> } {
-  const sweep = () => {
+  return runHourly(() => {
     purgeExpiredAuth({ db: deps.db, idleHours: deps.config.SESSION_IDLE_HOURS })
       .then((n) => {
         if (n.sessions || n.resetTokens) deps.log.info(n, 'purged expired sessions and reset links');
       })
       .catch((err: unknown) => deps.log.warn({ err }, 'could not purge expired sessions'));
-  };
-  const first = setTimeout(sweep, 10_000).unref();
-  const every = setInterval(sweep, SWEEP_EVERY_MS).unref();
-  return {
-    close: async () => {
-      clearTimeout(first);
-      clearInterval(every);
-    },
-  };
+  });
 }

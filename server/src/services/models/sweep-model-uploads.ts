@@ -4,9 +4,9 @@ import { modelRegistryDir } from '@contracts/config/base-config.js';
 import { MODEL_UPLOADS_DIR } from '@contracts/queues.js';
 import type { TConfig } from '@contracts/config/server-config.js';
 import type { AppDeps } from '../../deps.js';
+import { runHourly } from '../../lib/run-hourly.js';
 
-/** How often the sweep runs, and the grace beyond the import's own wait before a folder counts as left behind. */
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** The grace beyond the import's own wait before a folder counts as left behind. */
 const GRACE_MS = 10 * 60 * 1000;
 
 /**
@@ -40,19 +40,11 @@ export async function sweepModelUploads(opts: {
 
 /** The sweep at boot (after a few seconds) and hourly, beside the server's other background work. */
 export function startModelUploadSweeper(deps: Pick<AppDeps, 'config' | 'log'>): { close(): Promise<void> } {
-  const sweep = () => {
+  return runHourly(() => {
     sweepModelUploads({ config: deps.config })
       .then((n) => {
         if (n) deps.log.info({ removed: n }, 'removed model uploads left behind');
       })
       .catch((err: unknown) => deps.log.warn({ err }, 'could not sweep model uploads'));
-  };
-  const first = setTimeout(sweep, 10_000).unref();
-  const every = setInterval(sweep, SWEEP_EVERY_MS).unref();
-  return {
-    close: async () => {
-      clearTimeout(first);
-      clearInterval(every);
-    },
-  };
+  });
 }
