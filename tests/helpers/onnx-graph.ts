@@ -208,3 +208,33 @@ export function xrvShapedOnnx(opts: TXrvShapedOptions = {}): Uint8Array {
     outputs: [{ name: 'logits', shape: [1, n] }],
   });
 }
+
+/** A manifest-contract manifest for xrvShapedOnnx's graph: outputs o0..o17, `findings` mapped in order to o0, o1, …. */
+export function xrvGraphManifest(
+  findings: string[],
+  input: Record<string, unknown> = {},
+): {
+  schemaVersion: 2;
+  input: Record<string, unknown>;
+  heads: { name: string; output: string; activation: 'sigmoid'; labels: string[] }[];
+  findings: { label: string; source: { head: string; label: string } }[];
+} {
+  return {
+    schemaVersion: 2,
+    input: {
+      name: 'img',
+      layout: 'NCHW',
+      channels: 1,
+      height: 224,
+      width: 224,
+      scale: 1,
+      mean: [0],
+      std: [1],
+      ...input,
+    },
+    heads: [
+      { name: 'h', output: 'logits', activation: 'sigmoid', labels: Array.from({ length: 18 }, (_, i) => `o${i}`) },
+    ],
+    findings: findings.map((label, i) => ({ label, source: { head: 'h', label: `o${i}` } })),
+  };
+}

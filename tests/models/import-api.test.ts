@@ -6,12 +6,11 @@ import { Worker } from 'bullmq';
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { MODEL_UPLOADS_DIR, QueueName } from '@contracts/queues.js';
-import { XRV_PATHOLOGIES } from '@contracts/model/torchxrayvision.js';
 import type { TRegistry, TRegistryModel } from '@contracts/schemas/models.js';
 import { auditLog } from '../../server/src/db/schema.js';
 import { createModelImportProcessor } from '../../worker/src/jobs/process-model-import.js';
 import { bearer, createUser, type TTestUser } from '../helpers/factories.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
+import { xrvGraphManifest, xrvShapedOnnx } from '../helpers/onnx-graph.js';
 import { multipart, type TFormPart } from '../helpers/post-multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { rest, TEST_ENV } from '../history/http.js';
@@ -173,15 +172,7 @@ describe('model import by API (issue 47)', () => {
   });
 
   test('a manifest naming a finding the product does not know is refused; a known one imports', async () => {
-    const manifest = {
-      schemaVersion: 2,
-      input: { name: 'img', layout: 'NCHW', channels: 1, height: 224, width: 224, scale: 1, mean: [0], std: [1] },
-      heads: [{ name: 'h', output: 'logits', activation: 'sigmoid', labels: XRV_PATHOLOGIES.map((_, i) => `o${i}`) }],
-      findings: [
-        { label: 'atelectasis', source: { head: 'h', label: 'o0' } },
-        { label: 'dragon_scales', source: { head: 'h', label: 'o1' } },
-      ],
-    };
+    const manifest = xrvGraphManifest(['atelectasis', 'dragon_scales']);
     const manifestPart = (): TFormPart => ({
       name: 'manifest',
       value: JSON.stringify(manifest),

@@ -8,7 +8,7 @@ import { ZRegistryEntry } from '@contracts/model/registry.js';
 import { importModel, ImportRefused, type TImportOptions } from '../../worker/src/models/import-model.js';
 import { readOnnxHeader } from '../../worker/src/models/read-onnx-header.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
+import { xrvGraphManifest, xrvShapedOnnx } from '../helpers/onnx-graph.js';
 
 /**
  * Issue 47: `npm run model -- import` checks an ONNX graph against its contract (torchxrayvision's
@@ -103,15 +103,7 @@ describe('model import (issue 47)', () => {
 
   test('a manifest naming findings the product does not know is refused', async () => {
     const file = await onnxFile('m', xrvShapedOnnx());
-    const manifest = {
-      schemaVersion: 2,
-      input: { name: 'img', layout: 'NCHW', channels: 1, height: 224, width: 224, scale: 1, mean: [0], std: [1] },
-      heads: [{ name: 'h', output: 'logits', activation: 'sigmoid', labels: XRV_PATHOLOGIES.map((_, i) => `o${i}`) }],
-      findings: [
-        { label: 'atelectasis', source: { head: 'h', label: 'o0' } },
-        { label: 'dragon_scales', source: { head: 'h', label: 'o1' } },
-      ],
-    };
+    const manifest = xrvGraphManifest(['atelectasis', 'dragon_scales']);
     const mf = path.join(work, 'manifest.json');
     await writeFile(mf, JSON.stringify(manifest));
     const opts = { ...base(file, 'own'), contract: 'manifest' as const, manifestFile: mf };

@@ -4,12 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { XRV_PATHOLOGIES } from '@contracts/model/torchxrayvision.js';
 import { torchxrayvisionManifest } from '../../worker/src/models/build-manifest.js';
 import { importModel, ImportRefused, type TImportOptions } from '../../worker/src/models/import-model.js';
 import { productFindings } from '../../worker/src/models/product-findings.js';
 import { loadModel, runPipeline } from '../../worker/src/pipeline/run-pipeline.js';
-import { xrvShapedOnnx } from '../helpers/onnx-graph.js';
+import { xrvGraphManifest, xrvShapedOnnx } from '../helpers/onnx-graph.js';
 
 /**
  * Issue 47: an imported classifier runs behind the shipped anatomy stage, so it gets the same
@@ -63,28 +62,11 @@ async function bareFolder(): Promise<string> {
 
 /** A manifest-contract import of the same graph, with `crop` and any extra fields. */
 async function manifestImport(name: string, crop: string, extra: Record<string, unknown> = {}) {
-  const labels = XRV_PATHOLOGIES.map((_, i) => `o${i}`);
   const mf = path.join(work, `${name}.json`);
   await writeFile(
     mf,
     JSON.stringify({
-      schemaVersion: 2,
-      input: {
-        name: 'img',
-        layout: 'NCHW',
-        channels: 1,
-        height: 224,
-        width: 224,
-        scale: 8,
-        mean: [1024],
-        std: [1],
-        crop,
-      },
-      heads: [{ name: 'h', output: 'logits', activation: 'sigmoid', labels }],
-      findings: [
-        { label: 'atelectasis', source: { head: 'h', label: 'o0' } },
-        { label: 'pleural_effusion', source: { head: 'h', label: 'o1' } },
-      ],
+      ...xrvGraphManifest(['atelectasis', 'pleural_effusion'], { scale: 8, mean: [1024], std: [1], crop }),
       ...extra,
     }),
   );
