@@ -3,9 +3,6 @@ import path from 'node:path';
 import { parseModelManifest, type TModelManifest } from '@contracts/model/manifest.js';
 import { ANATOMY_STAGE_FILE } from '@contracts/model/registry.js';
 
-// What an imported model's folder calls its copy of the stage (never the classifier's own name).
-export { ANATOMY_STAGE_FILE };
-
 export interface TAnatomyStage {
   /** The manifest's `anatomy` and `gate` for the imported model (file: ANATOMY_STAGE_FILE). */
   anatomy: NonNullable<TModelManifest['anatomy']>;

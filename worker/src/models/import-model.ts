@@ -14,7 +14,7 @@ import {
   type TRegistryEntry,
 } from '@contracts/model/registry.js';
 import { loadModel, runPipeline } from '../pipeline/run-pipeline.js';
-import { ANATOMY_STAGE_FILE, readAnatomyStage, type TAnatomyStage } from './borrow-anatomy-stage.js';
+import { readAnatomyStage, type TAnatomyStage } from './borrow-anatomy-stage.js';
 import { torchxrayvisionManifest } from './build-manifest.js';
 import { productFindings } from './product-findings.js';
 import { OnnxHeaderError, readOnnxHeader } from './read-onnx-header.js';
@@ -227,7 +227,7 @@ async function writeFolder(
   await mkdir(tmp);
   try {
     await writeFile(path.join(tmp, 'model.onnx'), got.bytes);
-    if (got.stage) await copyFile(got.stage.source, path.join(tmp, ANATOMY_STAGE_FILE));
+    if (got.stage) await copyFile(got.stage.source, path.join(tmp, got.stage.anatomy.file));
     await writeFile(path.join(tmp, 'manifest.json'), `${JSON.stringify(got.manifest, null, 2)}\n`);
     const fixtureRuns = await runFixtures(tmp, opts.fixtures ?? FIXTURE_FILMS);
     const entry = ZRegistryEntry.parse({
